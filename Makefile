@@ -1,0 +1,25 @@
+# Two entry points: `make run` (the main job) and `make test` (every test).
+# Both create the virtual environment in .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/skyjo: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip==26.3
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+.PHONY: run test lint bench
+run: $(BIN)/skyjo
+	$(BIN)/skyjo play --bots 4 --seed 1
+
+lint: $(BIN)/skyjo
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+test: lint
+	$(BIN)/pytest -n 2 -q
+
+bench: $(BIN)/skyjo
+	$(BIN)/python bench/engine.py

@@ -1,0 +1,795 @@
+"""The pure core of Skyjo: state, actions, legal mask, step, observation.
+
+A game is a small immutable `State` (a named tuple of ints and tuples) and a
+few pure functions over it, in the style of pgx and OpenSpiel:
+
+- `new_game(num_players, seed=...)` deals the first round;
+- `legal_actions(state)` / `legal_action_mask(state)` list what the player to
+  act may do, in one flat integer action space of `NUM_ACTIONS` actions;
+- `step(state, action)` returns the next state (`step_with_events` also says
+  what happened); an illegal action raises `IllegalActionError` and changes
+  nothing;
+- `observe(state, viewer)` holds exactly what one player may see.
+
+A turn is split into two actions so that a player who draws sees the card
+before deciding (RULES.md 2.5): first `DRAW` or `TAKE_DISCARD`, then
+`SWAP + k` (exchange the held card with grid position k) or, after drawing
+only, `FLIP + k` (discard the drawn card and turn up position k). The opening
+reveals (RULES.md 2.3) are `REVEAL + k` actions, two per player in seat order,
+and `NEXT_ROUND` deals the next round once a round is over.
+
+Randomness comes only from the state's `key`, set from an explicit seed: the
+same seed and actions always give the same game. Grid positions are indices
+0-11, laid row by row (`index = row * 4 + col`, RULES.md 5).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+from skyjo.rules import (
+    COLS,
+    DECK,
+    DECK_SIZE,
+    GRID_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Rules,
+    check_deck,
+)
+from skyjo.scoring import column_clears, is_game_over, round_scores
+
+# --- actions: one flat integer space (OpenSpiel style) -----------------------
+
+REVEAL = 0  #: REVEAL + k, k in 0..11: turn up grid position k in the opening.
+DRAW = 12  #: draw the top card of the draw pile.
+TAKE_DISCARD = 13  #: take the top card of the discard pile.
+SWAP = 14  #: SWAP + k: exchange the held card with grid position k.
+FLIP = 26  #: FLIP + k: discard the drawn card and turn up grid position k.
+NEXT_ROUND = 38  #: deal the next round once a round is over.
+NUM_ACTIONS = 39
+
+ALL_POSITIONS = (1 << GRID_SIZE) - 1  # a bitmask with every grid position set
+_BIT = tuple(1 << k for k in range(GRID_SIZE))
+_COLUMN = tuple((c, c + COLS, c + 2 * COLS) for c in range(COLS))
+_COLUMN_MASK = tuple(_BIT[a] | _BIT[b] | _BIT[c] for a, b, c in _COLUMN)
+
+
+class Phase(IntEnum):
+    """Where a game stands (RULES.md 2.3, 2.5, 2.8, 2.9, 3)."""
+
+    REVEAL = 0  #: every player turns up two cards, in seat order
+    TURNS = 1  #: ordinary turns
+    FINAL_TURNS = 2  #: someone has ended the round; the others play one more turn
+    ROUND_OVER = 3  #: scored; the ender deals the next round with NEXT_ROUND
+    GAME_OVER = 4  #: a total reached the target
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Facts of the game declared up front (OpenSpiel's GameInfo)."""
+
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    num_actions: int = NUM_ACTIONS
+    grid_size: int = GRID_SIZE
+    deck_size: int = DECK_SIZE
+    #: No bound holds in principle: players may exchange face-up cards forever.
+    max_game_length: int | None = None
+
+
+GAME_INFO = GameInfo()
+
+# Plain ints for the hot paths (an IntEnum attribute look-up costs more).
+_REVEAL, _TURNS, _FINAL_TURNS, _ROUND_OVER, _GAME_OVER = (int(p) for p in Phase)
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state; the state is unchanged."""
+
+
+class RoundResult(NamedTuple):
+    """The score of one finished round (RULES.md 2.9, 2.10), seat-indexed."""
+
+    ender: int
+    raw: tuple[int, ...]
+    scores: tuple[int, ...]
+    doubled: bool
+
+
+class State(NamedTuple):
+    """One moment of a game. Immutable; every field is an int or a tuple.
+
+    Grids are stored as card values plus two bitmasks per seat (bit k set for
+    position k): `hidden`, the face-down cards, and `cleared`, the positions of
+    cleared columns. The draw pile is `draw_pile[draw_top:]`, top first; the
+    discard pile is `discard_pile`, top last.
+    """
+
+    rules: Rules
+    num_players: int
+    seed: int | None  #: the game's seed, as given to `new_game`
+    round: int  #: index of the round in play, from 0
+    phase: int  #: a `Phase`
+    player: int  #: the seat to act
+    held: int | None  #: the card in hand between the two actions of a turn
+    source: int  #: DRAW or TAKE_DISCARD while a card is held, else -1
+    grids: tuple[tuple[int, ...], ...]
+    hidden: tuple[int, ...]
+    cleared: tuple[int, ...]
+    draw_pile: tuple[int, ...]
+    draw_top: int
+    discard_pile: tuple[int, ...]
+    starter: int  #: who started the round (-1 until the reveals are done)
+    ender: int | None  #: who ended the round (RULES.md 2.8)
+    totals: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    key: int  #: seeds the next shuffle
+    decks: tuple[tuple[int, ...], ...]  #: the deck dealt in each round
+    reshuffles: tuple[tuple[tuple[int, ...], ...], ...]  #: per round, each new draw pile
+    history: tuple[Any, ...]  #: every action, as a linked list (action, earlier) or ()
+
+
+_F = {name: i for i, name in enumerate(State._fields)}
+_PHASE, _PLAYER, _HELD, _SOURCE = _F["phase"], _F["player"], _F["held"], _F["source"]
+_GRIDS, _HIDDEN, _CLEARED = _F["grids"], _F["hidden"], _F["cleared"]
+_DRAW_TOP, _DISCARD, _ENDER, _HISTORY = (
+    _F["draw_top"],
+    _F["discard_pile"],
+    _F["ender"],
+    _F["history"],
+)
+_NUM_PLAYERS, _STARTER = _F["num_players"], _F["starter"]
+_new = tuple.__new__  # _new(State, fields): a State from a list of its fields
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for interfaces to show (see `visible_event`).
+
+    `kind` is one of: dealt, revealed, drew, took_discard, exchanged, discarded,
+    flipped, column_cleared, reshuffled, final_turns, round_ended, ender_doubled,
+    game_over. `card` is the card concerned, `position` a grid index,
+    `cards` several cards (a cleared column, the final reveal), `scores` the
+    round scores.
+    """
+
+    kind: str
+    player: int | None = None
+    card: int | None = None
+    position: int | None = None
+    cards: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in ("player", "card", "position", "cards", "scores"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = list(value) if isinstance(value, tuple) else value
+        if self.position is not None:
+            data["position"] = list(divmod(self.position, COLS))
+        return data
+
+
+def visible_event(event: Event, viewer: int) -> Event:
+    """The event as `viewer` may see it: a drawn card is seen only by the drawer
+    until it is placed (RULES.md 2.5)."""
+    if event.kind == "drew" and event.player != viewer:
+        return Event("drew", event.player)
+    return event
+
+
+# --- dealing ----------------------------------------------------------------
+
+
+def shuffled_deck(key: int) -> tuple[tuple[int, ...], int]:
+    """The 150 cards shuffled from `key`, and the key for the next shuffle."""
+    rng = random.Random(key)
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return tuple(cards), rng.getrandbits(63)
+
+
+def new_game(
+    num_players: int,
+    seed: int | None = None,
+    rules: Rules | None = None,
+    deck: tuple[int, ...] | list[int] | None = None,
+) -> State:
+    """Deal the first round (RULES.md 2.1-2.2).
+
+    `seed` drives every shuffle of the game; it may be left out only when the
+    first `deck` is given (then later rounds need explicit decks via
+    `start_round`, or use key 0).
+    """
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise ValueError(f"the number of players must be an integer, not {num_players!r}")
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}")
+    if seed is None and deck is None:
+        raise ValueError(
+            "new_game needs an explicit seed (or a deck): randomness is never implicit"
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"a seed must be an integer, not {seed!r}")
+    state = State(
+        rules=rules or Rules(),
+        num_players=num_players,
+        seed=seed,
+        round=-1,
+        phase=_ROUND_OVER,
+        player=0,
+        held=None,
+        source=-1,
+        grids=(),
+        hidden=(),
+        cleared=(),
+        draw_pile=(),
+        draw_top=0,
+        discard_pile=(),
+        starter=-1,
+        ender=None,
+        totals=(0,) * num_players,
+        results=(),
+        key=0 if seed is None else seed,
+        decks=(),
+        reshuffles=(),
+        history=(),
+    )
+    return _deal(state, deck, None)
+
+
+def start_round(state: State, deck: tuple[int, ...] | list[int]) -> State:
+    """Deal the next round from an explicit `deck` (top first), as a replay does.
+
+    The same as the `NEXT_ROUND` action, but with the deck given rather than
+    shuffled from the state's key.
+    """
+    if state.phase != Phase.ROUND_OVER:
+        raise IllegalActionError("a new round can only be dealt once a round is over")
+    return _deal(state, deck, None)
+
+
+def _deal(
+    state: State, deck: tuple[int, ...] | list[int] | None, events: list[Event] | None
+) -> State:
+    """Deal 12 cards to each seat and start the discard pile (RULES.md 2.1-2.2, 5)."""
+    key = state.key
+    if deck is None:
+        cards, key = shuffled_deck(key)
+    else:
+        cards = check_deck(deck)
+    n = state.num_players
+    dealt = GRID_SIZE * n
+    if events is not None:
+        events.append(Event("dealt"))
+    return state._replace(
+        round=state.round + 1,
+        phase=_REVEAL,
+        player=0,
+        held=None,
+        source=-1,
+        grids=tuple(cards[GRID_SIZE * i : GRID_SIZE * (i + 1)] for i in range(n)),
+        hidden=(ALL_POSITIONS,) * n,
+        cleared=(0,) * n,
+        draw_pile=cards,
+        draw_top=dealt + 1,
+        discard_pile=(cards[dealt],),
+        starter=-1,
+        ender=None,
+        key=key,
+        decks=(*state.decks, cards),
+        reshuffles=(*state.reshuffles, ()),
+        history=(NEXT_ROUND, state.history) if state.round >= 0 else state.history,
+    )
+
+
+# --- legal actions ------------------------------------------------------------
+
+
+def _positions(mask: int) -> tuple[int, ...]:
+    return tuple(k for k in range(GRID_SIZE) if mask & _BIT[k])
+
+
+# Precomputed per 12-bit mask: the positions it holds, as action ids.
+_REVEALS = tuple(tuple(REVEAL + k for k in _positions(m)) for m in range(1 << GRID_SIZE))
+_SWAPS = tuple(
+    tuple(SWAP + k for k in _positions(ALL_POSITIONS & ~m)) for m in range(1 << GRID_SIZE)
+)
+_FLIPS = tuple(tuple(FLIP + k for k in _positions(m)) for m in range(1 << GRID_SIZE))
+_SOURCES = (DRAW, TAKE_DISCARD)
+
+
+def legal_actions(state: State) -> tuple[int, ...]:
+    """The legal actions of the player to act, in increasing order."""
+    phase = state.phase
+    p = state.player
+    if phase == _TURNS or phase == _FINAL_TURNS:
+        if state.held is None:
+            return _SOURCES
+        swaps = _SWAPS[state.cleared[p]]
+        if state.source == DRAW:
+            return swaps + _FLIPS[state.hidden[p]]
+        return swaps
+    if phase == _REVEAL:
+        return _REVEALS[state.hidden[p]]
+    if phase == _ROUND_OVER:
+        return (NEXT_ROUND,)
+    return ()
+
+
+def legal_action_mask(state: State) -> tuple[bool, ...]:
+    """A boolean per action id: True where the action is legal."""
+    legal = set(legal_actions(state))
+    return tuple(a in legal for a in range(NUM_ACTIONS))
+
+
+def current_player(state: State) -> int | None:
+    """The seat to act, or None once the game is over."""
+    return None if state.phase == Phase.GAME_OVER else state.player
+
+
+def is_over(state: State) -> bool:
+    return state.phase == Phase.GAME_OVER
+
+
+# --- step ---------------------------------------------------------------------
+
+
+def step(state: State, action: int, events: list[Event] | None = None) -> State:
+    """Apply one legal action and return the new state (RULES.md 2).
+
+    An illegal action raises `IllegalActionError` naming the reason; nothing
+    is ever replaced by another action. When `events` is a list, what happened
+    is appended to it.
+    """
+    phase = state.phase
+    if phase == _TURNS or phase == _FINAL_TURNS:
+        if state.held is None:
+            if action == DRAW:
+                return _draw(state, events)
+            if action == TAKE_DISCARD:
+                return _take_discard(state, events)
+        elif SWAP <= action < SWAP + GRID_SIZE:
+            if not state.cleared[state.player] & _BIT[action - SWAP]:
+                return _swap(state, action - SWAP, events)
+        elif (
+            FLIP <= action < FLIP + GRID_SIZE
+            and state.source == DRAW
+            and state.hidden[state.player] & _BIT[action - FLIP]
+        ):
+            return _flip(state, action - FLIP, events)
+    elif phase == _REVEAL:
+        if REVEAL <= action < REVEAL + GRID_SIZE and state.hidden[state.player] & _BIT[action]:
+            return _reveal(state, action - REVEAL, events)
+    elif phase == _ROUND_OVER and action == NEXT_ROUND:
+        return _deal(state, None, events)
+    raise IllegalActionError(why_illegal(state, action))
+
+
+def step_with_events(state: State, action: int) -> tuple[State, tuple[Event, ...]]:
+    """Like `step`, and also return what happened, in order."""
+    events: list[Event] = []
+    new = step(state, action, events)
+    return new, tuple(events)
+
+
+def why_illegal(state: State, action: Any) -> str:
+    """A sentence saying why `action` is not legal in `state`."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        return f"an action is an integer, not {action!r}"
+    if not 0 <= action < NUM_ACTIONS:
+        return f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})"
+    who = f"seat {state.player}"
+    name = action_name(action)
+    phase = state.phase
+    if phase == Phase.GAME_OVER:
+        return f"the game is over: no {name}"
+    if phase == Phase.ROUND_OVER:
+        return f"the round is over: the only action is next round, not {name}"
+    if phase == Phase.REVEAL:
+        if not REVEAL <= action < REVEAL + GRID_SIZE:
+            return f"{who} must first turn up two cards, not {name}"
+        return f"{who} cannot reveal {_where(action - REVEAL)}: that card is already face up"
+    k = (action - REVEAL) % GRID_SIZE
+    if state.held is None:
+        if action in (SWAP + k, FLIP + k):
+            return f"{who} must first draw or take the discard, not {name}"
+        return f"{who} is taking a turn: {name} is not a turn's first step"
+    if action in (DRAW, TAKE_DISCARD):
+        return f"{who} already holds a card and must place it, not {name}"
+    if action == FLIP + k and state.source == TAKE_DISCARD:
+        return f"{who} took the discard and must exchange it: it may not be put back"
+    if action == FLIP + k:
+        if state.cleared[state.player] & _BIT[k]:
+            return f"{who} cannot flip {_where(k)}: that column is cleared"
+        return f"{who} cannot flip {_where(k)}: that card is already face up"
+    if action == SWAP + k:
+        return f"{who} cannot exchange {_where(k)}: that column is cleared"
+    return f"{who} must place the held card, not {name}"
+
+
+def _where(k: int) -> str:
+    row, col = divmod(k, COLS)
+    return f"[{row}, {col}]"
+
+
+def _reveal(state: State, k: int, events: list[Event] | None) -> State:
+    """Turn up one of the two opening cards (RULES.md 2.3); after the last
+    reveal, the starter is chosen (RULES.md 2.4)."""
+    p = state.player
+    hidden = state.hidden
+    mine = hidden[p] & ~_BIT[k]
+    if events is not None:
+        events.append(Event("revealed", p, state.grids[p][k], k))
+    fields = list(state)
+    fields[_HIDDEN] = hidden = hidden[:p] + (mine,) + hidden[p + 1 :]
+    fields[_HISTORY] = (REVEAL + k, state.history)
+    if mine.bit_count() == GRID_SIZE - 2:  # this player's two cards are up
+        if p + 1 < state.num_players:
+            fields[_PLAYER] = p + 1
+        else:
+            starter = _starter(state.grids, hidden, state.results)
+            fields[_PHASE] = _TURNS
+            fields[_PLAYER] = fields[_STARTER] = starter
+    return _new(State, fields)
+
+
+def _starter(
+    grids: tuple[tuple[int, ...], ...], hidden: tuple[int, ...], results: tuple[RoundResult, ...]
+) -> int:
+    """Round 1: the highest total of the two face-up cards, the lowest seat on a
+    tie (RULES.md 2.4 Decision); later rounds: the previous round's ender."""
+    if results:
+        return results[-1].ender
+    totals = [
+        sum(v for k, v in enumerate(grid) if not mask & _BIT[k])
+        for grid, mask in zip(grids, hidden, strict=True)
+    ]
+    return totals.index(max(totals))
+
+
+def _draw(state: State, events: list[Event] | None) -> State:
+    """Draw the top card of the draw pile, reshuffling first if it is empty
+    (RULES.md 2.5, 2.7)."""
+    if state.draw_top == len(state.draw_pile):
+        state = _reshuffle(state, None, events)
+    card = state.draw_pile[state.draw_top]
+    if events is not None:
+        events.append(Event("drew", state.player, card))
+    fields = list(state)
+    fields[_HELD] = card
+    fields[_SOURCE] = DRAW
+    fields[_DRAW_TOP] = state.draw_top + 1
+    fields[_HISTORY] = (DRAW, state.history)
+    return _new(State, fields)
+
+
+def _take_discard(state: State, events: list[Event] | None) -> State:
+    """Take the top card of the discard pile (RULES.md 2.5)."""
+    card = state.discard_pile[-1]
+    if events is not None:
+        events.append(Event("took_discard", state.player, card))
+    fields = list(state)
+    fields[_HELD] = card
+    fields[_SOURCE] = TAKE_DISCARD
+    fields[_DISCARD] = state.discard_pile[:-1]
+    fields[_HISTORY] = (TAKE_DISCARD, state.history)
+    return _new(State, fields)
+
+
+def reshuffle(state: State, order: tuple[int, ...] | list[int] | None = None) -> State:
+    """Turn the discard pile, all but its top card, into a new draw pile
+    (RULES.md 2.7). `order` gives the new draw pile (top first), as a replay
+    does; without it the cards are shuffled from the state's key."""
+    if state.draw_top != len(state.draw_pile):
+        raise IllegalActionError("the draw pile is not empty: there is nothing to reshuffle")
+    return _reshuffle(state, order, None)
+
+
+def _reshuffle(
+    state: State, order: tuple[int, ...] | list[int] | None, events: list[Event] | None
+) -> State:
+    below_top = state.discard_pile[:-1]
+    key = state.key
+    if order is None:
+        rng = random.Random(key)
+        cards = list(below_top)
+        rng.shuffle(cards)
+        pile = tuple(cards)
+        key = rng.getrandbits(63)
+    else:
+        pile = tuple(order)
+        if Counter(pile) != Counter(below_top):
+            raise IllegalActionError(
+                "the reshuffled draw pile is not the discard pile less its top card"
+            )
+    if events is not None:
+        events.append(Event("reshuffled", None, None, None, None, (len(pile),)))
+    reshuffles = state.reshuffles[:-1] + ((*state.reshuffles[-1], pile),)
+    return state._replace(
+        draw_pile=pile,
+        draw_top=0,
+        discard_pile=state.discard_pile[-1:],
+        key=key,
+        reshuffles=reshuffles,
+    )
+
+
+def _swap(state: State, k: int, events: list[Event] | None) -> State:
+    """Exchange the held card with position k; the old card goes face up on the
+    discard pile (RULES.md 2.5)."""
+    p = state.player
+    grid = state.grids[p]
+    old = grid[k]
+    held = state.held
+    if events is not None:
+        events.append(Event("exchanged", p, held, k, (old,)))
+    fields = list(state)
+    grids = state.grids
+    hidden = state.hidden
+    fields[_GRIDS] = grids[:p] + (grid[:k] + (held,) + grid[k + 1 :],) + grids[p + 1 :]
+    fields[_HIDDEN] = hidden[:p] + (hidden[p] & ~_BIT[k],) + hidden[p + 1 :]
+    fields[_DISCARD] = state.discard_pile + (old,)
+    fields[_HISTORY] = (SWAP + k, state.history)
+    return _end_turn(fields, k, events)
+
+
+def _flip(state: State, k: int, events: list[Event] | None) -> State:
+    """Discard the drawn card face up and turn up position k (RULES.md 2.5)."""
+    p = state.player
+    if events is not None:
+        events.append(Event("discarded", p, state.held))
+        events.append(Event("flipped", p, state.grids[p][k], k))
+    fields = list(state)
+    hidden = state.hidden
+    fields[_HIDDEN] = hidden[:p] + (hidden[p] & ~_BIT[k],) + hidden[p + 1 :]
+    fields[_DISCARD] = state.discard_pile + (state.held,)
+    fields[_HISTORY] = (FLIP + k, state.history)
+    return _end_turn(fields, k, events)
+
+
+def _end_turn(fields: list[Any], k: int, events: list[Event] | None) -> State:
+    """Clear the column of position k if it holds three equal face-up cards
+    (RULES.md 2.6), note the ender (2.8), pass the turn, and end the round when
+    play comes back to the ender."""
+    p = fields[_PLAYER]
+    fields[_HELD] = None
+    fields[_SOURCE] = -1
+    hidden = fields[_HIDDEN][p]
+    col = k % COLS
+    if not hidden & _COLUMN_MASK[col]:
+        grid = fields[_GRIDS][p]
+        a, b, c = _COLUMN[col]
+        if column_clears(grid[a], grid[b], grid[c]):
+            fields[_CLEARED] = _set(fields[_CLEARED], p, fields[_CLEARED][p] | _COLUMN_MASK[col])
+            fields[_DISCARD] = fields[_DISCARD] + (grid[a], grid[b], grid[c])
+            if events is not None:
+                events.append(Event("column_cleared", p, grid[a], a, (grid[a], grid[b], grid[c])))
+    ender = fields[_ENDER]
+    if ender is None and not hidden:
+        fields[_ENDER] = ender = p
+        fields[_PHASE] = _FINAL_TURNS
+        if events is not None:
+            events.append(Event("final_turns", p))
+    following = p + 1 if p + 1 < fields[_NUM_PLAYERS] else 0
+    fields[_PLAYER] = following
+    state = _new(State, fields)
+    if following == ender:
+        return _end_round(state, events)
+    return state
+
+
+def _end_round(state: State, events: list[Event] | None) -> State:
+    """Turn up every card, clear the columns that now hold three equal cards,
+    and score the round with the ender's penalty (RULES.md 2.9, 2.10, 3)."""
+    discard = list(state.discard_pile)
+    cleared = list(state.cleared)
+    raw = []
+    for p, grid in enumerate(state.grids):
+        if events is not None and state.hidden[p]:
+            shown = tuple(grid[k] for k in _positions(state.hidden[p]))
+            events.append(Event("revealed", p, None, None, shown))
+        for col, (a, b, c) in enumerate(_COLUMN):
+            if not cleared[p] & _COLUMN_MASK[col] and column_clears(grid[a], grid[b], grid[c]):
+                cleared[p] |= _COLUMN_MASK[col]
+                discard += (grid[a], grid[b], grid[c])
+                if events is not None:
+                    events.append(Event("column_cleared", p, grid[a], a, (grid[a],) * 3))
+        raw.append(sum(v for k, v in enumerate(grid) if not cleared[p] & _BIT[k]))
+    ender = state.ender
+    assert ender is not None
+    scores, doubled = round_scores(raw, ender, state.rules.ender_penalty)
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    over = is_game_over(totals, state.rules.target_score)
+    if events is not None:
+        events.append(Event("round_ended", ender, None, None, None, tuple(scores)))
+        if doubled:
+            events.append(Event("ender_doubled", ender, scores[ender]))
+        if over:
+            events.append(Event("game_over", None, None, None, None, totals))
+    return state._replace(
+        phase=_GAME_OVER if over else _ROUND_OVER,
+        player=ender,
+        hidden=(0,) * state.num_players,
+        cleared=tuple(cleared),
+        discard_pile=tuple(discard),
+        totals=totals,
+        results=(*state.results, RoundResult(ender, tuple(raw), tuple(scores), doubled)),
+    )
+
+
+def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """`values` with item i replaced."""
+    return values[:i] + (value,) + values[i + 1 :]
+
+
+# --- reading a state -------------------------------------------------------------
+
+
+def action_name(action: int) -> str:
+    """A readable name: `reveal [0, 1]`, `draw`, `take discard`, `exchange [2, 3]`,
+    `discard and flip [1, 0]`, `next round`."""
+    if action == DRAW:
+        return "draw"
+    if action == TAKE_DISCARD:
+        return "take discard"
+    if action == NEXT_ROUND:
+        return "next round"
+    if REVEAL <= action < REVEAL + GRID_SIZE:
+        return f"reveal {_where(action - REVEAL)}"
+    if SWAP <= action < SWAP + GRID_SIZE:
+        return f"exchange {_where(action - SWAP)}"
+    if FLIP <= action < FLIP + GRID_SIZE:
+        return f"discard and flip {_where(action - FLIP)}"
+    raise ValueError(f"there is no action {action!r}")
+
+
+ACTION_NAMES = tuple(action_name(a) for a in range(NUM_ACTIONS))
+
+
+def action_from_name(name: str) -> int:
+    """The action id of a name given by `action_name`."""
+    try:
+        return ACTION_NAMES.index(name)
+    except ValueError:
+        raise ValueError(f"there is no action named {name!r}") from None
+
+
+def history(state: State) -> list[int]:
+    """Every action of the game so far, oldest first (NEXT_ROUND between rounds)."""
+    actions = []
+    node = state.history
+    while node:
+        actions.append(node[0])
+        node = node[1]
+    actions.reverse()
+    return actions
+
+
+def raw_score(state: State, seat: int) -> int:
+    """The sum of the seat's cards that are not cleared, face-down ones included."""
+    cleared = state.cleared[seat]
+    return sum(v for k, v in enumerate(state.grids[seat]) if not cleared & _BIT[k])
+
+
+def visible_score(state: State, seat: int) -> int:
+    """The sum of the seat's face-up cards that are not cleared: what everyone sees."""
+    covered = state.cleared[seat] | state.hidden[seat]
+    return sum(v for k, v in enumerate(state.grids[seat]) if not covered & _BIT[k])
+
+
+def cards_in_play(state: State) -> list[int]:
+    """Every card of the round, wherever it is: draw pile, discard pile (with
+    cleared columns), hand and uncleared grid positions. Always the 150 cards."""
+    cards = list(state.draw_pile[state.draw_top :]) + list(state.discard_pile)
+    if state.held is not None:
+        cards.append(state.held)
+    for seat, grid in enumerate(state.grids):
+        cards += (v for k, v in enumerate(grid) if not state.cleared[seat] & _BIT[k])
+    return cards
+
+
+FACE_DOWN, FACE_UP, CLEARED = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one player may see (RULES.md 2): every face-up card, the discard
+    pile, the size of the draw pile, whose turn, the scores. Never a face-down
+    value, the deck order, or a card drawn by someone else before it is placed.
+
+    `cards[seat][k]` is the value at grid index k when face up, else None;
+    `status[seat][k]` is FACE_DOWN, FACE_UP or CLEARED.
+    """
+
+    viewer: int
+    num_players: int
+    round: int
+    phase: Phase
+    current_player: int
+    held: int | None  #: the card in the current player's hand, if the viewer may see it
+    source: str | None  #: "deck" or "discard" while the current player holds a card
+    cards: tuple[tuple[int | None, ...], ...]
+    status: tuple[tuple[int, ...], ...]
+    discard_pile: tuple[int, ...]
+    draw_pile_size: int
+    starter: int | None
+    ender: int | None
+    totals: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    legal_actions: tuple[int, ...]  #: the viewer's legal actions (empty when not its turn)
+    rules: Rules
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
+
+        def cell(value: int | None, status: int) -> int | str | None:
+            return "x" if status == CLEARED else value
+
+        return {
+            "viewer": self.viewer,
+            "num_players": self.num_players,
+            "round": self.round,
+            "phase": self.phase.name.lower(),
+            "current_player": self.current_player,
+            "held": self.held,
+            "source": self.source,
+            "grids": [
+                [
+                    [cell(values[r * COLS + c], status[r * COLS + c]) for c in range(COLS)]
+                    for r in range(GRID_SIZE // COLS)
+                ]
+                for values, status in zip(self.cards, self.status, strict=True)
+            ],
+            "discard_pile": list(self.discard_pile),
+            "draw_pile_size": self.draw_pile_size,
+            "starter": self.starter,
+            "ender": self.ender,
+            "totals": list(self.totals),
+            "round_scores": [list(s) for s in self.round_scores],
+            "legal_actions": list(self.legal_actions),
+            "rules": self.rules.to_dict(),
+        }
+
+
+def observe(state: State, viewer: int) -> Observation:
+    """What `viewer` may see of `state`."""
+    if not 0 <= viewer < state.num_players:
+        raise ValueError(f"there is no seat {viewer} in a {state.num_players}-player game")
+    held = state.held
+    if held is not None and state.source == DRAW and viewer != state.player:
+        held = None
+    cards, status = [], []
+    for grid, hidden, cleared in zip(state.grids, state.hidden, state.cleared, strict=True):
+        status.append(
+            tuple(
+                CLEARED if cleared & bit else FACE_DOWN if hidden & bit else FACE_UP for bit in _BIT
+            )
+        )
+        cards.append(tuple(None if hidden & bit else v for v, bit in zip(grid, _BIT, strict=True)))
+    source = {DRAW: "deck", TAKE_DISCARD: "discard"}.get(state.source)
+    return Observation(
+        viewer=viewer,
+        num_players=state.num_players,
+        round=state.round,
+        phase=Phase(state.phase),
+        current_player=state.player,
+        held=held,
+        source=source,
+        cards=tuple(cards),
+        status=tuple(status),
+        discard_pile=state.discard_pile,
+        draw_pile_size=len(state.draw_pile) - state.draw_top,
+        starter=state.starter if state.starter >= 0 else None,
+        ender=state.ender,
+        totals=state.totals,
+        round_scores=tuple(r.scores for r in state.results),
+        legal_actions=legal_actions(state) if viewer == current_player(state) else (),
+        rules=state.rules,
+    )
