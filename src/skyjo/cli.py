@@ -1,0 +1,289 @@
+"""The `skyjo` command (RULES.md 6: the command-line contract).
+
+Every command accepts `--json` and then prints exactly one JSON document on
+standard output; without it, it prints a readable Rich table.
+
+Bad input, whether it is caught by our code (a `ValueError`, see `user_input`)
+or by the argument parser (a missing argument, an unknown option, a bad choice),
+ends with exit status 2, exactly one line `skyjo: error: <reason>` on standard
+error, and nothing on standard output (RULES.md 6). `SkyjoGroup` enforces that
+for every command of `app`, so commands added later get it for free: keep
+their bodies short, do the work in library code, and wrap it in `user_input()`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from typer.core import TyperGroup
+
+from skyjo.rules import ENDER_PENALTIES
+from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
+
+PROG = "skyjo"
+#: Exit status for bad input (RULES.md 6).
+BAD_INPUT = 2
+
+
+# --------------------------------------------------------------------------
+# Error handling shared by every command
+# --------------------------------------------------------------------------
+
+
+class BadInput(typer.TyperException):
+    """Bad input found by a command: reported as one line, exit status 2 (RULES.md 6)."""
+
+    exit_code = BAD_INPUT
+
+
+def fail(reason: str) -> NoReturn:
+    """Stop the command: bad input, reported as `skyjo: error: <reason>` (RULES.md 6)."""
+    raise BadInput(reason)
+
+
+@contextmanager
+def user_input() -> Iterator[None]:
+    """Turn any `ValueError` raised inside the block into the bad-input exit (RULES.md 6).
+
+    Library code (scoring, rules, engine, records) reports bad input with
+    `ValueError` subclasses whose message names what is wrong; this is the one
+    place that turns them into the command-line contract.
+    """
+    try:
+        yield
+    except ValueError as error:
+        raise BadInput(str(error) or type(error).__name__) from error
+
+
+def _one_line(text: str) -> str:
+    """`text` with every run of whitespace, newlines included, made one space."""
+    return " ".join(text.split())
+
+
+def report_error(error: typer.TyperException) -> None:
+    """Print a bad-input or usage error as the single line of RULES.md 6."""
+    reason = _one_line(error.format_message()) or "bad input"
+    ctx = getattr(error, "ctx", None)  # usage errors know the command they concern
+    if ctx is not None and not isinstance(error, BadInput):
+        reason = f"{reason.rstrip('.')} (see '{ctx.command_path} --help')"
+    sys.stdout.flush()
+    sys.stderr.write(f"{PROG}: error: {reason}\n")
+    sys.stderr.flush()
+
+
+class SkyjoGroup(TyperGroup):
+    """The top-level command group: every error becomes one line on stderr (RULES.md 6).
+
+    Click/Typer normally print usage errors over several lines (usage, hint, a
+    Rich panel). Here the group runs Typer in non-standalone mode, catches every
+    `typer.TyperException` (which includes all Click usage errors and `BadInput`)
+    and reports it with `report_error`, exit status 2. `--help` still works.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; exit 2 with one line on stderr on any bad input."""
+        run = super().main
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = run(args, prog_name or PROG, complete_var, False, windows_expand_args, **extra)
+        except typer.TyperException as error:
+            report_error(error)
+            sys.exit(BAD_INPUT)
+        except typer.Abort:
+            sys.stderr.write(f"{PROG}: error: aborted\n")
+            sys.exit(1)
+        # Non-standalone mode returns the command's result (None) or the code of a
+        # `typer.Exit` (for example 0 after --help).
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def make_app(name: str | None = None, help: str | None = None) -> typer.Typer:
+    """A Typer app (top level or sub-app) with the project's settings."""
+    return typer.Typer(
+        name=name,
+        help=help,
+        cls=SkyjoGroup,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
+app = make_app(PROG, "Skyjo: rules engine, scorekeeper, bots and games (see RULES.md).")
+score_app = make_app("score", "Score a round of a physical game: one grid, or the round's scores.")
+app.add_typer(score_app)
+
+
+@app.callback()
+def _main_callback() -> None:
+    """Skyjo: rules engine, scorekeeper, bots and games (see RULES.md)."""
+
+
+def print_json(document: Any) -> None:
+    """Print exactly one JSON document on stdout (RULES.md 6, `--json`)."""
+    sys.stdout.write(json.dumps(document) + "\n")
+
+
+def console() -> Console:
+    """A Rich console on the current stdout (so tests that swap stdout see the output)."""
+    return Console(file=sys.stdout, highlight=False)
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]
+
+
+# --------------------------------------------------------------------------
+# skyjo score grid
+# --------------------------------------------------------------------------
+
+
+def parse_card(text: str, row: int, col: int) -> int | None:
+    """One card of a `score grid` row: an integer, or `x` for a cleared card (RULES.md 6)."""
+    if text.lower() == "x":
+        return CLEARED
+    try:
+        return int(text.replace("\u2212", "-"))  # accept the typographic minus of RULES.md
+    except ValueError:
+        fail(f"the card at row {row}, column {col} is {text!r}: write a number or x")
+
+
+def parse_rows(texts: Sequence[str]) -> list[list[int | None]]:
+    """The rows of `score grid`, each a string of 4 space-separated cards (RULES.md 6).
+
+    The command lets unknown options through so that a row may start with a
+    negative card; a lone `--word` is reported here as the unknown option it is.
+    """
+    for text in texts:
+        if text.startswith("--"):
+            fail(f"No such option: {text.partition('=')[0]} (see '{PROG} score grid --help')")
+    return [
+        [parse_card(card, r, c) for c, card in enumerate(text.split())]
+        for r, text in enumerate(texts)
+    ]
+
+
+def grid_table(grid: GridScore) -> Table:
+    """A Rich table of a scored grid: one line per column, with its explanation."""
+    table = Table(title="Grid score", show_footer=True)
+    table.add_column("Column", footer="Total")
+    table.add_column("Cards (top to bottom)")
+    table.add_column("Cleared")
+    table.add_column("Score", justify="right", footer=str(grid.total))
+    table.add_column("Why")
+    for column in grid.columns:
+        cards = " / ".join("x" if card is CLEARED else str(card) for card in column.cards)
+        cleared = "yes" if column.cleared else "no"
+        table.add_row(str(column.index), cards, cleared, str(column.score), column.explanation)
+    return table
+
+
+@score_app.command(
+    "grid",
+    context_settings={"ignore_unknown_options": True},  # so a row may start with "-2"
+)
+def score_grid_command(
+    rows: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="ROW",
+            help='The 3 rows, top to bottom, each 4 cards in quotes, e.g. "7 5 2 4"; '
+            "write a cleared card as x.",
+            show_default=False,
+        ),
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Score one grid at the end of a round: columns of three equal cards clear (RULES.md 2.9)."""
+    with user_input():
+        grid = score_grid(parse_rows(rows))
+    if as_json:
+        print_json(grid.to_dict())
+    else:
+        console().print(grid_table(grid))
+
+
+# --------------------------------------------------------------------------
+# skyjo score round
+# --------------------------------------------------------------------------
+
+
+def parse_scores(pairs: Sequence[str]) -> dict[str, int]:
+    """The `NAME=SCORE` arguments of `score round`, in the order given (seat order)."""
+    raw: dict[str, int] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            fail(f"{pair!r} is not NAME=SCORE (for example Ana=9)")
+        if name in raw:
+            fail(f"{name} is given twice")
+        try:
+            raw[name] = int(value.replace("\u2212", "-"))
+        except ValueError:
+            fail(f"{name}'s score {value!r} is not a whole number")
+    return raw
+
+
+def round_table(result: RoundScore) -> Table:
+    """A Rich table of a round: raw and final score of each player."""
+    table = Table(title="Round score")
+    table.add_column("Player")
+    table.add_column("Raw", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("")
+    for player, raw in result.raw.items():
+        note = ""
+        if player == result.ender:
+            note = "ender, doubled" if result.doubled else "ender"
+        table.add_row(player, str(raw), str(result.scores[player]), note)
+    return table
+
+
+@score_app.command("round")
+def score_round_command(
+    pairs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="NAME=SCORE",
+            help="Each player's raw round score, in seat order, e.g. Ana=9 Ben=20 Cleo=14.",
+            show_default=False,
+        ),
+    ],
+    ender: Annotated[
+        str, typer.Option("--ender", metavar="NAME", help="The player who ended the round.")
+    ],
+    ender_penalty: Annotated[
+        str,
+        typer.Option(
+            "--ender-penalty",
+            metavar="|".join(ENDER_PENALTIES),
+            help="The ender_penalty variant (RULES.md 2.10).",
+        ),
+    ] = "positive",
+    as_json: JsonFlag = False,
+) -> None:
+    """Apply the ender's penalty to a round's raw scores (RULES.md 2.10)."""
+    with user_input():
+        result = score_round(parse_scores(pairs), ender, ender_penalty)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        out = console()
+        out.print(round_table(result))
+        out.print(result.reason, soft_wrap=True)

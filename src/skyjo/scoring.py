@@ -1,0 +1,448 @@
+"""Scoring: cleared columns, the ender's penalty, totals and winners (RULES.md 2.6, 2.9, 2.10, 3).
+
+This module is shared by the engine and by people scoring a physical game. It
+has two layers, and the second is built on the first so that every rule is
+written exactly once:
+
+* **Lean rule functions** (`column_clears`, `ender_is_doubled`, `round_scores`,
+  `is_game_over`, `winners`): plain ints and lists, no validation beyond what is
+  free, meant for the engine's hot path at every round end.
+* **Explained scoring** (`score_grid`, `score_round`, `Scoresheet`): validated
+  input, frozen result objects that say *why* each number is what it is, and
+  `to_dict()` in the JSON shapes of RULES.md 6. Bad input raises `ScoringError`.
+
+It imports nothing from the engine or from any adapter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from skyjo.rules import (
+    CARD_COUNTS,
+    COLS,
+    DEFAULT_TARGET_SCORE,
+    ENDER_PENALTIES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROWS,
+)
+
+__all__ = [
+    "CLEARED",
+    "ColumnScore",
+    "GridScore",
+    "RoundScore",
+    "Scoresheet",
+    "ScoringError",
+    "column_clears",
+    "ender_is_doubled",
+    "is_game_over",
+    "round_scores",
+    "score_grid",
+    "score_round",
+    "winners",
+]
+
+K = TypeVar("K", bound=Hashable)
+
+#: How a card that was cleared earlier in the round is written in a grid given
+#: to `score_grid` (the CLI accepts `x` for it).
+CLEARED = None
+
+_MIN_CARD = min(CARD_COUNTS)
+_MAX_CARD = max(CARD_COUNTS)
+
+
+class ScoringError(ValueError):
+    """Input that cannot be scored: the message names what is wrong."""
+
+
+# --------------------------------------------------------------------------
+# Lean rule functions
+# --------------------------------------------------------------------------
+
+
+def column_clears(a: int, b: int, c: int) -> bool:
+    """Whether three face-up cards of one column clear (RULES.md 2.6).
+
+    A column clears when its three cards have the same value; this holds for
+    every value, -2 and 0 included.
+    """
+    return a == b == c
+
+
+def ender_is_doubled(ender_raw: int, others_raw: Iterable[int], penalty: str) -> bool:
+    """Whether the ender's round score is doubled (RULES.md 2.10).
+
+    - ``"positive"`` (default rules): doubled iff the ender's raw score is above
+      0 and some other player's raw score is equal to it or lower.
+    - ``"always"`` (variant): doubled iff some other raw score is equal or
+      lower, whatever the sign (a negative score doubles to twice as negative).
+    - ``"none"`` (variant): never doubled.
+
+    Raises `ScoringError` for any other `penalty`.
+    """
+    if penalty == "positive":
+        return ender_raw > 0 and any(other <= ender_raw for other in others_raw)
+    if penalty == "always":
+        return any(other <= ender_raw for other in others_raw)
+    if penalty == "none":
+        return False
+    raise ScoringError(_unknown_penalty(penalty))
+
+
+def round_scores(raw: Sequence[int], ender: int, penalty: str) -> tuple[list[int], bool]:
+    """Seat-indexed round scores after the ender's penalty (RULES.md 2.10).
+
+    `raw[i]` is seat i's raw round score (RULES.md 2.9) and `ender` the seat
+    that ended the round. Returns the round scores, where only the ender's can
+    differ from the raw score (doubled), and whether it was doubled.
+    """
+    if not 0 <= ender < len(raw):
+        raise ScoringError(f"the ender's seat {ender} is not one of the {len(raw)} seats")
+    ender_raw = raw[ender]
+    others = (score for seat, score in enumerate(raw) if seat != ender)
+    doubled = ender_is_doubled(ender_raw, others, penalty)
+    scores = list(raw)
+    if doubled:
+        scores[ender] = 2 * ender_raw
+    return scores, doubled
+
+
+def is_game_over(totals: Iterable[int], target: int) -> bool:
+    """Whether the game is over: some running total has reached the target (RULES.md 3)."""
+    return any(total >= target for total in totals)
+
+
+def winners(totals: Mapping[K, int]) -> list[K]:
+    """The players with the lowest total, in mapping order (RULES.md 3).
+
+    Equal lowest totals share the win: there is no tie-break. An empty mapping
+    has no winner.
+    """
+    if not totals:
+        return []
+    lowest = min(totals.values())
+    return [player for player, total in totals.items() if total == lowest]
+
+
+# --------------------------------------------------------------------------
+# Explained scoring: a grid
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnScore:
+    """One column of a scored grid (RULES.md 2.6, 2.9).
+
+    `index` is the column, 0-3 from the left; `cards` its cards top to bottom,
+    with `CLEARED` (None) for a column cleared earlier in the round.
+    """
+
+    index: int
+    cards: tuple[int | None, ...]
+    cleared: bool
+    score: int
+    explanation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The column as in RULES.md 6, plus its explanation."""
+        return {
+            "cards": list(self.cards),
+            "cleared": self.cleared,
+            "score": self.score,
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GridScore:
+    """A player's grid at the end of a round, scored column by column (RULES.md 2.9)."""
+
+    columns: tuple[ColumnScore, ...]
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of RULES.md 6: ``{"columns": [...], "total": 14}``."""
+        return {"columns": [column.to_dict() for column in self.columns], "total": self.total}
+
+
+def score_grid(rows: Sequence[Sequence[int | None]]) -> GridScore:
+    """Score a grid once every card is face up (RULES.md 2.6 and 2.9).
+
+    `rows` holds the 3 rows top to bottom, 4 cards each. A column of three
+    equal values clears at this final reveal and scores 0 (RULES.md 2.9: this
+    counts), whatever the value, -2 and 0 included (2.6). A column written all
+    `CLEARED` was cleared earlier in the round and scores 0. Every other column
+    scores the sum of its cards, and the grid is worth the sum of its columns.
+
+    Raises `ScoringError` when the grid does not have 3 rows of 4 cards, a card
+    is not a value from -2 to 12, a column is only partly cleared, or the grid
+    holds more copies of a value than the deck (RULES.md 1).
+    """
+    grid = _check_grid(rows)
+    columns = tuple(_score_column(col, grid) for col in range(COLS))
+    return GridScore(columns=columns, total=sum(column.score for column in columns))
+
+
+def _score_column(col: int, grid: list[list[int | None]]) -> ColumnScore:
+    """Score column `col` of a checked grid: cleared earlier, cleared now (2.6, 2.9), or summed."""
+    cards = tuple(grid[row][col] for row in range(ROWS))
+    values = [card for card in cards if card is not None]
+    if not values:
+        return ColumnScore(col, cards, True, 0, "cleared earlier, so 0")
+    if len(values) != ROWS:
+        raise ScoringError(
+            f"column {col} is partly cleared ({ROWS - len(values)} of its {ROWS} cards "
+            "written as cleared): a column is cleared all three cards at once"
+        )
+    a, b, c = values
+    if column_clears(a, b, c):
+        return ColumnScore(col, cards, True, 0, f"three {a}s, cleared, so 0")
+    score = a + b + c
+    return ColumnScore(col, cards, False, score, f"{a} + {b} + {c} = {score}")
+
+
+def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
+    """Check a grid's shape (RULES.md 2.1), its card values and copies (RULES.md 1)."""
+    if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
+        raise ScoringError(f"a grid is a list of {ROWS} rows, not {type(rows).__name__}")
+    if len(rows) != ROWS:
+        raise ScoringError(f"a grid has {ROWS} rows, not {len(rows)}")
+    grid: list[list[int | None]] = []
+    for r, row in enumerate(rows):
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence):
+            raise ScoringError(f"row {r} must be a list of {COLS} cards, not {row!r}")
+        if len(row) != COLS:
+            raise ScoringError(f"row {r} has {len(row)} cards instead of {COLS}")
+        for c, card in enumerate(row):
+            if card is None:
+                continue
+            if isinstance(card, bool) or not isinstance(card, int):
+                raise ScoringError(f"the card at row {r}, column {c} is {card!r}, not a number")
+            if not _MIN_CARD <= card <= _MAX_CARD:
+                raise ScoringError(
+                    f"the card at row {r}, column {c} is {card}, "
+                    f"but cards go from {_MIN_CARD} to {_MAX_CARD}"
+                )
+        grid.append(list(row))
+    counts = Counter(card for row in grid for card in row if card is not None)
+    for value, count in sorted(counts.items()):
+        if count > CARD_COUNTS[value]:
+            raise ScoringError(
+                f"the grid holds {count} cards of {value} "
+                f"but the deck has only {CARD_COUNTS[value]}"
+            )
+    return grid
+
+
+# --------------------------------------------------------------------------
+# Explained scoring: a round
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """The scores of one round, after the ender's penalty (RULES.md 2.9, 2.10).
+
+    Build it with `score_round`. `raw` and `scores` map each player, in seat
+    order, to their raw and final round score; `reason` says in a sentence why
+    the ender's score was or was not doubled. The dicts are the object's own:
+    treat them as read-only.
+    """
+
+    raw: dict[str, int] = field(hash=False)
+    scores: dict[str, int] = field(hash=False)
+    ender: str
+    doubled: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of RULES.md 6 (``raw``, ``scores``, ``doubled``) plus ender and reason."""
+        return {
+            "raw": dict(self.raw),
+            "scores": dict(self.scores),
+            "doubled": self.doubled,
+            "ender": self.ender,
+            "reason": self.reason,
+        }
+
+
+def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -> RoundScore:
+    """Apply the ender's penalty to a round's raw scores, and say why (RULES.md 2.10).
+
+    `raw` maps each player, in seat order, to their raw round score (the sum of
+    their remaining cards, RULES.md 2.9); `ender` is the player who ended the
+    round; `penalty` is the `ender_penalty` variant (``"positive"`` by default,
+    ``"always"`` or ``"none"``).
+
+    Raises `ScoringError` for fewer than 2 or more than 8 players, a player
+    name that is not a non-empty string, a score that is not an integer, an
+    ender who is not one of the players, or an unknown penalty.
+    """
+    players = list(raw)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ScoringError(
+            f"a round has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+        )
+    for player in players:
+        if not isinstance(player, str) or not player:
+            raise ScoringError(f"a player's name must be a non-empty string, not {player!r}")
+        score = raw[player]
+        if isinstance(score, bool) or not isinstance(score, int):
+            raise ScoringError(f"{player}'s score must be a whole number, not {score!r}")
+    if ender not in raw:
+        raise ScoringError(f"the ender {ender!r} is not one of the players ({', '.join(players)})")
+    if penalty not in ENDER_PENALTIES:
+        raise ScoringError(_unknown_penalty(penalty))
+    seat = players.index(ender)
+    final, doubled = round_scores([raw[p] for p in players], seat, penalty)
+    scores = dict(zip(players, final, strict=True))
+    reason = _penalty_reason(raw, ender, penalty, doubled, scores[ender])
+    return RoundScore(raw=dict(raw), scores=scores, ender=ender, doubled=doubled, reason=reason)
+
+
+def _penalty_reason(
+    raw: Mapping[str, int], ender: str, penalty: str, doubled: bool, final: int
+) -> str:
+    """The sentence that explains the outcome of `ender_is_doubled` (RULES.md 2.10)."""
+    ender_raw = raw[ender]
+    ended = f"{ender} ended with {ender_raw}"
+    if penalty == "none":
+        return f'{ended}: under the "none" variant the ender\'s score is never doubled'
+    if penalty == "positive" and ender_raw <= 0:
+        return f"{ended}: a score of 0 or below is never doubled"
+    others = {player: score for player, score in raw.items() if player != ender}
+    if doubled:
+        # Name the lowest other player: their score is the clearest witness.
+        rival = winners(others)[0]
+        sign = ', whatever its sign (the "always" variant)' if penalty == "always" else ""
+        return (
+            f"{ended} and {rival} has {others[rival]}, which is not higher: "
+            f"{ender}'s score is doubled to {final}{sign}"
+        )
+    variant = ' (the "always" variant)' if penalty == "always" else ""
+    return f"{ended}, the single lowest score: not doubled{variant}"
+
+
+def _unknown_penalty(penalty: object) -> str:
+    """The message for a penalty that is not one of the variants of RULES.md 2.10."""
+    return f"unknown ender penalty {penalty!r}: use one of {', '.join(ENDER_PENALTIES)}"
+
+
+# --------------------------------------------------------------------------
+# Explained scoring: a game
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scoresheet:
+    """The scoresheet of a whole game (RULES.md 3).
+
+    Each player's round scores add up to a running total; once a total has
+    reached `target_score` (100 by default, a variant) the game is over and the
+    lowest total wins, equal lowest totals sharing the win. A scoresheet is
+    immutable: `add_round` returns a new one.
+    """
+
+    players: tuple[str, ...]
+    target_score: int = DEFAULT_TARGET_SCORE
+    rounds: tuple[RoundScore, ...] = ()
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "rounds", tuple(self.rounds))
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ScoringError(
+                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            )
+        for player in players:
+            if not isinstance(player, str) or not player:
+                raise ScoringError(f"a player's name must be a non-empty string, not {player!r}")
+        if len(set(players)) != len(players):
+            dupes = sorted({p for p in players if players.count(p) > 1})
+            raise ScoringError(f"each player appears once, but {', '.join(dupes)} is repeated")
+        target = self.target_score
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise ScoringError(
+                f"the target score must be a whole number of at least 1, not {target!r}"
+            )
+        totals = dict.fromkeys(players, 0)
+        for number, round_score in enumerate(self.rounds, start=1):
+            if is_game_over(totals.values(), target):
+                raise ScoringError(
+                    f"round {number} cannot be added: the game was over after round {number - 1}"
+                )
+            self._check_round(round_score, number)
+            for player in players:
+                totals[player] += round_score.scores[player]
+
+    def _check_round(self, round_score: RoundScore, number: int) -> None:
+        """Check that round `number` is a `RoundScore` for exactly this game's players."""
+        if not isinstance(round_score, RoundScore):
+            raise ScoringError(f"round {number} must be a RoundScore, not {round_score!r}")
+        if set(round_score.scores) != set(self.players):
+            raise ScoringError(
+                f"round {number} is scored for {', '.join(round_score.scores)}, "
+                f"but the players are {', '.join(self.players)}"
+            )
+
+    def add_round(self, round_score: RoundScore) -> Scoresheet:
+        """A new scoresheet with one more round (RULES.md 3).
+
+        Raises `ScoringError` if the game is already over or the round is not
+        scored for exactly this game's players.
+        """
+        if self.finished:
+            raise ScoringError(
+                f"the game is over (a total reached {self.target_score}): no round can be added"
+            )
+        return Scoresheet(self.players, self.target_score, (*self.rounds, round_score))
+
+    @property
+    def running_totals(self) -> list[dict[str, int]]:
+        """Every player's running total after each round, one dict per round (RULES.md 3)."""
+        totals = dict.fromkeys(self.players, 0)
+        running = []
+        for round_score in self.rounds:
+            for player in self.players:
+                totals[player] += round_score.scores[player]
+            running.append(dict(totals))
+        return running
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Every player's total so far, in seat order (RULES.md 3)."""
+        return {
+            player: sum(round_score.scores[player] for round_score in self.rounds)
+            for player in self.players
+        }
+
+    @property
+    def finished(self) -> bool:
+        """Whether some total has reached the target score (RULES.md 3)."""
+        return is_game_over(self.totals.values(), self.target_score)
+
+    @property
+    def winners(self) -> list[str]:
+        """The players with the lowest total once the game is over, else empty (RULES.md 3)."""
+        return winners(self.totals) if self.finished else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole sheet, in the spirit of `skyjo replay --json` (RULES.md 6)."""
+        totals = self.totals
+        finished = is_game_over(totals.values(), self.target_score)
+        return {
+            "players": list(self.players),
+            "target_score": self.target_score,
+            "rounds": [round_score.to_dict() for round_score in self.rounds],
+            "running_totals": self.running_totals,
+            "totals": totals,
+            "finished": finished,
+            "winners": winners(totals) if finished else [],
+        }

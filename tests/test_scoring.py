@@ -1,0 +1,507 @@
+"""Scoring: RULES.md 2.6, 2.9, 2.10, 3 and every worked example of RULES.md 4."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from skyjo.rules import CARD_COUNTS
+from skyjo.scoring import (
+    CLEARED,
+    RoundScore,
+    Scoresheet,
+    ScoringError,
+    column_clears,
+    ender_is_doubled,
+    is_game_over,
+    round_scores,
+    score_grid,
+    score_round,
+    winners,
+)
+
+X = CLEARED
+
+# ---------------------------------------------------------------- RULES.md 4
+
+
+def test_example_grid_worth_14_with_column_of_7s_cleared() -> None:
+    grid = score_grid(
+        [
+            [7, 5, 2, 4],
+            [7, -1, 3, 1],
+            [7, 0, -2, 2],
+        ]
+    )
+    assert [c.cleared for c in grid.columns] == [True, False, False, False]
+    assert [c.score for c in grid.columns] == [0, 4, 3, 7]
+    assert grid.total == 14
+    assert [c.explanation for c in grid.columns] == [
+        "three 7s, cleared, so 0",
+        "5 + -1 + 0 = 4",
+        "2 + 3 + -2 = 3",
+        "4 + 1 + 2 = 7",
+    ]
+    assert grid.columns[0].cards == (7, 7, 7)
+    assert [c.index for c in grid.columns] == [0, 1, 2, 3]
+
+
+def test_example_cleo_ends_with_14_ana_has_9_cleo_writes_28() -> None:
+    result = score_round({"Ana": 9, "Ben": 20, "Cleo": 14}, ender="Cleo")
+    assert result.scores == {"Ana": 9, "Ben": 20, "Cleo": 28}
+    assert result.raw == {"Ana": 9, "Ben": 20, "Cleo": 14}
+    assert result.doubled is True
+    assert result.reason == (
+        "Cleo ended with 14 and Ana has 9, which is not higher: Cleo's score is doubled to 28"
+    )
+
+
+def test_example_ana_ends_with_3_single_lowest_nothing_changes() -> None:
+    result = score_round({"Ana": 3, "Ben": 4, "Cleo": 20}, ender="Ana")
+    assert result.scores == {"Ana": 3, "Ben": 4, "Cleo": 20}
+    assert result.doubled is False
+    assert result.reason == "Ana ended with 3, the single lowest score: not doubled"
+
+
+def test_example_ben_ends_with_5_tie_with_cleo_ben_writes_10() -> None:
+    result = score_round({"Ana": 9, "Ben": 5, "Cleo": 5}, ender="Ben")
+    assert result.scores == {"Ana": 9, "Ben": 10, "Cleo": 5}
+    assert result.doubled is True
+    assert "Cleo has 5, which is not higher" in result.reason
+
+
+def test_example_ana_ends_with_minus_3_cleo_minus_5_ana_keeps_minus_3() -> None:
+    result = score_round({"Ana": -3, "Cleo": -5}, ender="Ana")
+    assert result.scores == {"Ana": -3, "Cleo": -5}
+    assert result.doubled is False
+    assert result.reason == "Ana ended with -3: a score of 0 or below is never doubled"
+
+
+def test_example_a_ends_with_10_b_24_c_10_a_writes_20() -> None:
+    result = score_round({"A": 10, "B": 24, "C": 10}, ender="A")
+    assert result.scores == {"A": 20, "B": 24, "C": 10}
+    assert result.doubled is True
+
+
+def test_example_three_minus_2s_cleared_lose_their_minus_6() -> None:
+    grid = score_grid(
+        [
+            [-2, 5, 2, 4],
+            [-2, -1, 3, 1],
+            [-2, 0, 1, 2],
+        ]
+    )
+    assert grid.columns[0].cleared is True
+    assert grid.columns[0].score == 0
+    assert grid.columns[0].explanation == "three -2s, cleared, so 0"
+    assert grid.total == 4 + 6 + 7  # not 4 + 6 + 7 - 6
+
+
+# ---------------------------------------------------------------- grids
+
+
+def test_column_of_three_0s_is_cleared() -> None:
+    grid = score_grid(
+        [
+            [0, 5, 2, 4],
+            [0, 6, 3, 1],
+            [0, 8, 1, 2],
+        ]
+    )
+    assert grid.columns[0].cleared is True
+    assert grid.columns[0].explanation == "three 0s, cleared, so 0"
+    assert grid.total == 19 + 6 + 7
+
+
+def test_two_columns_cleared_at_once_at_final_reveal() -> None:
+    grid = score_grid(
+        [
+            [9, 5, 9, 12],
+            [9, 6, 9, 12],
+            [9, 8, 9, 11],
+        ]
+    )
+    assert [c.cleared for c in grid.columns] == [True, False, True, False]
+    assert grid.total == 19 + 35
+
+
+def test_column_cleared_earlier_scores_0() -> None:
+    grid = score_grid(
+        [
+            [X, 5, 2, X],
+            [X, 6, 3, X],
+            [X, 8, 1, X],
+        ]
+    )
+    assert grid.columns[0].cleared is True
+    assert grid.columns[0].cards == (None, None, None)
+    assert grid.columns[0].explanation == "cleared earlier, so 0"
+    assert grid.total == 19 + 6
+
+
+def test_every_column_cleared_earlier_is_worth_0() -> None:
+    assert score_grid([[X] * 4] * 3).total == 0
+
+
+def test_grid_to_dict_is_rules_section_6_shape() -> None:
+    grid = score_grid(
+        [
+            [7, 5, X, 4],
+            [7, -1, X, 1],
+            [7, 0, X, 2],
+        ]
+    )
+    document = json.loads(json.dumps(grid.to_dict()))
+    assert document == {
+        "columns": [
+            {
+                "cards": [7, 7, 7],
+                "cleared": True,
+                "score": 0,
+                "explanation": "three 7s, cleared, so 0",
+            },
+            {"cards": [5, -1, 0], "cleared": False, "score": 4, "explanation": "5 + -1 + 0 = 4"},
+            {
+                "cards": [None, None, None],
+                "cleared": True,
+                "score": 0,
+                "explanation": "cleared earlier, so 0",
+            },
+            {"cards": [4, 1, 2], "cleared": False, "score": 7, "explanation": "4 + 1 + 2 = 7"},
+        ],
+        "total": 11,
+    }
+
+
+def test_grid_results_are_frozen() -> None:
+    grid = score_grid([[1, 2, 3, 4]] * 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        grid.total = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([[1, 2, 3, 4]] * 2, "a grid has 3 rows, not 2"),
+        ([[1, 2, 3, 4]] * 4, "a grid has 3 rows, not 4"),
+        ([[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]], "row 1 has 3 cards instead of 4"),
+        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5]], "row 2 has 5 cards instead of 4"),
+        (
+            [[1, 2, 3, 4], [1, 2, 13, 4], [1, 2, 3, 4]],
+            "the card at row 1, column 2 is 13, but cards go from -2 to 12",
+        ),
+        (
+            [[-3, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]],
+            "the card at row 0, column 0 is -3, but cards go from -2 to 12",
+        ),
+        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, "4"]], "row 2, column 3 is '4', not a number"),
+        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 2.5]], "row 2, column 3 is 2.5, not a number"),
+        ([[True, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], "row 0, column 0 is True, not a number"),
+        (
+            [[X, 2, 3, 4], [1, 2, 3, 4], [X, 2, 3, 4]],
+            "column 0 is partly cleared (2 of its 3 cards",
+        ),
+        (
+            [[-2, -2, -2, 4], [-2, -2, -2, 4], [1, 2, 3, 4]],
+            "the grid holds 6 cards of -2 but the deck has only 5",
+        ),
+        (
+            [[12, 12, 12, 12], [12, 12, 12, 12], [12, 12, 12, 12]],
+            "the grid holds 12 cards of 12 but the deck has only 10",
+        ),
+        ("1 2 3 4", "a grid is a list of 3 rows, not str"),
+        (["1 2 3 4", "1 2 3 4", "1 2 3 4"], "row 0 must be a list of 4 cards"),
+    ],
+)
+def test_bad_grids_raise_scoring_error_naming_the_problem(rows: object, message: str) -> None:
+    with pytest.raises(ScoringError) as caught:
+        score_grid(rows)  # type: ignore[arg-type]
+    assert message in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> list[list[int | None]]:
+    """Grids whose columns are random, three of a kind, or cleared earlier."""
+    columns: list[list[int | None]] = []
+    for _ in range(4):
+        kind = draw(st.sampled_from(["cards", "triple", "cleared"]))
+        column: list[int | None]
+        if kind == "cards":
+            column = list(draw(st.lists(st.integers(-2, 12), min_size=3, max_size=3)))
+        elif kind == "triple":
+            column = [draw(st.integers(-2, 12))] * 3
+        else:
+            column = [None] * 3
+        columns.append(column)
+    cards = [card for column in columns for card in column if card is not None]
+    assume(all(cards.count(v) <= n for v, n in CARD_COUNTS.items()))
+    return [[columns[c][r] for c in range(4)] for r in range(3)]
+
+
+@given(grids(), st.permutations(range(4)))
+def test_total_is_sum_of_uncleared_columns_whatever_the_column_order(
+    rows: list[list[int | None]], order: list[int]
+) -> None:
+    columns = [[rows[r][c] for r in range(3)] for c in range(4)]
+    uncleared = [
+        [card for card in col if card is not None]
+        for col in columns
+        if None not in col and not (col[0] == col[1] == col[2])
+    ]
+    grid = score_grid(rows)
+    assert grid.total == sum(sum(col) for col in uncleared)
+    assert grid.total == sum(column.score for column in grid.columns)
+    shuffled = [[row[c] for c in order] for row in rows]
+    assert score_grid(shuffled).total == grid.total
+
+
+# ---------------------------------------------------------------- lean rules
+
+
+@pytest.mark.parametrize("value", range(-2, 13))
+def test_three_equal_cards_clear_for_every_value(value: int) -> None:
+    assert column_clears(value, value, value) is True
+
+
+@pytest.mark.parametrize("cards", [(1, 1, 2), (2, 1, 1), (1, 2, 1), (-2, -2, 2), (0, 0, -1)])
+def test_unequal_cards_do_not_clear(cards: tuple[int, int, int]) -> None:
+    assert column_clears(*cards) is False
+
+
+@pytest.mark.parametrize(
+    ("ender_raw", "others", "penalty", "expected"),
+    [
+        (14, [9, 20], "positive", True),
+        (3, [4, 20], "positive", False),
+        (5, [5], "positive", True),
+        (-3, [-5], "positive", False),
+        (0, [-5], "positive", False),
+        (1, [1], "positive", True),
+        (-3, [-5], "always", True),
+        (-3, [-2], "always", False),
+        (3, [4, 20], "always", False),
+        (14, [9], "always", True),
+        (14, [9], "none", False),
+        (-3, [-5], "none", False),
+    ],
+)
+def test_ender_is_doubled(ender_raw: int, others: list[int], penalty: str, expected: bool) -> None:
+    assert ender_is_doubled(ender_raw, iter(others), penalty) is expected
+
+
+def test_ender_is_doubled_rejects_unknown_penalty() -> None:
+    with pytest.raises(ScoringError, match="unknown ender penalty 'sometimes'"):
+        ender_is_doubled(5, [1], "sometimes")
+
+
+def test_round_scores_by_seat() -> None:
+    assert round_scores([9, 20, 14], 2, "positive") == ([9, 20, 28], True)
+    assert round_scores([3, 4, 20], 0, "positive") == ([3, 4, 20], False)
+    assert round_scores([-3, -5], 0, "always") == ([-6, -5], True)
+    assert round_scores([14, 9], 0, "none") == ([14, 9], False)
+
+
+def test_round_scores_does_not_modify_its_input() -> None:
+    raw = [9, 20, 14]
+    round_scores(raw, 2, "positive")
+    assert raw == [9, 20, 14]
+
+
+@pytest.mark.parametrize("ender", [-1, 3])
+def test_round_scores_rejects_a_seat_off_the_table(ender: int) -> None:
+    with pytest.raises(ScoringError, match="seat"):
+        round_scores([9, 20, 14], ender, "positive")
+
+
+def test_is_game_over_when_a_total_reaches_the_target() -> None:
+    assert is_game_over([99, 40], 100) is False
+    assert is_game_over([100, 40], 100) is True
+    assert is_game_over([40, 130], 100) is True
+    assert is_game_over([49], 50) is False
+
+
+def test_winners_lowest_total_ties_share_in_mapping_order() -> None:
+    assert winners({"Ana": 80, "Ben": 101, "Cleo": 60}) == ["Cleo"]
+    assert winners({"Cleo": 60, "Ana": 80, "Ben": 60}) == ["Cleo", "Ben"]
+    assert winners({0: -4, 1: 7}) == [0]
+    assert winners({}) == []
+
+
+# ---------------------------------------------------------------- score_round
+
+
+def test_always_variant_doubles_a_negative_score_that_is_not_lowest() -> None:
+    result = score_round({"Ana": -3, "Cleo": -5}, ender="Ana", penalty="always")
+    assert result.scores == {"Ana": -6, "Cleo": -5}
+    assert result.doubled is True
+    assert "doubled to -6" in result.reason
+    assert '"always"' in result.reason
+
+
+def test_always_variant_does_not_double_the_single_lowest() -> None:
+    result = score_round({"Ana": -5, "Cleo": -3}, ender="Ana", penalty="always")
+    assert result.scores == {"Ana": -5, "Cleo": -3}
+    assert result.doubled is False
+    assert "single lowest" in result.reason
+
+
+def test_none_variant_never_doubles() -> None:
+    result = score_round({"Ana": 9, "Cleo": 14}, ender="Cleo", penalty="none")
+    assert result.scores == {"Ana": 9, "Cleo": 14}
+    assert result.doubled is False
+    assert '"none"' in result.reason
+
+
+def test_round_to_dict_is_rules_section_6_shape() -> None:
+    result = score_round({"Ana": 9, "Ben": 20, "Cleo": 14}, ender="Cleo")
+    assert json.loads(json.dumps(result.to_dict())) == {
+        "raw": {"Ana": 9, "Ben": 20, "Cleo": 14},
+        "scores": {"Ana": 9, "Ben": 20, "Cleo": 28},
+        "doubled": True,
+        "ender": "Cleo",
+        "reason": result.reason,
+    }
+
+
+def test_round_keeps_seat_order_and_copies_input() -> None:
+    raw = {"Cleo": 14, "Ana": 9}
+    result = score_round(raw, ender="Cleo")
+    raw["Cleo"] = 0
+    assert list(result.scores) == ["Cleo", "Ana"]
+    assert result.raw == {"Cleo": 14, "Ana": 9}
+
+
+@pytest.mark.parametrize(
+    ("raw", "ender", "penalty", "message"),
+    [
+        ({"Ana": 9}, "Ana", "positive", "2 to 8 players, not 1"),
+        ({f"P{i}": i for i in range(9)}, "P0", "positive", "2 to 8 players, not 9"),
+        ({"Ana": 9, "Ben": 3}, "Dan", "positive", "the ender 'Dan' is not one of the players"),
+        ({"Ana": 9, "Ben": 3}, "Ana", "double", "unknown ender penalty 'double'"),
+        ({"Ana": "9", "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
+        ({"Ana": 9.0, "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
+        ({"Ana": True, "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
+        ({"": 9, "Ben": 3}, "Ben", "positive", "a player's name must be a non-empty string"),
+    ],
+)
+def test_bad_rounds_raise_scoring_error(
+    raw: dict[str, int], ender: str, penalty: str, message: str
+) -> None:
+    with pytest.raises(ScoringError) as caught:
+        score_round(raw, ender, penalty)
+    assert message in str(caught.value)
+
+
+# ---------------------------------------------------------------- Scoresheet
+
+
+def _round(raw: dict[str, int], ender: str) -> RoundScore:
+    return score_round(raw, ender)
+
+
+def test_scoresheet_running_totals() -> None:
+    sheet = Scoresheet(("Ana", "Ben", "Cleo"))
+    assert sheet.totals == {"Ana": 0, "Ben": 0, "Cleo": 0}
+    assert sheet.running_totals == []
+    sheet = sheet.add_round(_round({"Ana": 9, "Ben": 20, "Cleo": 14}, "Cleo"))
+    sheet = sheet.add_round(_round({"Ana": 3, "Ben": 4, "Cleo": 20}, "Ana"))
+    assert sheet.running_totals == [
+        {"Ana": 9, "Ben": 20, "Cleo": 28},
+        {"Ana": 12, "Ben": 24, "Cleo": 48},
+    ]
+    assert sheet.totals == {"Ana": 12, "Ben": 24, "Cleo": 48}
+    assert sheet.finished is False
+    assert sheet.winners == []
+
+
+def test_scoresheet_is_immutable_add_round_returns_a_new_sheet() -> None:
+    empty = Scoresheet(("Ana", "Ben"))
+    one = empty.add_round(_round({"Ana": 9, "Ben": 20}, "Ana"))
+    assert empty.rounds == ()
+    assert len(one.rounds) == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        one.target_score = 5  # type: ignore[misc]
+
+
+def test_scoresheet_game_over_when_target_reached_lowest_wins() -> None:
+    sheet = Scoresheet(("Ana", "Ben", "Cleo"), target_score=30)
+    sheet = sheet.add_round(_round({"Ana": 9, "Ben": 20, "Cleo": 14}, "Cleo"))
+    assert sheet.finished is False
+    assert sheet.winners == []
+    assert sheet.totals == {"Ana": 9, "Ben": 20, "Cleo": 28}
+    sheet = sheet.add_round(_round({"Ana": 1, "Ben": 10, "Cleo": 2}, "Ana"))
+    assert sheet.totals == {"Ana": 10, "Ben": 30, "Cleo": 30}
+    assert sheet.finished is True
+    assert sheet.winners == ["Ana"]
+
+
+def test_scoresheet_default_target_is_100() -> None:
+    sheet = Scoresheet(("Ana", "Ben"))
+    sheet = sheet.add_round(_round({"Ana": 99, "Ben": 0}, "Ben"))
+    assert sheet.finished is False
+    sheet = sheet.add_round(_round({"Ana": 1, "Ben": 0}, "Ben"))
+    assert sheet.totals == {"Ana": 100, "Ben": 0}
+    assert sheet.finished is True
+    assert sheet.winners == ["Ben"]
+
+
+def test_scoresheet_equal_lowest_totals_share_the_win() -> None:
+    sheet = Scoresheet(("Ana", "Ben", "Cleo"), target_score=20)
+    sheet = sheet.add_round(_round({"Ana": 3, "Ben": 10, "Cleo": 8}, "Ana"))
+    sheet = sheet.add_round(_round({"Ana": 5, "Ben": 12, "Cleo": 0}, "Cleo"))
+    assert sheet.totals == {"Ana": 8, "Ben": 22, "Cleo": 8}
+    assert sheet.finished is True
+    assert sheet.winners == ["Ana", "Cleo"]
+
+
+def test_scoresheet_add_round_after_game_over_raises() -> None:
+    sheet = Scoresheet(("Ana", "Ben"), target_score=10)
+    sheet = sheet.add_round(_round({"Ana": 12, "Ben": 3}, "Ben"))
+    assert sheet.finished is True
+    with pytest.raises(ScoringError, match="the game is over"):
+        sheet.add_round(_round({"Ana": 1, "Ben": 3}, "Ben"))
+    with pytest.raises(ScoringError, match="the game was over after round 1"):
+        Scoresheet(("Ana", "Ben"), 10, (*sheet.rounds, _round({"Ana": 1, "Ben": 3}, "Ben")))
+
+
+def test_scoresheet_add_round_with_other_players_raises() -> None:
+    sheet = Scoresheet(("Ana", "Ben"))
+    with pytest.raises(ScoringError, match="the players are Ana, Ben"):
+        sheet.add_round(_round({"Ana": 1, "Cleo": 3}, "Cleo"))
+    with pytest.raises(ScoringError, match="the players are Ana, Ben"):
+        sheet.add_round(_round({"Ana": 1, "Ben": 3, "Cleo": 3}, "Cleo"))
+
+
+@pytest.mark.parametrize(
+    ("players", "target", "message"),
+    [
+        (("Ana",), 100, "2 to 8 players, not 1"),
+        (("Ana", "Ana"), 100, "Ana is repeated"),
+        (("Ana", "Ben"), 0, "at least 1"),
+        (("Ana", ""), 100, "non-empty string"),
+    ],
+)
+def test_bad_scoresheets_raise(players: tuple[str, ...], target: int, message: str) -> None:
+    with pytest.raises(ScoringError, match=message):
+        Scoresheet(players, target)
+
+
+def test_scoresheet_to_dict() -> None:
+    sheet = Scoresheet(("Ana", "Ben"), target_score=20)
+    first = _round({"Ana": 14, "Ben": 9}, "Ana")
+    sheet = sheet.add_round(first)
+    document = json.loads(json.dumps(sheet.to_dict()))
+    assert document == {
+        "players": ["Ana", "Ben"],
+        "target_score": 20,
+        "rounds": [first.to_dict()],
+        "running_totals": [{"Ana": 28, "Ben": 9}],
+        "totals": {"Ana": 28, "Ben": 9},
+        "finished": True,
+        "winners": ["Ben"],
+    }
