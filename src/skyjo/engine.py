@@ -25,10 +25,10 @@ same seed and actions always give the same game. Grid positions are indices
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 from skyjo.rules import (
@@ -101,49 +101,132 @@ class RoundResult(NamedTuple):
     doubled: bool
 
 
-class State(NamedTuple):
-    """One moment of a game. Immutable; every field is an int or a tuple.
-
-    Grids are stored as card values plus two bitmasks per seat (bit k set for
-    position k): `hidden`, the face-down cards, and `cleared`, the positions of
-    cleared columns. The draw pile is `draw_pile[draw_top:]`, top first; the
-    discard pile is `discard_pile`, top last.
-    """
+class Game(NamedTuple):
+    """The part of a `State` that changes only between rounds."""
 
     rules: Rules
-    num_players: int
     seed: int | None  #: the game's seed, as given to `new_game`
     round: int  #: index of the round in play, from 0
-    phase: int  #: a `Phase`
-    player: int  #: the seat to act
-    held: int | None  #: the card in hand between the two actions of a turn
-    source: int  #: DRAW or TAKE_DISCARD while a card is held, else -1
-    grids: tuple[tuple[int, ...], ...]
-    hidden: tuple[int, ...]
-    cleared: tuple[int, ...]
-    draw_pile: tuple[int, ...]
-    draw_top: int
-    discard_pile: tuple[int, ...]
     starter: int  #: who started the round (-1 until the reveals are done)
-    ender: int | None  #: who ended the round (RULES.md 2.8)
     totals: tuple[int, ...]
     results: tuple[RoundResult, ...]
     key: int  #: seeds the next shuffle
     decks: tuple[tuple[int, ...], ...]  #: the deck dealt in each round
     reshuffles: tuple[tuple[tuple[int, ...], ...], ...]  #: per round, each new draw pile
+
+
+class _StateFields(NamedTuple):
+    phase: int  #: a `Phase`
+    player: int  #: the seat to act
+    held: int | None  #: the card in hand between the two actions of a turn
+    source: int  #: DRAW or TAKE_DISCARD while a card is held, else -1
+    cells: tuple[int, ...]  #: every seat's 12 card values: seat p's are cells[12p:12p+12]
+    hidden_bits: int  #: bit 12p+k set: seat p's card at k is face down
+    cleared_bits: int  #: bit 12p+k set: seat p's position k is in a cleared column
+    draw_pile: tuple[int, ...]
+    draw_top: int
+    discard_pile: tuple[int, ...]
+    ender: int | None  #: who ended the round (RULES.md 2.8)
+    num_players: int
     history: tuple[Any, ...]  #: every action, as a linked list (action, earlier) or ()
+    game: Game
 
 
-_F = {name: i for i, name in enumerate(State._fields)}
+class State(_StateFields):
+    """One moment of a game. Immutable: a named tuple of ints and tuples.
+
+    The table is array-shaped, as a vectorized port would hold it: `cells`
+    holds every seat's grid (row by row) one after the other, and two
+    bitboards mark the face-down cards (`hidden_bits`) and the cleared
+    columns (`cleared_bits`). The draw pile is `draw_pile[draw_top:]`, top
+    first; the discard pile is `discard_pile`, top last. What changes only
+    between rounds is in `game`; its fields read as the state's own
+    (`state.totals`), and so do per-seat views (`state.grids`,
+    `state.hidden`, `state.cleared`: 12-bit masks per seat).
+    """
+
+    __slots__ = ()
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    @property
+    def round(self) -> int:
+        return self.game.round
+
+    @property
+    def starter(self) -> int:
+        return self.game.starter
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.game.totals
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        return self.game.results
+
+    @property
+    def key(self) -> int:
+        return self.game.key
+
+    @property
+    def decks(self) -> tuple[tuple[int, ...], ...]:
+        return self.game.decks
+
+    @property
+    def reshuffles(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return self.game.reshuffles
+
+    @property
+    def grids(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's 12 card values, row by row."""
+        cells = self.cells
+        return tuple(cells[i : i + GRID_SIZE] for i in range(0, len(cells), GRID_SIZE))
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        """Each seat's face-down positions, as a 12-bit mask."""
+        return _split_bits(self.hidden_bits, self.num_players)
+
+    @property
+    def cleared(self) -> tuple[int, ...]:
+        """Each seat's cleared positions, as a 12-bit mask."""
+        return _split_bits(self.cleared_bits, self.num_players)
+
+    def _replace(self, **changes: Any) -> State:
+        """A copy with some fields changed; accepts the `game` fields and the
+        per-seat views (`grids`, `hidden`, `cleared`) too."""
+        game = {name: changes.pop(name) for name in Game._fields if name in changes}
+        if game:
+            changes["game"] = changes.get("game", self.game)._replace(**game)
+        if "grids" in changes:
+            changes["cells"] = tuple(v for grid in changes.pop("grids") for v in grid)
+        if "hidden" in changes:
+            changes["hidden_bits"] = _join_bits(changes.pop("hidden"))
+        if "cleared" in changes:
+            changes["cleared_bits"] = _join_bits(changes.pop("cleared"))
+        return super()._replace(**changes)
+
+
+def _split_bits(bits: int, num_players: int) -> tuple[int, ...]:
+    return tuple(bits >> (GRID_SIZE * p) & ALL_POSITIONS for p in range(num_players))
+
+
+def _join_bits(masks: Any) -> int:
+    return sum(mask << (GRID_SIZE * p) for p, mask in enumerate(masks))
+
+
+_F = {name: i for i, name in enumerate(_StateFields._fields)}
 _PHASE, _PLAYER, _HELD, _SOURCE = _F["phase"], _F["player"], _F["held"], _F["source"]
-_GRIDS, _HIDDEN, _CLEARED = _F["grids"], _F["hidden"], _F["cleared"]
-_DRAW_TOP, _DISCARD, _ENDER, _HISTORY = (
-    _F["draw_top"],
-    _F["discard_pile"],
-    _F["ender"],
-    _F["history"],
-)
-_NUM_PLAYERS, _STARTER = _F["num_players"], _F["starter"]
+_CELLS, _HIDDEN, _CLEARED, _GAME = _F["cells"], _F["hidden_bits"], _F["cleared_bits"], _F["game"]
+_DRAW_TOP, _DISCARD = _F["draw_top"], _F["discard_pile"]
+_ENDER, _HISTORY = _F["ender"], _F["history"]
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
 
 
@@ -187,12 +270,36 @@ def visible_event(event: Event, viewer: int) -> Event:
 # --- dealing ----------------------------------------------------------------
 
 
+_KEY_MASK = (1 << 63) - 1
+
+
+@cache
+def _numpy() -> Any:
+    """NumPy, imported on the first shuffle so that scoring alone starts fast.
+    Its PCG64 shuffles 150 cards in half the time of `random.shuffle`, which
+    shows in whole-game simulations."""
+    import numpy
+
+    return numpy
+
+
+@cache
+def _sorted_deck() -> Any:
+    return _numpy().array(DECK)
+
+
 def shuffled_deck(key: int) -> tuple[tuple[int, ...], int]:
     """The 150 cards shuffled from `key`, and the key for the next shuffle."""
-    rng = random.Random(key)
-    cards = list(DECK)
-    rng.shuffle(cards)
-    return tuple(cards), rng.getrandbits(63)
+    return _shuffled(_sorted_deck(), key)
+
+
+def _shuffled(cards: Any, key: int) -> tuple[tuple[int, ...], int]:
+    """`cards` (a sequence or array) in an order drawn from `key`, and the key
+    for the next shuffle."""
+    np = _numpy()
+    rng = np.random.Generator(np.random.PCG64(key & _KEY_MASK))
+    shuffled = tuple(rng.permutation(np.asarray(cards)).tolist())
+    return shuffled, int(rng.bit_generator.random_raw()) & _KEY_MASK
 
 
 def new_game(
@@ -217,30 +324,18 @@ def new_game(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ValueError(f"a seed must be an integer, not {seed!r}")
-    state = State(
+    game = Game(
         rules=rules or Rules(),
-        num_players=num_players,
         seed=seed,
         round=-1,
-        phase=_ROUND_OVER,
-        player=0,
-        held=None,
-        source=-1,
-        grids=(),
-        hidden=(),
-        cleared=(),
-        draw_pile=(),
-        draw_top=0,
-        discard_pile=(),
         starter=-1,
-        ender=None,
         totals=(0,) * num_players,
         results=(),
         key=0 if seed is None else seed,
         decks=(),
         reshuffles=(),
-        history=(),
     )
+    state = State(_ROUND_OVER, 0, None, -1, (), 0, 0, (), 0, (), None, num_players, (), game)
     return _deal(state, deck, None)
 
 
@@ -259,7 +354,8 @@ def _deal(
     state: State, deck: tuple[int, ...] | list[int] | None, events: list[Event] | None
 ) -> State:
     """Deal 12 cards to each seat and start the discard pile (RULES.md 2.1-2.2, 5)."""
-    key = state.key
+    game = state.game
+    key = game.key
     if deck is None:
         cards, key = shuffled_deck(key)
     else:
@@ -268,24 +364,28 @@ def _deal(
     dealt = GRID_SIZE * n
     if events is not None:
         events.append(Event("dealt"))
-    return state._replace(
-        round=state.round + 1,
+    game = game._replace(
+        round=game.round + 1,
+        starter=-1,
+        key=key,
+        decks=(*game.decks, cards),
+        reshuffles=(*game.reshuffles, ()),
+    )
+    return State(
         phase=_REVEAL,
         player=0,
         held=None,
         source=-1,
-        grids=tuple(cards[GRID_SIZE * i : GRID_SIZE * (i + 1)] for i in range(n)),
-        hidden=(ALL_POSITIONS,) * n,
-        cleared=(0,) * n,
+        cells=cards[:dealt],
+        hidden_bits=(1 << dealt) - 1,
+        cleared_bits=0,
         draw_pile=cards,
         draw_top=dealt + 1,
         discard_pile=(cards[dealt],),
-        starter=-1,
         ender=None,
-        key=key,
-        decks=(*state.decks, cards),
-        reshuffles=(*state.reshuffles, ()),
-        history=(NEXT_ROUND, state.history) if state.round >= 0 else state.history,
+        num_players=n,
+        history=(NEXT_ROUND, state.history) if game.round > 0 else state.history,
+        game=game,
     )
 
 
@@ -307,17 +407,17 @@ _SOURCES = (DRAW, TAKE_DISCARD)
 
 def legal_actions(state: State) -> tuple[int, ...]:
     """The legal actions of the player to act, in increasing order."""
-    phase = state.phase
-    p = state.player
-    if phase == _TURNS or phase == _FINAL_TURNS:
-        if state.held is None:
-            return _SOURCES
-        swaps = _SWAPS[state.cleared[p]]
+    shift = GRID_SIZE * state.player
+    if state.held is not None:  # the second step of a turn
+        swaps = _SWAPS[state.cleared_bits >> shift & ALL_POSITIONS]
         if state.source == DRAW:
-            return swaps + _FLIPS[state.hidden[p]]
+            return swaps + _FLIPS[state.hidden_bits >> shift & ALL_POSITIONS]
         return swaps
+    phase = state.phase
+    if phase == _TURNS or phase == _FINAL_TURNS:
+        return _SOURCES
     if phase == _REVEAL:
-        return _REVEALS[state.hidden[p]]
+        return _REVEALS[state.hidden_bits >> shift & ALL_POSITIONS]
     if phase == _ROUND_OVER:
         return (NEXT_ROUND,)
     return ()
@@ -348,27 +448,30 @@ def step(state: State, action: int, events: list[Event] | None = None) -> State:
     is ever replaced by another action. When `events` is a list, what happened
     is appended to it.
     """
-    phase = state.phase
-    if phase == _TURNS or phase == _FINAL_TURNS:
-        if state.held is None:
+    if state.held is not None:  # the second step of a turn
+        shift = GRID_SIZE * state.player
+        if SWAP <= action < FLIP:
+            if not state.cleared_bits >> (shift + action - SWAP) & 1:
+                return _place(state, action - SWAP, False, events)
+        elif (
+            FLIP <= action < NEXT_ROUND
+            and state.source == DRAW
+            and state.hidden_bits >> (shift + action - FLIP) & 1
+        ):
+            return _place(state, action - FLIP, True, events)
+    else:
+        phase = state.phase
+        if phase == _TURNS or phase == _FINAL_TURNS:
             if action == DRAW:
                 return _draw(state, events)
             if action == TAKE_DISCARD:
                 return _take_discard(state, events)
-        elif SWAP <= action < SWAP + GRID_SIZE:
-            if not state.cleared[state.player] & _BIT[action - SWAP]:
-                return _swap(state, action - SWAP, events)
-        elif (
-            FLIP <= action < FLIP + GRID_SIZE
-            and state.source == DRAW
-            and state.hidden[state.player] & _BIT[action - FLIP]
-        ):
-            return _flip(state, action - FLIP, events)
-    elif phase == _REVEAL:
-        if REVEAL <= action < REVEAL + GRID_SIZE and state.hidden[state.player] & _BIT[action]:
-            return _reveal(state, action - REVEAL, events)
-    elif phase == _ROUND_OVER and action == NEXT_ROUND:
-        return _deal(state, None, events)
+        elif phase == _REVEAL:
+            shift = GRID_SIZE * state.player
+            if REVEAL <= action < DRAW and state.hidden_bits >> (shift + action) & 1:
+                return _reveal(state, action - REVEAL, events)
+        elif phase == _ROUND_OVER and action == NEXT_ROUND:
+            return _deal(state, None, events)
     raise IllegalActionError(why_illegal(state, action))
 
 
@@ -396,7 +499,7 @@ def why_illegal(state: State, action: Any) -> str:
         if not REVEAL <= action < REVEAL + GRID_SIZE:
             return f"{who} must first turn up two cards, not {name}"
         return f"{who} cannot reveal {_where(action - REVEAL)}: that card is already face up"
-    k = (action - REVEAL) % GRID_SIZE
+    k = (action - SWAP) % GRID_SIZE  # the position of an exchange or a flip
     if state.held is None:
         if action in (SWAP + k, FLIP + k):
             return f"{who} must first draw or take the discard, not {name}"
@@ -423,34 +526,29 @@ def _reveal(state: State, k: int, events: list[Event] | None) -> State:
     """Turn up one of the two opening cards (RULES.md 2.3); after the last
     reveal, the starter is chosen (RULES.md 2.4)."""
     p = state.player
-    hidden = state.hidden
-    mine = hidden[p] & ~_BIT[k]
+    shift = GRID_SIZE * p
     if events is not None:
-        events.append(Event("revealed", p, state.grids[p][k], k))
+        events.append(Event("revealed", p, state.cells[shift + k], k))
     fields = list(state)
-    fields[_HIDDEN] = hidden = hidden[:p] + (mine,) + hidden[p + 1 :]
+    fields[_HIDDEN] = hidden_bits = state.hidden_bits & ~(1 << (shift + k))
     fields[_HISTORY] = (REVEAL + k, state.history)
-    if mine.bit_count() == GRID_SIZE - 2:  # this player's two cards are up
+    if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
         if p + 1 < state.num_players:
             fields[_PLAYER] = p + 1
         else:
-            starter = _starter(state.grids, hidden, state.results)
+            starter = _starter(_new(State, fields))
             fields[_PHASE] = _TURNS
-            fields[_PLAYER] = fields[_STARTER] = starter
+            fields[_PLAYER] = starter
+            fields[_GAME] = state.game._replace(starter=starter)
     return _new(State, fields)
 
 
-def _starter(
-    grids: tuple[tuple[int, ...], ...], hidden: tuple[int, ...], results: tuple[RoundResult, ...]
-) -> int:
+def _starter(state: State) -> int:
     """Round 1: the highest total of the two face-up cards, the lowest seat on a
     tie (RULES.md 2.4 Decision); later rounds: the previous round's ender."""
-    if results:
-        return results[-1].ender
-    totals = [
-        sum(v for k, v in enumerate(grid) if not mask & _BIT[k])
-        for grid, mask in zip(grids, hidden, strict=True)
-    ]
+    if state.results:
+        return state.results[-1].ender
+    totals = [visible_score(state, seat) for seat in range(state.num_players)]
     return totals.index(max(totals))
 
 
@@ -498,11 +596,7 @@ def _reshuffle(
     below_top = state.discard_pile[:-1]
     key = state.key
     if order is None:
-        rng = random.Random(key)
-        cards = list(below_top)
-        rng.shuffle(cards)
-        pile = tuple(cards)
-        key = rng.getrandbits(63)
+        pile, key = _shuffled(below_top, key)
     else:
         pile = tuple(order)
         if Counter(pile) != Counter(below_top):
@@ -516,117 +610,110 @@ def _reshuffle(
         draw_pile=pile,
         draw_top=0,
         discard_pile=state.discard_pile[-1:],
-        key=key,
-        reshuffles=reshuffles,
+        game=state.game._replace(key=key, reshuffles=reshuffles),
     )
 
 
-def _swap(state: State, k: int, events: list[Event] | None) -> State:
-    """Exchange the held card with position k; the old card goes face up on the
-    discard pile (RULES.md 2.5)."""
+def _place(state: State, k: int, flip: bool, events: list[Event] | None) -> State:
+    """Finish a turn at grid position k, then pass the turn.
+
+    Exchange (RULES.md 2.5): the held card takes position k and the card that
+    was there goes face up on the discard pile. Discard and flip: the drawn card
+    goes on the discard pile and the card at k is turned up. Then the column
+    of k is cleared if it holds three equal face-up cards, its cards going on
+    top of the discard pile (2.6); a player with no face-down card left ends
+    the round (2.8); and the round ends when play comes back to the ender.
+    """
     p = state.player
-    grid = state.grids[p]
-    old = grid[k]
     held = state.held
-    if events is not None:
-        events.append(Event("exchanged", p, held, k, (old,)))
+    cells = state.cells
+    shift = GRID_SIZE * p
+    i = shift + k
     fields = list(state)
-    grids = state.grids
-    hidden = state.hidden
-    fields[_GRIDS] = grids[:p] + (grid[:k] + (held,) + grid[k + 1 :],) + grids[p + 1 :]
-    fields[_HIDDEN] = hidden[:p] + (hidden[p] & ~_BIT[k],) + hidden[p + 1 :]
-    fields[_DISCARD] = state.discard_pile + (old,)
-    fields[_HISTORY] = (SWAP + k, state.history)
-    return _end_turn(fields, k, events)
-
-
-def _flip(state: State, k: int, events: list[Event] | None) -> State:
-    """Discard the drawn card face up and turn up position k (RULES.md 2.5)."""
-    p = state.player
-    if events is not None:
-        events.append(Event("discarded", p, state.held))
-        events.append(Event("flipped", p, state.grids[p][k], k))
-    fields = list(state)
-    hidden = state.hidden
-    fields[_HIDDEN] = hidden[:p] + (hidden[p] & ~_BIT[k],) + hidden[p + 1 :]
-    fields[_DISCARD] = state.discard_pile + (state.held,)
-    fields[_HISTORY] = (FLIP + k, state.history)
-    return _end_turn(fields, k, events)
-
-
-def _end_turn(fields: list[Any], k: int, events: list[Event] | None) -> State:
-    """Clear the column of position k if it holds three equal face-up cards
-    (RULES.md 2.6), note the ender (2.8), pass the turn, and end the round when
-    play comes back to the ender."""
-    p = fields[_PLAYER]
+    fields[_HIDDEN] = hidden_bits = state.hidden_bits & ~(1 << i)
+    if flip:
+        discard = state.discard_pile + (held,)
+        if events is not None:
+            events.append(Event("discarded", p, held))
+            events.append(Event("flipped", p, cells[i], k))
+    else:
+        discard = state.discard_pile + (cells[i],)
+        if events is not None:
+            events.append(Event("exchanged", p, held, k, (cells[i],)))
+        fields[_CELLS] = cells = cells[:i] + (held,) + cells[i + 1 :]
+    mine = hidden_bits >> shift & ALL_POSITIONS
+    col = k % COLS
+    if not mine & _COLUMN_MASK[col]:
+        a, b, c = _COLUMN[col]
+        a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
+        if column_clears(a, b, c):
+            fields[_CLEARED] = state.cleared_bits | _COLUMN_MASK[col] << shift
+            discard += (a, b, c)
+            if events is not None:
+                events.append(Event("column_cleared", p, a, col, (a, b, c)))
+    fields[_DISCARD] = discard
     fields[_HELD] = None
     fields[_SOURCE] = -1
-    hidden = fields[_HIDDEN][p]
-    col = k % COLS
-    if not hidden & _COLUMN_MASK[col]:
-        grid = fields[_GRIDS][p]
-        a, b, c = _COLUMN[col]
-        if column_clears(grid[a], grid[b], grid[c]):
-            fields[_CLEARED] = _set(fields[_CLEARED], p, fields[_CLEARED][p] | _COLUMN_MASK[col])
-            fields[_DISCARD] = fields[_DISCARD] + (grid[a], grid[b], grid[c])
-            if events is not None:
-                events.append(Event("column_cleared", p, grid[a], a, (grid[a], grid[b], grid[c])))
-    ender = fields[_ENDER]
-    if ender is None and not hidden:
+    fields[_HISTORY] = ((FLIP if flip else SWAP) + k, state.history)
+    ender = state.ender
+    if ender is None and not mine:
         fields[_ENDER] = ender = p
         fields[_PHASE] = _FINAL_TURNS
         if events is not None:
             events.append(Event("final_turns", p))
-    following = p + 1 if p + 1 < fields[_NUM_PLAYERS] else 0
+    following = p + 1 if p + 1 < state.num_players else 0
     fields[_PLAYER] = following
-    state = _new(State, fields)
     if following == ender:
-        return _end_round(state, events)
-    return state
+        return _end_round(_new(State, fields), events)
+    return _new(State, fields)
 
 
 def _end_round(state: State, events: list[Event] | None) -> State:
     """Turn up every card, clear the columns that now hold three equal cards,
     and score the round with the ender's penalty (RULES.md 2.9, 2.10, 3)."""
-    discard = list(state.discard_pile)
-    cleared = list(state.cleared)
+    discard = state.discard_pile
+    cells = state.cells
+    cleared_bits = state.cleared_bits
     raw = []
-    for p, grid in enumerate(state.grids):
-        if events is not None and state.hidden[p]:
-            shown = tuple(grid[k] for k in _positions(state.hidden[p]))
+    for p in range(state.num_players):
+        shift = GRID_SIZE * p
+        hidden = state.hidden_bits >> shift & ALL_POSITIONS
+        if events is not None and hidden:
+            shown = tuple(cells[shift + k] for k in _positions(hidden))
             events.append(Event("revealed", p, None, None, shown))
+        score = sum(cells[shift : shift + GRID_SIZE])
         for col, (a, b, c) in enumerate(_COLUMN):
-            if not cleared[p] & _COLUMN_MASK[col] and column_clears(grid[a], grid[b], grid[c]):
-                cleared[p] |= _COLUMN_MASK[col]
-                discard += (grid[a], grid[b], grid[c])
+            a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
+            if cleared_bits >> shift & _COLUMN_MASK[col]:
+                score -= a + b + c
+            elif column_clears(a, b, c):
+                cleared_bits |= _COLUMN_MASK[col] << shift
+                discard += (a, b, c)
+                score -= a + b + c
                 if events is not None:
-                    events.append(Event("column_cleared", p, grid[a], a, (grid[a],) * 3))
-        raw.append(sum(v for k, v in enumerate(grid) if not cleared[p] & _BIT[k]))
+                    events.append(Event("column_cleared", p, a, col, (a, b, c)))
+        raw.append(score)
     ender = state.ender
     assert ender is not None
-    scores, doubled = round_scores(raw, ender, state.rules.ender_penalty)
-    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
-    over = is_game_over(totals, state.rules.target_score)
+    game = state.game
+    scores, doubled = round_scores(raw, ender, game.rules.ender_penalty)
+    totals = tuple(t + s for t, s in zip(game.totals, scores, strict=True))
+    over = is_game_over(totals, game.rules.target_score)
     if events is not None:
         events.append(Event("round_ended", ender, None, None, None, tuple(scores)))
         if doubled:
             events.append(Event("ender_doubled", ender, scores[ender]))
         if over:
             events.append(Event("game_over", None, None, None, None, totals))
+    result = RoundResult(ender, tuple(raw), tuple(scores), doubled)
     return state._replace(
         phase=_GAME_OVER if over else _ROUND_OVER,
         player=ender,
-        hidden=(0,) * state.num_players,
-        cleared=tuple(cleared),
-        discard_pile=tuple(discard),
-        totals=totals,
-        results=(*state.results, RoundResult(ender, tuple(raw), tuple(scores), doubled)),
+        hidden_bits=0,
+        cleared_bits=cleared_bits,
+        discard_pile=discard,
+        game=game._replace(totals=totals, results=(*game.results, result)),
     )
-
-
-def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    """`values` with item i replaced."""
-    return values[:i] + (value,) + values[i + 1 :]
 
 
 # --- reading a state -------------------------------------------------------------
