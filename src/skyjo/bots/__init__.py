@@ -1,0 +1,70 @@
+"""Bots: from `random` to search, behind one registry.
+
+    bot = make_bot("greedy", seed=7)
+    action = bot.choose(observe(state, seat))
+
+A spec is a name with optional options: `"search:budget=0.2,iterations=500"`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from skyjo.bots.base import Bot, BotError, BotFactory
+
+#: name -> "module:attribute" of its factory (imported on first use).
+_REGISTRY: dict[str, str] = {
+    "random": "skyjo.bots.random_bot:RandomBot",
+}
+
+
+def register(name: str, target: str) -> None:
+    """Add a bot: `target` is "package.module:Factory", called as Factory(seed, **options)."""
+    _REGISTRY[name] = target
+
+
+def bot_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split `"name:key=value,key=value"` into the name and typed options."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise BotError(f"bad bot option {item!r} in {spec!r}: expected key=value")
+        options[key.strip()] = _typed(value.strip())
+    return name, options
+
+
+def _typed(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def factory(spec: str) -> tuple[str, BotFactory, dict[str, Any]]:
+    """The bot name, its factory and its options for `spec`."""
+    name, options = parse_spec(spec)
+    if name not in _REGISTRY:
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(_REGISTRY)})")
+    module, _, attribute = _REGISTRY[name].partition(":")
+    return name, getattr(importlib.import_module(module), attribute), options
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """A new bot for one seat of one game."""
+    _, make, options = factory(spec)
+    try:
+        return make(seed, **options)
+    except TypeError as error:
+        raise BotError(f"bad options for bot {spec!r}: {error}") from None
+
+
+__all__ = ["Bot", "BotError", "BotFactory", "bot_names", "make_bot", "parse_spec", "register"]
