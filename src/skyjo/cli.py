@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
+from skyjo.record import load_record, replay, replay_summary
 from skyjo.rules import ENDER_PENALTIES
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
 
@@ -287,3 +288,62 @@ def score_round_command(
         out = console()
         out.print(round_table(result))
         out.print(result.reason, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------
+# skyjo replay
+# --------------------------------------------------------------------------
+
+
+def replay_tables(summary: dict[str, Any]) -> list[Table | str]:
+    """What `skyjo replay` prints (RULES.md 6): a table per round (ender, raw and
+    final score of each player), then the totals, whether the game is over and
+    the winners. `summary` is the `replay --json` document."""
+    shown: list[Table | str] = []
+    for number, rnd in enumerate(summary["rounds"], start=1):
+        ender = rnd["ender"]
+        if "scores" not in rnd:
+            who = f"{ender} has ended it, last turns" if ender else "nobody has ended it yet"
+            shown.append(f"Round {number}: in progress ({who})")
+            continue
+        table = Table(title=f"Round {number}, ended by {ender}")
+        table.add_column("Player")
+        table.add_column("Raw", justify="right")
+        table.add_column("Score", justify="right")
+        table.add_column("")
+        for player, raw in rnd["raw"].items():
+            score = rnd["scores"][player]
+            note = ("ender, doubled" if score != raw else "ender") if player == ender else ""
+            table.add_row(player, str(raw), str(score), note)
+        shown.append(table)
+    totals = Table(title="Totals")
+    totals.add_column("Player")
+    totals.add_column("Total", justify="right")
+    totals.add_column("")
+    for player, total in summary["totals"].items():
+        totals.add_row(player, str(total), "winner" if player in summary["winners"] else "")
+    shown.append(totals)
+    shown.append(f"Finished: {'yes' if summary['finished'] else 'no, the game is in progress'}")
+    shown.append(f"Winners: {', '.join(summary['winners']) or 'none yet'}")
+    return shown
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME.json", help="A game record (RULES.md 5); - reads standard input."
+        ),
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Replay a game record and show each round's scores, the totals and the winners."""
+    with user_input():
+        summary = replay_summary(replay(load_record(path)))
+    if as_json:
+        print_json(summary)
+    else:
+        out = console()
+        for shown in replay_tables(summary):
+            out.print(shown, soft_wrap=True)

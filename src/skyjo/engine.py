@@ -128,7 +128,7 @@ class _StateFields(NamedTuple):
     discard_pile: tuple[int, ...]
     ender: int | None  #: who ended the round (RULES.md 2.8)
     num_players: int
-    history: tuple[Any, ...]  #: every action, as a linked list (action, earlier) or ()
+    history: bytes  #: every action of the game, one byte each, oldest first
     game: Game
 
 
@@ -228,6 +228,7 @@ _CELLS, _HIDDEN, _CLEARED, _GAME = _F["cells"], _F["hidden_bits"], _F["cleared_b
 _DRAW_TOP, _DISCARD = _F["draw_top"], _F["discard_pile"]
 _ENDER, _HISTORY = _F["ender"], _F["history"]
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
+_AS_BYTE = tuple(bytes((action,)) for action in range(NUM_ACTIONS))  # history entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +336,7 @@ def new_game(
         decks=(),
         reshuffles=(),
     )
-    state = State(_ROUND_OVER, 0, None, -1, (), 0, 0, (), 0, (), None, num_players, (), game)
+    state = State(_ROUND_OVER, 0, None, -1, (), 0, 0, (), 0, (), None, num_players, b"", game)
     return _deal(state, deck, None)
 
 
@@ -384,7 +385,7 @@ def _deal(
         discard_pile=(cards[dealt],),
         ender=None,
         num_players=n,
-        history=(NEXT_ROUND, state.history) if game.round > 0 else state.history,
+        history=state.history + _AS_BYTE[NEXT_ROUND] if game.round > 0 else state.history,
         game=game,
     )
 
@@ -531,7 +532,7 @@ def _reveal(state: State, k: int, events: list[Event] | None) -> State:
         events.append(Event("revealed", p, state.cells[shift + k], k))
     fields = list(state)
     fields[_HIDDEN] = hidden_bits = state.hidden_bits & ~(1 << (shift + k))
-    fields[_HISTORY] = (REVEAL + k, state.history)
+    fields[_HISTORY] = state.history + _AS_BYTE[REVEAL + k]
     if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
         if p + 1 < state.num_players:
             fields[_PLAYER] = p + 1
@@ -564,7 +565,7 @@ def _draw(state: State, events: list[Event] | None) -> State:
     fields[_HELD] = card
     fields[_SOURCE] = DRAW
     fields[_DRAW_TOP] = state.draw_top + 1
-    fields[_HISTORY] = (DRAW, state.history)
+    fields[_HISTORY] = state.history + _AS_BYTE[DRAW]
     return _new(State, fields)
 
 
@@ -577,7 +578,7 @@ def _take_discard(state: State, events: list[Event] | None) -> State:
     fields[_HELD] = card
     fields[_SOURCE] = TAKE_DISCARD
     fields[_DISCARD] = state.discard_pile[:-1]
-    fields[_HISTORY] = (TAKE_DISCARD, state.history)
+    fields[_HISTORY] = state.history + _AS_BYTE[TAKE_DISCARD]
     return _new(State, fields)
 
 
@@ -654,7 +655,7 @@ def _place(state: State, k: int, flip: bool, events: list[Event] | None) -> Stat
     fields[_DISCARD] = discard
     fields[_HELD] = None
     fields[_SOURCE] = -1
-    fields[_HISTORY] = ((FLIP if flip else SWAP) + k, state.history)
+    fields[_HISTORY] = state.history + _AS_BYTE[(FLIP if flip else SWAP) + k]
     ender = state.ender
     if ender is None and not mine:
         fields[_ENDER] = ender = p
@@ -750,13 +751,7 @@ def action_from_name(name: str) -> int:
 
 def history(state: State) -> list[int]:
     """Every action of the game so far, oldest first (NEXT_ROUND between rounds)."""
-    actions = []
-    node = state.history
-    while node:
-        actions.append(node[0])
-        node = node[1]
-    actions.reverse()
-    return actions
+    return list(state.history)
 
 
 def raw_score(state: State, seat: int) -> int:
