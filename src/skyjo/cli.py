@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -24,8 +25,8 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from skyjo.record import load_record, replay, replay_summary
-from skyjo.rules import ENDER_PENALTIES
+from skyjo.record import load_record, replay, replay_summary, write_record
+from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
 
 PROG = "skyjo"
@@ -347,3 +348,34 @@ def replay_command(
         out = console()
         for shown in replay_tables(summary):
             out.print(shown, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------
+# skyjo play
+# --------------------------------------------------------------------------
+
+
+@app.command("play")
+def play_command(
+    bots: Annotated[
+        str, typer.Option(help="Bot specs, one per seat, comma-separated (e.g. greedy,random).")
+    ] = "greedy,greedy,random,random",
+    seed: Annotated[int, typer.Option(help="Seed of the game (deals and bots).")] = 1,
+    target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
+    ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = "positive",
+    pace: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.0,
+    record: Annotated[
+        Path | None, typer.Option(help="Write the game record (RULES.md 5) to this file.")
+    ] = None,
+) -> None:
+    """Watch bots play a whole game in the terminal."""
+    from skyjo.tui.watch import seat_names, watch  # imports the bots only when needed
+
+    with user_input():
+        specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
+        rules = Rules(target_score=target, ender_penalty=ender_penalty)  # type: ignore[arg-type]
+        if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
+            fail(f"--bots takes {MIN_PLAYERS} to {MAX_PLAYERS} bots (one a seat), not {len(specs)}")
+        state = watch(specs, seed, rules, console(), pace)
+    if record is not None:
+        record.write_text(json.dumps(write_record(state, seat_names(specs))) + "\n")

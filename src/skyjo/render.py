@@ -183,8 +183,10 @@ def _piles_line(obs: Observation) -> str:
     return f"discard pile: {discard}; draw pile: {_count(obs.draw_pile_size, 'card')}"
 
 
-def render_observation(obs: Observation, names: Sequence[str]) -> str:
-    """A compact table-side view of what `obs.viewer` may see.
+def render_observation(obs: Observation, names: Sequence[str], spectator: bool = False) -> str:
+    """A compact table-side view of what `obs.viewer` may see (with
+    `spectator`, the viewer is not marked: for an observation taken between
+    turns, it is what someone watching the table sees).
 
     Lines: round, phase and whose turn (with the held card when the viewer may
     see it); the discard pile's top card and size and the draw pile's size; then
@@ -200,7 +202,7 @@ def render_observation(obs: Observation, names: Sequence[str]) -> str:
     blocks = []
     for seat in range(obs.num_players):
         mark = "> " if playing and seat == obs.current_player else ""
-        you = " (you)" if seat == obs.viewer else ""
+        you = " (you)" if seat == obs.viewer and not spectator else ""
         ender = " (ended)" if seat == obs.ender else ""
         block = [f"{mark}{_name(names, seat)}{you}{ender}"]
         block += render_grid(obs.cards[seat], obs.status[seat])

@@ -1,0 +1,1 @@
+"""Terminal adapters: watching bots play (`skyjo play`)."""
