@@ -298,7 +298,8 @@ def _shuffled(cards: Any, key: int) -> tuple[tuple[int, ...], int]:
     """`cards` (a sequence or array) in an order drawn from `key`, and the key
     for the next shuffle."""
     np = _numpy()
-    rng = np.random.Generator(np.random.PCG64(key & _KEY_MASK))
+    natural = 2 * key if key >= 0 else -2 * key - 1  # every int seed its own stream
+    rng = np.random.Generator(np.random.PCG64(natural))
     shuffled = tuple(rng.permutation(np.asarray(cards)).tolist())
     return shuffled, int(rng.bit_generator.random_raw()) & _KEY_MASK
 
@@ -408,8 +409,8 @@ _SOURCES = (DRAW, TAKE_DISCARD)
 
 def legal_actions(state: State) -> tuple[int, ...]:
     """The legal actions of the player to act, in increasing order."""
-    shift = GRID_SIZE * state.player
     if state.held is not None:  # the second step of a turn
+        shift = GRID_SIZE * state.player
         swaps = _SWAPS[state.cleared_bits >> shift & ALL_POSITIONS]
         if state.source == DRAW:
             return swaps + _FLIPS[state.hidden_bits >> shift & ALL_POSITIONS]
@@ -418,7 +419,7 @@ def legal_actions(state: State) -> tuple[int, ...]:
     if phase == _TURNS or phase == _FINAL_TURNS:
         return _SOURCES
     if phase == _REVEAL:
-        return _REVEALS[state.hidden_bits >> shift & ALL_POSITIONS]
+        return _REVEALS[state.hidden_bits >> GRID_SIZE * state.player & ALL_POSITIONS]
     if phase == _ROUND_OVER:
         return (NEXT_ROUND,)
     return ()
@@ -449,17 +450,19 @@ def step(state: State, action: int, events: list[Event] | None = None) -> State:
     is ever replaced by another action. When `events` is a list, what happened
     is appended to it.
     """
+    if type(action) is not int:  # not a bool, not a float equal to an action id
+        raise IllegalActionError(why_illegal(state, action))
     if state.held is not None:  # the second step of a turn
         shift = GRID_SIZE * state.player
         if SWAP <= action < FLIP:
             if not state.cleared_bits >> (shift + action - SWAP) & 1:
-                return _place(state, action - SWAP, False, events)
+                return _place(state, action, action - SWAP, False, events)
         elif (
             FLIP <= action < NEXT_ROUND
             and state.source == DRAW
             and state.hidden_bits >> (shift + action - FLIP) & 1
         ):
-            return _place(state, action - FLIP, True, events)
+            return _place(state, action, action - FLIP, True, events)
     else:
         phase = state.phase
         if phase == _TURNS or phase == _FINAL_TURNS:
@@ -526,30 +529,34 @@ def _where(k: int) -> str:
 def _reveal(state: State, k: int, events: list[Event] | None) -> State:
     """Turn up one of the two opening cards (RULES.md 2.3); after the last
     reveal, the starter is chosen (RULES.md 2.4)."""
-    p = state.player
+    (phase, p, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
+     discard, ender, num_players, history, game) = state  # fmt: skip
     shift = GRID_SIZE * p
     if events is not None:
-        events.append(Event("revealed", p, state.cells[shift + k], k))
-    fields = list(state)
-    fields[_HIDDEN] = hidden_bits = state.hidden_bits & ~(1 << (shift + k))
-    fields[_HISTORY] = state.history + _AS_BYTE[REVEAL + k]
+        events.append(Event("revealed", p, cells[shift + k], k))
+    hidden_bits &= ~(1 << (shift + k))
+    history += _AS_BYTE[REVEAL + k]
+    following = p
     if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
-        if p + 1 < state.num_players:
-            fields[_PLAYER] = p + 1
-        else:
-            starter = _starter(_new(State, fields))
-            fields[_PHASE] = _TURNS
-            fields[_PLAYER] = starter
-            fields[_GAME] = state.game._replace(starter=starter)
-    return _new(State, fields)
+        following = p + 1
+        if following == num_players:  # every player has revealed: the round starts
+            following = _starter(cells, hidden_bits, game.results)
+            phase = _TURNS
+            game = game._replace(starter=following)
+    return _new(State, (phase, following, held, source, cells, hidden_bits, cleared_bits,
+                        draw_pile, draw_top, discard, ender, num_players, history,
+                        game))  # fmt: skip
 
 
-def _starter(state: State) -> int:
+def _starter(cells: tuple[int, ...], hidden_bits: int, results: tuple[RoundResult, ...]) -> int:
     """Round 1: the highest total of the two face-up cards, the lowest seat on a
     tie (RULES.md 2.4 Decision); later rounds: the previous round's ender."""
-    if state.results:
-        return state.results[-1].ender
-    totals = [visible_score(state, seat) for seat in range(state.num_players)]
+    if results:
+        return results[-1].ender
+    totals = [
+        sum(cells[i] for i in range(shift, shift + GRID_SIZE) if not hidden_bits >> i & 1)
+        for shift in range(0, len(cells), GRID_SIZE)
+    ]
     return totals.index(max(totals))
 
 
@@ -558,28 +565,26 @@ def _draw(state: State, events: list[Event] | None) -> State:
     (RULES.md 2.5, 2.7)."""
     if state.draw_top == len(state.draw_pile):
         state = _reshuffle(state, None, events)
-    card = state.draw_pile[state.draw_top]
+    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
+     discard_pile, ender, num_players, history, game) = state  # fmt: skip
+    card = draw_pile[draw_top]
     if events is not None:
-        events.append(Event("drew", state.player, card))
-    fields = list(state)
-    fields[_HELD] = card
-    fields[_SOURCE] = DRAW
-    fields[_DRAW_TOP] = state.draw_top + 1
-    fields[_HISTORY] = state.history + _AS_BYTE[DRAW]
-    return _new(State, fields)
+        events.append(Event("drew", player, card))
+    return _new(State, (phase, player, card, DRAW, cells, hidden_bits, cleared_bits, draw_pile,
+                        draw_top + 1, discard_pile, ender, num_players, history + _AS_BYTE[DRAW],
+                        game))  # fmt: skip
 
 
 def _take_discard(state: State, events: list[Event] | None) -> State:
     """Take the top card of the discard pile (RULES.md 2.5)."""
-    card = state.discard_pile[-1]
+    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
+     discard_pile, ender, num_players, history, game) = state  # fmt: skip
+    card = discard_pile[-1]
     if events is not None:
-        events.append(Event("took_discard", state.player, card))
-    fields = list(state)
-    fields[_HELD] = card
-    fields[_SOURCE] = TAKE_DISCARD
-    fields[_DISCARD] = state.discard_pile[:-1]
-    fields[_HISTORY] = state.history + _AS_BYTE[TAKE_DISCARD]
-    return _new(State, fields)
+        events.append(Event("took_discard", player, card))
+    return _new(State, (phase, player, card, TAKE_DISCARD, cells, hidden_bits, cleared_bits,
+                        draw_pile, draw_top, discard_pile[:-1], ender, num_players,
+                        history + _AS_BYTE[TAKE_DISCARD], game))  # fmt: skip
 
 
 def reshuffle(state: State, order: tuple[int, ...] | list[int] | None = None) -> State:
@@ -615,58 +620,55 @@ def _reshuffle(
     )
 
 
-def _place(state: State, k: int, flip: bool, events: list[Event] | None) -> State:
-    """Finish a turn at grid position k, then pass the turn.
+def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | None) -> State:
+    """Finish a turn at a grid position k, then pass the turn.
 
-    Exchange (RULES.md 2.5): the held card takes position k and the card that
-    was there goes face up on the discard pile. Discard and flip: the drawn card
-    goes on the discard pile and the card at k is turned up. Then the column
-    of k is cleared if it holds three equal face-up cards, its cards going on
-    top of the discard pile (2.6); a player with no face-down card left ends
-    the round (2.8); and the round ends when play comes back to the ender.
+    `SWAP + k`, exchange (RULES.md 2.5): the held card takes position k and
+    the card that was there goes face up on the discard pile; k may be face up
+    or face down but not cleared. `FLIP + k`, only with a drawn card: it goes
+    on the discard pile and the face-down card at k is turned up. Then the
+    column of k is cleared if it holds three equal face-up cards, its cards
+    going on top of the discard pile (2.6); a player with no face-down card
+    left ends the round (2.8); and the round ends when play comes back to the
+    ender. `step` has checked that the action is legal.
     """
-    p = state.player
-    held = state.held
-    cells = state.cells
+    (phase, p, held, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
+     discard, ender, num_players, history, game) = state  # fmt: skip
     shift = GRID_SIZE * p
     i = shift + k
-    fields = list(state)
-    fields[_HIDDEN] = hidden_bits = state.hidden_bits & ~(1 << i)
+    hidden_bits &= ~(1 << i)
     if flip:
-        discard = state.discard_pile + (held,)
+        discard += (held,)
         if events is not None:
             events.append(Event("discarded", p, held))
             events.append(Event("flipped", p, cells[i], k))
     else:
-        discard = state.discard_pile + (cells[i],)
+        discard += (cells[i],)
         if events is not None:
             events.append(Event("exchanged", p, held, k, (cells[i],)))
-        fields[_CELLS] = cells = cells[:i] + (held,) + cells[i + 1 :]
-    mine = hidden_bits >> shift & ALL_POSITIONS
+        cells = cells[:i] + (held,) + cells[i + 1 :]
+    mine = hidden_bits >> shift & ALL_POSITIONS  # this player's face-down cards
     col = k % COLS
     if not mine & _COLUMN_MASK[col]:
         a, b, c = _COLUMN[col]
         a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
         if column_clears(a, b, c):
-            fields[_CLEARED] = state.cleared_bits | _COLUMN_MASK[col] << shift
+            cleared_bits |= _COLUMN_MASK[col] << shift
             discard += (a, b, c)
             if events is not None:
                 events.append(Event("column_cleared", p, a, col, (a, b, c)))
-    fields[_DISCARD] = discard
-    fields[_HELD] = None
-    fields[_SOURCE] = -1
-    fields[_HISTORY] = state.history + _AS_BYTE[(FLIP if flip else SWAP) + k]
-    ender = state.ender
+    history += _AS_BYTE[action]
     if ender is None and not mine:
-        fields[_ENDER] = ender = p
-        fields[_PHASE] = _FINAL_TURNS
+        ender = p
+        phase = _FINAL_TURNS
         if events is not None:
             events.append(Event("final_turns", p))
-    following = p + 1 if p + 1 < state.num_players else 0
-    fields[_PLAYER] = following
+    following = p + 1 if p + 1 < num_players else 0
+    state = _new(State, (phase, following, None, -1, cells, hidden_bits, cleared_bits, draw_pile,
+                         draw_top, discard, ender, num_players, history, game))  # fmt: skip
     if following == ender:
-        return _end_round(_new(State, fields), events)
-    return _new(State, fields)
+        return _end_round(state, events)
+    return state
 
 
 def _end_round(state: State, events: list[Event] | None) -> State:

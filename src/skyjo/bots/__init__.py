@@ -16,6 +16,7 @@ from skyjo.bots.base import Bot, BotError, BotFactory
 #: name -> "module:attribute" of its factory (imported on first use).
 _REGISTRY: dict[str, str] = {
     "random": "skyjo.bots.random_bot:RandomBot",
+    "external": "skyjo.bots.external:ExternalBot",
 }
 
 

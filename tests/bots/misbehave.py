@@ -1,0 +1,100 @@
+"""A bot for tests/test_external_bot.py that misbehaves as asked.
+
+Usage: misbehave.py MODE [FILE]. Every mode answers the handshake unless said
+otherwise; then, per `act`:
+
+- names: a legal action, by name (a well-behaved bot);
+- illegal: an action id that is not legal now; unknown-name: the name "fly";
+- garbage, array, noid, noaction, badbytes, long, future-id: malformed lines;
+- silent: nothing (it keeps reading, and exits when its stdin closes);
+- crash: answers 5 decisions, then dies with an exception ("boom");
+- close-stdout: answers 3 decisions, then closes its stdout and keeps reading;
+- lag: answers each request only once the next one arrives, the late answer
+  with the largest legal action, the new one with the smallest;
+- record: the smallest legal action, and writes each message type to FILE;
+- no-hello: never reads nor answers anything; stubborn: ignores SIGTERM and
+  never answers anything but the handshake; exit-early: exits at once;
+- wrong-protocol: answers the handshake with another protocol version.
+"""
+
+import json
+import os
+import signal
+import sys
+import threading
+
+MODE = sys.argv[1]
+
+
+def send(message: object) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def main() -> None:
+    if MODE == "exit-early":
+        sys.exit(4)
+    if MODE == "no-hello":
+        threading.Event().wait()  # blocks forever: only a signal ends this process
+    if MODE == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    record = open(sys.argv[2], "w") if MODE == "record" else None  # noqa: SIM115
+    decisions = 0
+    held = None  # the lag mode's unanswered request
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if record:
+            record.write(json.dumps(message if kind == "hello" else kind) + "\n")
+            record.flush()
+        if kind == "hello":
+            protocol = "skyjo-bot/99" if MODE == "wrong-protocol" else message["protocol"]
+            send({"id": message["id"], "type": "ready", "name": MODE, "protocol": protocol})
+            continue
+        if kind == "bye":
+            break
+        if kind != "act":
+            continue
+        decisions += 1
+        rid = message["id"]
+        legal = [a["id"] for a in message["legal_actions"]]
+        if MODE == "names":
+            send({"id": rid, "action": message["legal_actions"][-1]["name"]})
+        elif MODE == "illegal":
+            send({"id": rid, "action": min(set(range(39)) - set(legal))})
+        elif MODE == "unknown-name":
+            send({"id": rid, "action": "fly"})
+        elif MODE == "garbage":
+            print("this is not JSON", flush=True)
+        elif MODE == "array":
+            print("[1, 2]", flush=True)
+        elif MODE == "noid":
+            send({"action": legal[0]})
+        elif MODE == "noaction":
+            send({"id": rid, "move": legal[0]})
+        elif MODE == "badbytes":
+            sys.stdout.buffer.write(b'{"id": 1, "action": "\xff\xfe"}\n')
+            sys.stdout.buffer.flush()
+        elif MODE == "long":
+            print("x" * 5000, flush=True)
+        elif MODE == "future-id":
+            send({"id": rid + 1000, "action": legal[0]})
+        elif MODE == "crash" and decisions > 5:
+            raise RuntimeError("boom")
+        elif MODE == "close-stdout" and decisions > 3:
+            if decisions == 4:
+                sys.stdout.flush()
+                os.close(sys.stdout.fileno())
+        elif MODE == "lag":
+            if held is not None:
+                send({"id": held["id"], "action": max(a["id"] for a in held["legal_actions"])})
+                send({"id": rid, "action": min(legal)})
+            held = message
+        elif MODE in ("silent", "stubborn"):
+            pass
+        else:  # record, and crash or close-stdout before they misbehave
+            send({"id": rid, "action": min(legal)})
+    if MODE == "stubborn":
+        threading.Event().wait()
+
+
+main()

@@ -1,0 +1,349 @@
+"""External bots (docs/bot-protocol.md): real subprocesses that play, misbehave
+and are replaced by the fallback bot, without ever corrupting a game.
+
+Every bot here is a small script run with this interpreter: the example bot of
+the documentation and tests/bots/misbehave.py, whose modes misbehave in one
+way each. No test waits on a clock: a late bot is one that does not answer
+(the engine's timeout is then short), and the stale-answer bot answers a
+request only once the next one arrives.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from skyjo.bots import BotError, make_bot
+from skyjo.bots.base import Bot
+from skyjo.bots.external import PROTOCOL, ExternalBot, split_command
+from skyjo.bots.random_bot import RandomBot
+from skyjo.engine import (
+    State,
+    current_player,
+    history,
+    is_over,
+    new_game,
+    observe,
+    step,
+)
+from skyjo.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
+MISBEHAVE = Path(__file__).resolve().parent / "bots" / "misbehave.py"
+SHORT = Rules(target_score=40)  # a game of a round or two: enough to reach every phase
+
+
+def misbehaving(mode: str, seed: int = 1, *extra: str, **options: object) -> ExternalBot:
+    """An ExternalBot running tests/bots/misbehave.py in `mode`."""
+    options = {"timeout": 5.0, "grace": 0.5, **options}
+    return ExternalBot(seed, [sys.executable, str(MISBEHAVE), mode, *extra], **options)  # type: ignore[arg-type]
+
+
+def example(seed: int, **options: object) -> ExternalBot:
+    options = {"timeout": 5.0, **options}
+    return ExternalBot(seed, [sys.executable, str(EXAMPLE)], **options)  # type: ignore[arg-type]
+
+
+def play(bots: Sequence[Bot], seed: int, rules: Rules = SHORT) -> tuple[State, list[int]]:
+    """A whole game, and how many decisions each seat took. Every move is
+    checked legal (and `step` would raise on an illegal one); external bots
+    hear the result and are closed at the end."""
+    state = new_game(len(bots), seed=seed, rules=rules)
+    counts = [0] * len(bots)
+    try:
+        while not is_over(state):
+            seat = current_player(state)
+            assert seat is not None
+            view = observe(state, seat)
+            action = bots[seat].choose(view)
+            assert action in view.legal_actions
+            state = step(state, action)
+            counts[seat] += 1
+        for seat, bot in enumerate(bots):
+            if isinstance(bot, ExternalBot):
+                bot.game_over(observe(state, seat))
+    finally:
+        for bot in bots:
+            if isinstance(bot, ExternalBot):
+                bot.close()
+    assert is_over(state)
+    return state, counts
+
+
+def assert_reaped(bot: ExternalBot) -> None:
+    """The program has exited and been waited for: no zombie is left."""
+    assert bot.process is not None
+    assert bot.process.poll() is not None
+    assert bot.process.returncode is not None
+    assert not bot.alive
+
+
+def kinds(bot: ExternalBot) -> list[str]:
+    return [incident["kind"] for incident in bot.incidents]
+
+
+# --- playing well ------------------------------------------------------------------
+
+
+def test_the_example_bot_plays_a_two_player_game_to_the_end() -> None:
+    bot = example(3)
+    _, counts = play([bot, RandomBot(4)], seed=11, rules=Rules())
+    assert bot.incidents == [] and bot.stale_answers == 0
+    assert bot.remote_name == "example-random"
+    assert_reaped(bot)
+    assert bot.process is not None and bot.process.returncode == 0  # it left at bye
+    assert counts[0] > 10
+
+
+def test_three_example_bots_play_a_three_player_game() -> None:
+    bots = [example(seed) for seed in (1, 2, 3)]
+    play(bots, seed=5, rules=Rules())
+    for seat, bot in enumerate(bots):
+        assert bot.incidents == []
+        assert bot.seat == seat
+        assert_reaped(bot)
+
+
+def test_the_example_bot_is_deterministic_from_its_seed() -> None:
+    first, _ = play([example(9), example(10)], seed=2)
+    again, _ = play([example(9), example(10)], seed=2)
+    assert history(first) == history(again)
+
+
+def test_answers_may_name_the_action() -> None:
+    bot = misbehaving("names")
+    play([RandomBot(1), bot], seed=3)
+    assert bot.incidents == []
+    assert_reaped(bot)
+
+
+def test_the_bot_hears_hello_every_decision_result_and_bye(tmp_path: Path) -> None:
+    log = tmp_path / "messages.txt"
+    with misbehaving("record", 7, str(log)) as bot:
+        _, counts = play([RandomBot(1), RandomBot(2), bot], seed=4)
+    assert_reaped(bot)
+    lines = log.read_text().splitlines()
+    hello = json.loads(lines[0])
+    assert hello["protocol"] == PROTOCOL and hello["id"] == 0
+    assert hello["seat"] == 2 and hello["num_players"] == 3 and hello["seed"] == 7
+    assert hello["rules"] == SHORT.to_dict()
+    assert [json.loads(line) for line in lines[1:]] == (["act"] * counts[2] + ["result", "bye"])
+
+
+# --- the spec ----------------------------------------------------------------------------
+
+
+def test_a_spec_gives_the_command_and_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    spec = "external:command=python examples/bots/random_bot.py,timeout=2,name=ex,grace=0.5"
+    bot = make_bot(spec, seed=5)
+    assert isinstance(bot, ExternalBot)
+    assert bot.argv == [sys.executable, "examples/bots/random_bot.py"]
+    assert (bot.timeout, bot.name, bot.grace) == (2.0, "ex", 0.5)
+    play([bot, make_bot("random", 6)], seed=8)
+    assert bot.incidents == []
+    assert_reaped(bot)
+
+
+def test_a_quoted_path_with_spaces_and_equals_signs_stays_one_argument() -> None:
+    assert split_command("python '/my bots/a=b.py' --depth=3") == [
+        sys.executable,
+        "/my bots/a=b.py",
+        "--depth=3",
+    ]
+    spec = f"external:command={shlex.quote(sys.executable)} '/my bots/a=b.py' --x=1"
+    assert make_bot(spec, seed=1).argv == [sys.executable, "/my bots/a=b.py", "--x=1"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "external",
+        "external:timeout=1",
+        "external:command=",
+        "external:command='unclosed",
+        "external:command=python bot.py,timeout=0",
+        "external:command=python bot.py,timeout=soon",
+        "external:command=python bot.py,stderr=shout",
+        "external:command=python bot.py,max_timeouts=0",
+        "external:command=python bot.py,fallback=external",
+        "external:command=python bot.py,fallback=nobody",
+        "external:command=python bot.py,colour=red",
+    ],
+)
+def test_bad_specs_are_refused(spec: str) -> None:
+    with pytest.raises(BotError):
+        make_bot(spec, seed=1)
+
+
+# --- misbehaving ---------------------------------------------------------------------------
+
+
+def test_illegal_answers_are_replaced_and_reported() -> None:
+    bot = misbehaving("illegal")
+    _, counts = play([bot, RandomBot(2)], seed=6)
+    assert kinds(bot) == ["illegal"] * counts[0]
+    assert [i["turn"] for i in bot.incidents] == list(range(1, counts[0] + 1))
+    assert all(i["seat"] == 0 and "not one of the legal" in i["detail"] for i in bot.incidents)
+    assert_reaped(bot)
+
+
+def test_an_unknown_action_name_is_illegal() -> None:
+    bot = misbehaving("unknown-name")
+    play([RandomBot(1), bot], seed=6)
+    assert set(kinds(bot)) == {"illegal"}
+    assert "fly" in bot.incidents[0]["detail"]
+    assert_reaped(bot)
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("garbage", "not a line of JSON"),
+        ("array", "not a JSON object"),
+        ("noid", "no request id"),
+        ("noaction", "no action"),
+        ("badbytes", "not a line of JSON"),
+        ("long", "longer than 1000 bytes"),
+        ("future-id", "never sent"),
+    ],
+)
+def test_malformed_answers_are_replaced_and_reported(mode: str, words: str) -> None:
+    bot = misbehaving(mode, max_line=1000)
+    _, counts = play([RandomBot(3), bot], seed=7)
+    assert kinds(bot) == ["malformed"] * counts[1]
+    assert words in bot.incidents[0]["detail"]
+    assert_reaped(bot)
+
+
+def test_a_bot_that_stops_answering_times_out_then_is_stopped() -> None:
+    bot = misbehaving("silent", timeout=0.2, max_timeouts=3)
+    play([bot, RandomBot(4)], seed=8)
+    assert kinds(bot) == ["timeout"] * 3
+    assert [i["turn"] for i in bot.incidents] == [1, 2, 3]
+    assert "stopped after 3 timeouts" in bot.incidents[-1]["detail"]
+    assert_reaped(bot)
+
+
+def test_a_bot_that_crashes_mid_game_is_replaced_for_the_rest_of_the_game() -> None:
+    bot = misbehaving("crash")
+    _, counts = play([RandomBot(5), bot, RandomBot(6)], seed=9)
+    assert counts[1] > 6
+    assert kinds(bot) == ["crashed"]
+    incident = bot.incidents[0]
+    assert incident["seat"] == 1 and incident["turn"] == 6
+    assert "exited with status 1" in incident["detail"] and "boom" in incident["detail"]
+    assert_reaped(bot)
+
+
+def test_incidents_and_the_bots_stderr_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="skyjo.bots.external")
+    bot = misbehaving("crash", name="crashy")
+    play([bot, RandomBot(6)], seed=9)
+    messages = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert any(level == logging.INFO and "RuntimeError: boom" in m for level, m in messages)
+    warnings = [m for level, m in messages if level == logging.WARNING]
+    assert len(warnings) == 1
+    assert "'crashy' (seat 0), turn 6: crashed" in warnings[0]
+    assert "the random bot plays instead" in warnings[0]
+
+
+def test_a_discarded_stderr_is_not_quoted() -> None:
+    bot = misbehaving("crash", stderr="discard")
+    play([bot, RandomBot(6)], seed=9)
+    assert kinds(bot) == ["crashed"]
+    assert bot.incidents[0]["detail"] == "exited with status 1"
+    assert_reaped(bot)
+
+
+def test_a_bot_that_closes_its_output_is_a_crash() -> None:
+    bot = misbehaving("close-stdout", grace=0.2)
+    play([bot, RandomBot(6)], seed=10)
+    assert kinds(bot) == ["crashed"]
+    assert bot.incidents[0]["turn"] == 4
+    assert_reaped(bot)
+
+
+def test_a_bot_that_never_answers_the_handshake_is_never_asked_again() -> None:
+    bot = misbehaving("no-hello", handshake_timeout=0.2, grace=0.2)
+    play([bot, RandomBot(7)], seed=11)
+    assert kinds(bot) == ["timeout"]
+    assert bot.incidents[0]["turn"] == 0
+    assert "no ready answer to hello" in bot.incidents[0]["detail"]
+    assert_reaped(bot)
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind"), [("exit-early", "crashed"), ("wrong-protocol", "malformed")]
+)
+def test_a_failed_handshake_hands_the_game_to_the_fallback(mode: str, kind: str) -> None:
+    bot = misbehaving(mode)
+    play([RandomBot(1), bot], seed=12)
+    assert kinds(bot) == [kind]
+    assert bot.incidents[0]["turn"] == 0
+    assert_reaped(bot)
+
+
+def test_a_program_that_cannot_start_is_a_crash(tmp_path: Path) -> None:
+    bot = ExternalBot(1, [str(tmp_path / "no-such-bot")])
+    play([bot, RandomBot(2)], seed=13)
+    assert kinds(bot) == ["crashed"]
+    assert "could not start" in bot.incidents[0]["detail"]
+    assert bot.process is None and not bot.alive
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM can be ignored only on POSIX")
+def test_a_bot_that_ignores_sigterm_is_killed() -> None:
+    bot = misbehaving("stubborn", timeout=0.1, max_timeouts=1, grace=0.2)
+    play([bot, RandomBot(8)], seed=14)
+    assert kinds(bot) == ["timeout"]
+    assert_reaped(bot)
+    assert bot.process is not None and bot.process.returncode == -9  # SIGKILL
+
+
+def test_a_late_answer_is_never_taken_for_the_next_request() -> None:
+    """The lag bot answers request 1 (with its largest legal action) only
+    after request 2 arrives, then answers request 2 with its smallest."""
+    state = new_game(2, seed=15)
+    with misbehaving("lag", timeout=0.2) as bot:
+        first = bot.choose(observe(state, 0))  # request 1: no answer yet
+        assert kinds(bot) == ["timeout"]
+        state = step(state, first)
+        second_view = observe(state, 0)
+        bot.timeout = 5.0  # now the bot answers, both requests at once
+        second = bot.choose(second_view)
+    assert second == min(second_view.legal_actions)  # not reveal [2, 3], the late answer
+    assert kinds(bot) == ["timeout"]
+    assert bot.stale_answers == 1
+    assert_reaped(bot)
+
+
+def test_closing_twice_and_choosing_after_close_use_the_fallback() -> None:
+    bot = example(1)
+    view = observe(new_game(2, seed=1), 0)
+    assert bot.choose(view) in view.legal_actions
+    bot.close()
+    bot.close()
+    assert bot.choose(view) in view.legal_actions
+    assert bot.incidents == []
+    assert_reaped(bot)
+
+
+def test_an_abandoned_bot_is_stopped_when_collected() -> None:
+    bot = example(2)
+    view = observe(new_game(2, seed=2), 0)
+    bot.choose(view)
+    process = bot.process
+    assert process is not None and process.poll() is None
+    del bot
+    gc.collect()
+    assert process.poll() is not None
