@@ -26,6 +26,11 @@ from skyjo.engine import DRAW, TAKE_DISCARD, Phase, legal_actions, new_game, ste
 GAME_OVER = int(Phase.GAME_OVER)
 
 
+def count_turns(history: bytes) -> int:
+    """Turns in a game: each starts with a draw or by taking the discard."""
+    return history.count(DRAW) + history.count(TAKE_DISCARD)
+
+
 def play_random_games(num_players: int, seconds: float, seed: int) -> tuple[int, int, float]:
     """Play games until `seconds` have passed; return (games, turns, elapsed)."""
     choose = random.Random(seed).random
@@ -36,10 +41,8 @@ def play_random_games(num_players: int, seconds: float, seed: int) -> tuple[int,
         state = new_game(num_players, seed=seed + games)
         while state.phase != GAME_OVER:
             actions = legal_actions(state)
-            action = actions[int(choose() * len(actions))]
-            if action == DRAW or action == TAKE_DISCARD:
-                turns += 1
-            state = step(state, action)
+            state = step(state, actions[int(choose() * len(actions))])
+        turns += count_turns(state.history)
         games += 1
     return games, turns, time.perf_counter() - start
 

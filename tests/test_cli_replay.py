@@ -247,7 +247,7 @@ def test_bad_record(
 
 
 def test_an_unfinished_round_before_the_next(tmp_path: Path) -> None:
-    doc = write_record(game(target=150), PLAYERS)
+    doc = write_record(game(target=500), PLAYERS)
     assert len(doc["rounds"]) >= 2
     doc["rounds"][0]["turns"].pop()
     assert_bad_input(

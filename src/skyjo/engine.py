@@ -28,12 +28,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
 from typing import Any, NamedTuple
 
 from skyjo.rules import (
     COLS,
-    DECK,
     DECK_SIZE,
     GRID_SIZE,
     MAX_PLAYERS,
@@ -42,6 +40,7 @@ from skyjo.rules import (
     check_deck,
 )
 from skyjo.scoring import column_clears, is_game_over, round_scores
+from skyjo.shuffle import shuffled, shuffled_deck
 
 # --- actions: one flat integer space (OpenSpiel style) -----------------------
 
@@ -269,39 +268,6 @@ def visible_event(event: Event, viewer: int) -> Event:
 
 
 # --- dealing ----------------------------------------------------------------
-
-
-_KEY_MASK = (1 << 63) - 1
-
-
-@cache
-def _numpy() -> Any:
-    """NumPy, imported on the first shuffle so that scoring alone starts fast.
-    Its PCG64 shuffles 150 cards in half the time of `random.shuffle`, which
-    shows in whole-game simulations."""
-    import numpy
-
-    return numpy
-
-
-@cache
-def _sorted_deck() -> Any:
-    return _numpy().array(DECK)
-
-
-def shuffled_deck(key: int) -> tuple[tuple[int, ...], int]:
-    """The 150 cards shuffled from `key`, and the key for the next shuffle."""
-    return _shuffled(_sorted_deck(), key)
-
-
-def _shuffled(cards: Any, key: int) -> tuple[tuple[int, ...], int]:
-    """`cards` (a sequence or array) in an order drawn from `key`, and the key
-    for the next shuffle."""
-    np = _numpy()
-    natural = 2 * key if key >= 0 else -2 * key - 1  # every int seed its own stream
-    rng = np.random.Generator(np.random.PCG64(natural))
-    shuffled = tuple(rng.permutation(np.asarray(cards)).tolist())
-    return shuffled, int(rng.bit_generator.random_raw()) & _KEY_MASK
 
 
 def new_game(
@@ -602,7 +568,7 @@ def _reshuffle(
     below_top = state.discard_pile[:-1]
     key = state.key
     if order is None:
-        pile, key = _shuffled(below_top, key)
+        pile, key = shuffled(below_top, key)
     else:
         pile = tuple(order)
         if Counter(pile) != Counter(below_top):
@@ -674,49 +640,44 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
 def _end_round(state: State, events: list[Event] | None) -> State:
     """Turn up every card, clear the columns that now hold three equal cards,
     and score the round with the ender's penalty (RULES.md 2.9, 2.10, 3)."""
-    discard = state.discard_pile
-    cells = state.cells
-    cleared_bits = state.cleared_bits
+    (_, _, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
+     discard, ender, num_players, history, game) = state  # fmt: skip
+    assert ender is not None
     raw = []
-    for p in range(state.num_players):
-        shift = GRID_SIZE * p
-        hidden = state.hidden_bits >> shift & ALL_POSITIONS
-        if events is not None and hidden:
-            shown = tuple(cells[shift + k] for k in _positions(hidden))
+    for shift in range(0, GRID_SIZE * num_players, GRID_SIZE):
+        p = shift // GRID_SIZE
+        grid = cells[shift : shift + GRID_SIZE]
+        if events is not None and hidden_bits >> shift & ALL_POSITIONS:
+            shown = tuple(grid[k] for k in _positions(hidden_bits >> shift & ALL_POSITIONS))
             events.append(Event("revealed", p, None, None, shown))
-        score = sum(cells[shift : shift + GRID_SIZE])
-        for col, (a, b, c) in enumerate(_COLUMN):
-            a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
-            if cleared_bits >> shift & _COLUMN_MASK[col]:
-                score -= a + b + c
-            elif column_clears(a, b, c):
+        cleared = cleared_bits >> shift
+        score = 0
+        for col in range(COLS):
+            a, b, c = grid[col], grid[col + COLS], grid[col + 2 * COLS]
+            if cleared & 1 << col:
+                continue
+            if column_clears(a, b, c):
                 cleared_bits |= _COLUMN_MASK[col] << shift
                 discard += (a, b, c)
-                score -= a + b + c
                 if events is not None:
                     events.append(Event("column_cleared", p, a, col, (a, b, c)))
+            else:
+                score += a + b + c
         raw.append(score)
-    ender = state.ender
-    assert ender is not None
-    game = state.game
-    scores, doubled = round_scores(raw, ender, game.rules.ender_penalty)
-    totals = tuple(t + s for t, s in zip(game.totals, scores, strict=True))
-    over = is_game_over(totals, game.rules.target_score)
+    rules, seed, round_index, starter, totals, results, key, decks, reshuffles = game
+    scores, doubled = round_scores(raw, ender, rules.ender_penalty)
+    totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+    over = is_game_over(totals, rules.target_score)
     if events is not None:
         events.append(Event("round_ended", ender, None, None, None, tuple(scores)))
         if doubled:
             events.append(Event("ender_doubled", ender, scores[ender]))
         if over:
             events.append(Event("game_over", None, None, None, None, totals))
-    result = RoundResult(ender, tuple(raw), tuple(scores), doubled)
-    return state._replace(
-        phase=_GAME_OVER if over else _ROUND_OVER,
-        player=ender,
-        hidden_bits=0,
-        cleared_bits=cleared_bits,
-        discard_pile=discard,
-        game=game._replace(totals=totals, results=(*game.results, result)),
-    )
+    results += (RoundResult(ender, tuple(raw), tuple(scores), doubled),)
+    game = Game(rules, seed, round_index, starter, totals, results, key, decks, reshuffles)
+    return State(_GAME_OVER if over else _ROUND_OVER, ender, held, source, cells, 0, cleared_bits,
+                 draw_pile, draw_top, discard, ender, num_players, history, game)  # fmt: skip
 
 
 # --- reading a state -------------------------------------------------------------
