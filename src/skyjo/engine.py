@@ -221,24 +221,47 @@ def _join_bits(masks: Any) -> int:
     return sum(mask << (GRID_SIZE * p) for p, mask in enumerate(masks))
 
 
-_F = {name: i for i, name in enumerate(_StateFields._fields)}
-_PHASE, _PLAYER, _HELD, _SOURCE = _F["phase"], _F["player"], _F["held"], _F["source"]
-_CELLS, _HIDDEN, _CLEARED, _GAME = _F["cells"], _F["hidden_bits"], _F["cleared_bits"], _F["game"]
-_DRAW_TOP, _DISCARD = _F["draw_top"], _F["discard_pile"]
-_ENDER, _HISTORY = _F["ender"], _F["history"]
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
 _AS_BYTE = tuple(bytes((action,)) for action in range(NUM_ACTIONS))  # history entries
+
+
+#: Every kind of `Event`, in the order they can happen.
+EVENT_KINDS = (
+    "dealt",
+    "revealed",
+    "drew",
+    "took_discard",
+    "exchanged",
+    "discarded",
+    "flipped",
+    "column_cleared",
+    "reshuffled",
+    "final_turns",
+    "round_ended",
+    "ender_doubled",
+    "game_over",
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, for interfaces to show (see `visible_event`).
 
-    `kind` is one of: dealt, revealed, drew, took_discard, exchanged, discarded,
-    flipped, column_cleared, reshuffled, final_turns, round_ended, ender_doubled,
-    game_over. `card` is the card concerned, `position` a grid index,
-    `cards` several cards (a cleared column, the final reveal), `scores` the
-    round scores.
+    By `kind` (`position` is a grid index, row * 4 + col):
+
+    - `dealt`: a round was dealt (from the second round on);
+    - `revealed`: `player` turned up `card` at `position` in the opening; at
+      the round's end, `cards` lists the player's face-down cards turned up;
+    - `drew` (`card`, hidden from the others by `visible_event`), `took_discard`
+      (`card`);
+    - `exchanged`: `card` went to `position`, `cards` holds the card it replaced;
+    - `discarded` (`card`) then `flipped` (`card` turned up at `position`);
+    - `column_cleared`: `cards` left `player`'s column, `position` is the grid
+      index of its top card (so also the column's number);
+    - `reshuffled`: `count` cards became the draw pile;
+    - `final_turns`: `player` ended the round;
+    - `round_ended` (`player` is the ender, `scores` the round scores),
+      `ender_doubled` (`card` is the doubled score), `game_over` (`scores` the totals).
     """
 
     kind: str
@@ -247,10 +270,11 @@ class Event:
     position: int | None = None
     cards: tuple[int, ...] | None = None
     scores: tuple[int, ...] | None = None
+    count: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind}
-        for name in ("player", "card", "position", "cards", "scores"):
+        for name in ("player", "card", "position", "cards", "scores", "count"):
             value = getattr(self, name)
             if value is not None:
                 data[name] = list(value) if isinstance(value, tuple) else value
@@ -576,7 +600,7 @@ def _reshuffle(
                 "the reshuffled draw pile is not the discard pile less its top card"
             )
     if events is not None:
-        events.append(Event("reshuffled", None, None, None, None, (len(pile),)))
+        events.append(Event("reshuffled", count=len(pile)))
     reshuffles = state.reshuffles[:-1] + ((*state.reshuffles[-1], pile),)
     return state._replace(
         draw_pile=pile,

@@ -267,9 +267,7 @@ def describe_event(
         col = event.position % COLS if event.position is not None else "?"
         return f"{who} cleared column {col} (three {card}s)"
     if kind == "reshuffled":
-        # The engine puts the new draw pile's size in `scores` (or `card`).
-        count = card if card is not None else (event.scores or (0,))[0]
-        return f"the draw pile was empty: {_count(count, 'card')} reshuffled"
+        return f"the draw pile was empty: {_count(event.count or 0, 'card')} reshuffled"
     if kind == "final_turns":
         return f"{who} turned up every card: everyone else plays once more"
     if kind == "round_ended":
