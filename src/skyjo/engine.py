@@ -636,7 +636,9 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
         discard += (cells[i],)
         if events is not None:
             events.append(Event("exchanged", p, held, k, (cells[i],)))
-        cells = cells[:i] + (held,) + cells[i + 1 :]
+        changed = list(cells)
+        changed[i] = held
+        cells = tuple(changed)
     mine = hidden_bits >> shift & ALL_POSITIONS  # this player's face-down cards
     col = k % COLS
     if not mine & _COLUMN_MASK[col]:
