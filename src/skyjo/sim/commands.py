@@ -1,0 +1,239 @@
+"""The work behind `skyjo tournament` and `skyjo report`, kept out of `skyjo.cli`.
+
+The command functions in `skyjo.cli` only parse options, call
+`tournament_command` / `report_command` inside `user_input()` (so a
+`ValueError` becomes the one-line error of RULES.md 6) and print what these
+return: a JSON document for `--json`, else Rich tables.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from skyjo.rules import MAX_PLAYERS
+from skyjo.sim.report import format_wins
+from skyjo.sim.stats import CI_METHOD, RATING_MODEL
+from skyjo.sim.tournament import (
+    BACKENDS,
+    STUDIES,
+    ProgressCallback,
+    StudyResult,
+    TournamentError,
+    TournamentResult,
+    default_workers,
+    luck_configs,
+    make_config,
+    run_luck_study,
+    run_tournament,
+    save_results,
+)
+
+
+@contextmanager
+def progress_bar(description: str, show: bool | None = None) -> Iterator[ProgressCallback]:
+    """A Rich progress bar with ETA on standard error; yields the callback
+    (games done, games in all) that moves it. Shown only on a terminal unless
+    `show` says otherwise."""
+    console = Console(stderr=True)
+    if show is None:
+        show = console.is_terminal
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show,
+        transient=False,
+    )
+    task = bar.add_task(description, total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield advance
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `skyjo tournament` ran: the results, their summary and the time it took."""
+
+    document: TournamentResult | StudyResult
+    summary: dict[str, Any]
+    seconds: float
+    workers: int
+    backend: str
+
+
+def tournament_command(
+    bots: str,
+    players: int | None = None,
+    games: int = 1000,
+    seed: int = 1,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | None = None,
+    study: str | None = None,
+    turn_sample: int = 100,
+    show_progress: bool | None = None,
+) -> Outcome:
+    """Check the options, play the tournament (or the study), write `out`."""
+    if backend not in BACKENDS:
+        raise TournamentError(f"unknown backend {backend!r} (--backend {'|'.join(BACKENDS)})")
+    if address and backend != "ray":
+        raise TournamentError("--address is for --backend ray")
+    if workers is not None and workers < 1:
+        raise TournamentError(f"--workers must be at least 1, not {workers}")
+    if backend == "ray":
+        from skyjo.sim.ray_backend import ray_module
+
+        ray_module()  # one line saying what to install, before any work
+    if out is not None:
+        _check_writable(Path(out))
+    workers = workers or default_workers()
+    start = time.perf_counter()
+    document: TournamentResult | StudyResult
+    if study is not None:
+        if study not in STUDIES:
+            raise TournamentError(f"unknown study {study!r} (--study {'|'.join(STUDIES)})")
+        configs = luck_configs(bots, games, seed, MAX_PLAYERS if players is None else players)
+        with progress_bar(f"luck study, n = 2..{configs[-1].players}", show_progress) as step:
+            document = run_luck_study(configs, workers, backend, address, step)
+        summary = document.summary()
+    else:
+        config = make_config(bots, players, games, seed, turn_sample=turn_sample)
+        with progress_bar(f"{config.players} players", show_progress) as step:
+            document = run_tournament(config, workers, backend, address, step)
+        summary = document.summary
+    seconds = time.perf_counter() - start
+    if out is not None:
+        save_results(document, out)
+    return Outcome(document, summary, seconds, workers, backend)
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before playing rather than after, if `--out` cannot be written."""
+    if path.is_dir():
+        raise TournamentError(f"--out {str(path)!r} is a folder")
+    if not path.parent.exists() and str(path.parent) not in ("", "."):
+        raise TournamentError(f"--out {str(path)!r}: no folder {str(path.parent)!r}")
+
+
+def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | str]:
+    """What `skyjo tournament` prints without `--json`."""
+    doc = outcome.document
+    shown: list[Table | str] = []
+    if isinstance(doc, StudyResult):
+        table = Table(title=f"Luck versus skill: {doc.strong} against n-1 x {doc.weak}")
+        for name in ("players", "games", "wins", "win rate", "95% CI", "fair share", "edge"):
+            table.add_column(name, justify="left" if name == "players" else "right")
+        for p in doc.points:
+            low, high = p["win_rate_ci95"]
+            table.add_row(
+                str(p["players"]),
+                str(p["games"]),
+                format_wins(p["wins"]),
+                f"{100 * p['win_rate']:.1f}%",
+                f"{100 * low:.1f}% - {100 * high:.1f}%",
+                f"{100 * p['fair_share']:.1f}%",
+                f"{p['edge']:.2f}",
+            )
+        shown.append(table)
+        games = doc.games * len(doc.points)
+    else:
+        summary = doc.summary
+        table = Table(
+            title=f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}",
+            box=None,
+            pad_edge=False,
+        )
+        table.add_column("bot", no_wrap=True)
+        for name in TERMINAL_HEADER[1:]:
+            table.add_column(name, justify="right")
+        for b in summary["bots"]:
+            low, high = b["win_rate_ci95"]
+            rating = b["rating"]
+            table.add_row(
+                b["bot"],
+                str(b["seats"]),
+                format_wins(b["wins"]),
+                f"{100 * b['win_rate']:.1f}",
+                f"{100 * low:.1f}-{100 * high:.1f}",
+                _num(b["mean_round_score"]),
+                _num(b["mean_game_score"]),
+                f"{100 * b['ended_rate']:.1f}",
+                f"{100 * b['doubled_rate']:.1f}",
+                f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
+            )
+        shown.append(table)
+        seats = ", ".join(f"{100 * r:.1f}%" for r in summary["seat_win_rates"])
+        shown.append(f"Win rate by seat (0 first): {seats}")
+        games = summary["games"]
+    if not isinstance(doc, StudyResult):
+        shown.append(
+            "round, game: mean round and game scores; ends %: rounds it ended; dbl %: its "
+            "endings that were doubled; rating: mu±sigma."
+        )
+        shown.append(f"Win % interval: {CI_METHOD}. Rating: {RATING_MODEL}.")
+    else:
+        shown.append(f"Win rate interval: {CI_METHOD}. Edge: win rate / fair share.")
+    rate = games / outcome.seconds if outcome.seconds > 0 else float("inf")
+    shown.append(
+        f"{games} games in {outcome.seconds:.1f} s ({rate:.1f} games/s, "
+        f"{outcome.backend} backend, workers: {outcome.workers})"
+    )
+    if out:
+        shown.append(f"Results written to {out}")
+    return shown
+
+
+#: The per-bot columns in the terminal (percentages without the % sign, to fit 80 columns).
+TERMINAL_HEADER = (
+    "bot",
+    "seats",
+    "wins",
+    "win %",
+    "95% CI",
+    "round",
+    "game",
+    "ends %",
+    "dbl %",
+    "rating",
+)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def report_command(paths: list[str], out_dir: str) -> list[Path]:
+    """Write the report of `paths` in `out_dir` (see `skyjo.sim.report`)."""
+    if not paths:
+        raise TournamentError("give a results file (skyjo tournament --out results.json)")
+    from skyjo.sim.report import write_report
+
+    return write_report(paths, out_dir)
+
+
+__all__ = ["Outcome", "progress_bar", "report_command", "tournament_command", "tournament_tables"]

@@ -1,0 +1,83 @@
+"""Run a tournament's chunks of games as Ray tasks (`skyjo tournament --backend ray`).
+
+Ray is optional: `pip install 'skyjo[ray]'`. Each chunk of consecutive games
+(`skyjo.sim.tournament.Chunk`) is one task; the tasks return their games,
+which the caller puts back in game order, so a Ray run gives exactly the
+results of a local run with the same seed.
+
+The cluster: `address` as for `ray.init` (`"auto"`, `"ray://host:10001"`, ...).
+Without an address, a Ray instance already started in this process is used,
+else a local one is started (and shut down afterwards). Every node needs the
+`skyjo` package (and the bots' dependencies) installed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skyjo.sim.tournament import Chunk, GameRecord, ProgressCallback
+
+#: What to install when Ray is missing.
+INSTALL_HINT = "pip install 'skyjo[ray]'"
+
+
+class RayUnavailableError(ValueError):
+    """`--backend ray` without Ray installed."""
+
+
+def ray_module() -> Any:
+    """The `ray` module, or `RayUnavailableError` saying what to install."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailableError(
+            f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}"
+        ) from None
+    return ray
+
+
+def _play_chunk_task(chunk: Chunk) -> list[GameRecord]:
+    """The body of one Ray task: play a chunk of games."""
+    from skyjo.sim.tournament import play_chunk
+
+    return play_chunk(chunk)
+
+
+def run_ray(
+    chunks: Sequence[Chunk], address: str | None = None, progress: ProgressCallback | None = None
+) -> Iterator[list[GameRecord]]:
+    """Play the chunks as Ray tasks; yield each chunk's games as it finishes."""
+    ray = ray_module()
+    started = False
+    if not ray.is_initialized():
+        # No usage statistics sent anywhere unless the user asked for them.
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            options["address"] = address
+        else:  # a new single-machine instance: keep it on the loopback interface
+            options["_node_ip_address"] = "127.0.0.1"
+        ray.init(**options)
+        started = True
+    try:
+        task = ray.remote(_play_chunk_task)
+        total = sum(c.stop - c.start for c in chunks)
+        pending = [task.remote(chunk) for chunk in chunks]
+        done = 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                games = ray.get(ref)
+                done += len(games)
+                if progress:
+                    progress(done, total)
+                yield games
+    finally:
+        if started:
+            ray.shutdown()
+
+
+__all__ = ["INSTALL_HINT", "RayUnavailableError", "ray_module", "run_ray"]

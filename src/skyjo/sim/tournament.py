@@ -1,0 +1,764 @@
+"""Tournaments between bots: many seeded games, seats rotated, in parallel.
+
+Seating. `--bots` is cycled to fill the seats: with `a,b` and 4 players the
+*lineup* is `a, b, a, b`; with `a,b,c` and 2 players it is an error (a bot
+would never play). Game `g` rotates the lineup by `g mod players`: seat `s`
+plays `lineup[(s + g) % players]`. Over any multiple of `players` games, every
+lineup entry sits in every seat equally often, so no bot profits from its
+seat. Results are reported per bot *label* (its spec as given, such as
+`search:iterations=200`), adding up the seats that share a label.
+
+Determinism. Game `g` is a pure function of `(seed, g)` and the lineup: the
+deal's seed and each seat's bot seed come from NumPy's `SeedSequence(seed,
+spawn_key=(g,))`. Games are played in chunks by any number of worker
+processes (or Ray tasks, see `skyjo.sim.ray_backend`), then put back in game
+order before any statistic or rating is computed, so the same seed gives the
+same results whatever the number of workers or the backend.
+
+Per-turn data. After the deal and after each of its own turns, a seat's
+*grid value* is recorded: the sum of its cards that are not in a cleared
+column, face-down ones included (what the seat would score if every card were
+turned up now; after the round's last turn, its raw score). The mean curve
+per bot (by own-turn number) is computed from every game; the raw
+trajectories are kept in the results file for the first `turn_sample` games
+only, so that a 10,000-game file stays a few megabytes (about 2.5 MB with 4
+players).
+
+Results file (`--out`), one compact JSON object of format `skyjo-tournament/1`:
+
+- `config`: bots, lineup, players, games, seed, rules, rotation, turn_sample;
+- `summary`: what `--json` prints (see `skyjo.sim.stats.summarize`);
+- `games`, in game order: `index`, `seats` (the bot label of each seat),
+  `totals`, `winners` (seats), `turns`, `rounds` (per round `ender`, `raw`,
+  `scores`, `doubled`, seat-indexed) and, for the first `turn_sample` games,
+  `trajectories` (per round, per seat, the grid values).
+
+A luck study (`--study luck`) writes format `skyjo-study/1`: `strong`, `weak`,
+`games`, `seed` and `points`, one per player count n (`players`, `games`,
+`wins`, `win_rate`, `win_rate_ci95`, `fair_share` = 1/n, `edge` = win rate
+times n, and that tournament's `summary`), without per-game records.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from skyjo.bots import BotError, BotFactory, factory
+from skyjo.engine import (
+    FLIP,
+    NEXT_ROUND,
+    SWAP,
+    IllegalActionError,
+    Phase,
+    RoundResult,
+    State,
+    new_game,
+    observe,
+    step,
+)
+from skyjo.rules import GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
+
+#: The `format` of a tournament results file.
+FORMAT = "skyjo-tournament/1"
+#: The `format` of a luck-versus-skill study file.
+STUDY_FORMAT = "skyjo-study/1"
+#: The backends that can play a tournament.
+BACKENDS = ("local", "ray")
+#: How many games keep their per-turn trajectories in a results file, by default.
+DEFAULT_TURN_SAMPLE = 100
+
+_GAME_OVER = int(Phase.GAME_OVER)
+_ROUND_OVER = int(Phase.ROUND_OVER)
+_SEED_MASK = (1 << 63) - 1
+_CELL_MASK = (1 << GRID_SIZE) - 1
+
+#: Called with (games done, games in all) as chunks of games finish.
+ProgressCallback = Callable[[int, int], None]
+
+
+class TournamentError(ValueError):
+    """Bad tournament settings: no bots, too many bots for the seats, games < 1..."""
+
+
+# --------------------------------------------------------------------------
+# Settings, seats and seeds
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """A bot spec resolved once in the parent process: its label, factory and options.
+
+    Workers receive these (the factory is pickled by reference), so a bot
+    registered at run time plays in worker processes too.
+    """
+
+    label: str
+    make: BotFactory
+    options: tuple[tuple[str, Any], ...]
+
+    def new(self, seed: int) -> Any:
+        """A fresh bot for one seat of one game."""
+        try:
+            return self.make(seed, **dict(self.options))
+        except TypeError as error:
+            raise BotError(f"bad options for bot {self.label!r}: {error}") from None
+
+
+def resolve_bot(spec: str, check: bool = False) -> BotEntry:
+    """Resolve a bot spec (`name` or `name:key=value,...`).
+
+    Raises `BotError` (a `ValueError`) for an unknown bot; with `check`, also
+    builds one bot so that bad options fail now, in the parent process,
+    rather than in every worker.
+    """
+    label = spec.strip()
+    if not label:
+        raise BotError("empty bot name in --bots")
+    _, make, options = factory(label)
+    entry = BotEntry(label, make, tuple(sorted(options.items())))
+    if check:
+        _close(entry.new(0))
+    return entry
+
+
+def _close(bot: Any) -> None:
+    """Release what a bot holds (an external program, say) if it has a `close`."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
+def parse_bots(bots: str | Sequence[str]) -> list[str]:
+    """The bot specs of `--bots`: a comma-separated string or a list.
+
+    Options of one spec are separated by commas too (`search:budget=1,iterations=9`):
+    a part holding `=` but no `:` continues the previous spec.
+    """
+    parts = bots.split(",") if isinstance(bots, str) else list(bots)
+    specs: list[str] = []
+    for part in (p.strip() for p in parts):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        elif part:
+            specs.append(part)
+    if not specs:
+        raise TournamentError("give at least one bot with --bots")
+    return specs
+
+
+def make_lineup(bots: Sequence[str], players: int | None = None) -> list[str]:
+    """`bots` cycled to fill `players` seats (default: one seat per bot, at least 2)."""
+    bots = list(bots)
+    if not bots:
+        raise TournamentError("give at least one bot with --bots")
+    if players is None:
+        players = max(len(bots), MIN_PLAYERS)
+    check_players(players)
+    if len(bots) > players:
+        raise TournamentError(
+            f"{len(bots)} bots cannot share {players} seats: give at most {players} bots "
+            "or more --players"
+        )
+    return [bots[i % len(bots)] for i in range(players)]
+
+
+def check_players(players: Any) -> int:
+    """`players` if it is a valid player count (RULES.md 1), else `TournamentError`."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TournamentError(f"the number of players must be an integer, not {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise TournamentError(
+            f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players} (--players)"
+        )
+    return players
+
+
+def seat_lineup(lineup: Sequence[str], game: int) -> list[str]:
+    """Who sits where in game `game`: seat `s` plays `lineup[(s + game) % players]`."""
+    n = len(lineup)
+    return [lineup[(s + game) % n] for s in range(n)]
+
+
+def game_seeds(seed: int, game: int, players: int) -> tuple[int, list[int]]:
+    """The deal's seed and each seat's bot seed for game `game`, from `(seed, game)` only."""
+    np = _numpy()
+    words = np.random.SeedSequence(seed, spawn_key=(game,)).generate_state(
+        players + 1, dtype=np.uint64
+    )
+    values = [int(w) & _SEED_MASK for w in words]
+    return values[0], values[1:]
+
+
+@cache
+def _numpy() -> Any:
+    """NumPy, imported on first use."""
+    import numpy
+
+    return numpy
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What a tournament plays: the lineup, how many games, the seed and the rules."""
+
+    bots: tuple[str, ...]  #: the distinct bot labels, in `--bots` order
+    lineup: tuple[str, ...]  #: one label per seat before rotation
+    games: int
+    seed: int
+    rules: Rules = field(default_factory=Rules)
+    turn_sample: int = DEFAULT_TURN_SAMPLE
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.lineup)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (see the results file format in the module docstring)."""
+        return {
+            "bots": list(self.bots),
+            "lineup": list(self.lineup),
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "rotation": "seat s of game g plays lineup[(s + g) % players]",
+            "turn_sample": self.turn_sample,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        """The inverse of `to_dict`."""
+        return cls(
+            bots=tuple(data["bots"]),
+            lineup=tuple(data["lineup"]),
+            games=int(data["games"]),
+            seed=int(data["seed"]),
+            rules=Rules.from_dict(data.get("rules", {})),
+            turn_sample=int(data.get("turn_sample", DEFAULT_TURN_SAMPLE)),
+        )
+
+
+def make_config(
+    bots: str | Sequence[str],
+    players: int | None = None,
+    games: int = 1000,
+    seed: int = 1,
+    rules: Rules | None = None,
+    turn_sample: int = DEFAULT_TURN_SAMPLE,
+    lineup: Sequence[str] | None = None,
+) -> TournamentConfig:
+    """Check the settings and build a `TournamentConfig` (`TournamentError` if bad).
+
+    `lineup` (one spec per seat) overrides the cycling of `bots` over `players`.
+    """
+    specs = parse_bots(bots)
+    labels = list(dict.fromkeys(s.strip() for s in specs))
+    for spec in labels:
+        resolve_bot(spec, check=True)
+    seats = list(lineup) if lineup is not None else make_lineup(specs, players)
+    check_players(len(seats))
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"a tournament plays at least 1 game, not {games!r} (--games)")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TournamentError(f"the seed must be a whole number >= 0, not {seed!r} (--seed)")
+    if turn_sample < 0:
+        raise TournamentError(f"--turn-sample must be >= 0, not {turn_sample}")
+    return TournamentConfig(
+        bots=tuple(labels),
+        lineup=tuple(s.strip() for s in seats),
+        games=games,
+        seed=seed,
+        rules=rules or Rules(),
+        turn_sample=turn_sample,
+    )
+
+
+# --------------------------------------------------------------------------
+# One game
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What one game of a tournament gives: who sat where, every round, the totals.
+
+    `trajectories[r][s]` is seat `s`'s grid value after the deal and after each
+    of its turns in round `r` (see the module docstring); it is None once
+    dropped (past the tournament's `turn_sample`).
+    """
+
+    index: int
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]
+    turns: int  #: every player's turns, all rounds together
+    trajectories: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the lowest total: they share the win (RULES.md 3)."""
+        best = min(self.totals)
+        return tuple(s for s, total in enumerate(self.totals) if total == best)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (see the results file format in the module docstring)."""
+        data: dict[str, Any] = {
+            "index": self.index,
+            "seats": list(self.seats),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "turns": self.turns,
+            "rounds": [
+                {
+                    "ender": r.ender,
+                    "raw": list(r.raw),
+                    "scores": list(r.scores),
+                    "doubled": r.doubled,
+                }
+                for r in self.rounds
+            ],
+        }
+        if self.trajectories is not None:
+            data["trajectories"] = [[list(seat) for seat in rnd] for rnd in self.trajectories]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        """The inverse of `to_dict`."""
+        trajectories = data.get("trajectories")
+        return cls(
+            index=int(data["index"]),
+            seats=tuple(data["seats"]),
+            totals=tuple(data["totals"]),
+            rounds=tuple(
+                RoundResult(r["ender"], tuple(r["raw"]), tuple(r["scores"]), bool(r["doubled"]))
+                for r in data["rounds"]
+            ),
+            turns=int(data["turns"]),
+            trajectories=None
+            if trajectories is None
+            else tuple(tuple(tuple(seat) for seat in rnd) for rnd in trajectories),
+        )
+
+
+def _grid_value(state: State, seat: int) -> int:
+    """The sum of the seat's cards outside cleared columns, face-down ones included."""
+    shift = GRID_SIZE * seat
+    cells = state.cells[shift : shift + GRID_SIZE]
+    cleared = state.cleared_bits >> shift & _CELL_MASK
+    if not cleared:
+        return sum(cells)
+    return sum(v for k, v in enumerate(cells) if not cleared >> k & 1)
+
+
+def play_game(
+    entries: Sequence[BotEntry], index: int, seed: int, rules: Rules | None = None
+) -> GameRecord:
+    """Play game `index` of a tournament: `entries[s]` plays seat `s` (already rotated)."""
+    n = len(entries)
+    deal_seed, bot_seeds = game_seeds(seed, index, n)
+    bots = [entry.new(bot_seed) for entry, bot_seed in zip(entries, bot_seeds, strict=True)]
+    try:
+        return _play(entries, bots, index, deal_seed, rules)
+    finally:
+        for bot in bots:
+            _close(bot)
+
+
+def _play(
+    entries: Sequence[BotEntry], bots: list[Any], index: int, deal_seed: int, rules: Rules | None
+) -> GameRecord:
+    """The game loop of `play_game`: bots choose, the engine steps, grid values are noted."""
+    n = len(entries)
+    state = new_game(n, seed=deal_seed, rules=rules)
+    rounds: list[tuple[tuple[int, ...], ...]] = []
+    current = [[_grid_value(state, s)] for s in range(n)]
+    turns = 0
+    while True:
+        phase = state.phase
+        if phase == _ROUND_OVER or phase == _GAME_OVER:
+            rounds.append(tuple(tuple(seat) for seat in current))
+            if phase == _GAME_OVER:
+                break
+            state = step(state, NEXT_ROUND)
+            current = [[_grid_value(state, s)] for s in range(n)]
+            continue
+        seat = state.player
+        action = bots[seat].choose(observe(state, seat))
+        try:
+            state = step(state, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                f"bot {entries[seat].label!r} (seat {seat}, game {index}) chose an illegal "
+                f"action: {error}"
+            ) from None
+        if SWAP <= action < FLIP + GRID_SIZE:  # the end of a turn
+            turns += 1
+            current[seat].append(_grid_value(state, seat))
+    return GameRecord(
+        index=index,
+        seats=tuple(entry.label for entry in entries),
+        totals=state.totals,
+        rounds=state.results,
+        turns=turns,
+        trajectories=tuple(rounds),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A run of consecutive games, the unit of work of a worker or a Ray task."""
+
+    start: int
+    stop: int
+    lineup: tuple[BotEntry, ...]
+    seed: int
+    rules: Rules
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    """Play games `chunk.start` to `chunk.stop - 1`, each with its seats rotated."""
+    return [
+        play_game(seat_lineup(chunk.lineup, g), g, chunk.seed, chunk.rules)
+        for g in range(chunk.start, chunk.stop)
+    ]
+
+
+def make_chunks(config: TournamentConfig, workers: int) -> list[Chunk]:
+    """Split the games into chunks: several per worker, so that the load balances."""
+    entries = {label: resolve_bot(label) for label in dict.fromkeys(config.lineup)}
+    lineup = tuple(entries[label] for label in config.lineup)
+    size = max(1, min(64, config.games // (4 * max(1, workers))))
+    return [
+        Chunk(start, min(start + size, config.games), lineup, config.seed, config.rules)
+        for start in range(0, config.games, size)
+    ]
+
+
+# --------------------------------------------------------------------------
+# Running a tournament
+# --------------------------------------------------------------------------
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Worker processes start from a fork server (spawn where there is none): never a
+    plain fork of a parent that may run threads (the progress bar's)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["skyjo.sim.tournament"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def run_local(
+    chunks: Sequence[Chunk], workers: int, progress: ProgressCallback | None = None
+) -> Iterator[list[GameRecord]]:
+    """Play the chunks on `workers` processes (in this process for 1); yield each
+    chunk's games as it finishes, in no particular order."""
+    total = sum(c.stop - c.start for c in chunks)
+    done = 0
+    if workers <= 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            games = play_chunk(chunk)
+            done += len(games)
+            if progress:
+                progress(done, total)
+            yield games
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context()) as pool:
+        pending: set[Future[list[GameRecord]]] = {pool.submit(play_chunk, c) for c in chunks}
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    games = future.result()
+                    done += len(games)
+                    if progress:
+                        progress(done, total)
+                    yield games
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A played tournament: its settings, every game in order and the summary."""
+
+    config: TournamentConfig
+    games: tuple[GameRecord, ...]
+    summary: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (see the results file format in the module docstring)."""
+        return {
+            "format": FORMAT,
+            "config": self.config.to_dict(),
+            "summary": self.summary,
+            "games": [game.to_dict() for game in self.games],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentResult:
+        """The inverse of `to_dict`."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise TournamentError(f"not a tournament results file (format {FORMAT!r})")
+        return cls(
+            config=TournamentConfig.from_dict(data["config"]),
+            games=tuple(GameRecord.from_dict(g) for g in data["games"]),
+            summary=data["summary"],
+        )
+
+
+def run_tournament(
+    config: TournamentConfig,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> TournamentResult:
+    """Play every game of `config` and summarize them (see `skyjo.sim.stats`).
+
+    `workers` processes play chunks of games (default: every core); with
+    `backend="ray"` the chunks are Ray tasks on the cluster at `address` (or
+    the running / a new local Ray instance). The result does not depend on
+    either: only on the config.
+    """
+    from skyjo.sim.stats import TurnCurves, summarize
+
+    if backend not in BACKENDS:
+        raise TournamentError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise TournamentError(f"--workers must be at least 1, not {workers!r}")
+    if backend == "ray":
+        from skyjo.sim.ray_backend import ray_module, run_ray
+
+        ray_module()  # fail before any work if Ray is missing
+        chunks = make_chunks(config, workers=max(workers, 8))
+        produced: Iterable[list[GameRecord]] = run_ray(chunks, address, progress)
+    else:
+        chunks = make_chunks(config, workers)
+        produced = run_local(chunks, workers, progress)
+    curves = TurnCurves()
+    games: list[GameRecord] = []
+    for chunk_games in produced:
+        for game in chunk_games:
+            curves.add(game)  # integer sums: the same in any order
+            if game.index >= config.turn_sample:
+                game = GameRecord(game.index, game.seats, game.totals, game.rounds, game.turns)
+            games.append(game)
+    games.sort(key=lambda g: g.index)
+    return TournamentResult(config, tuple(games), summarize(config, games, curves))
+
+
+# --------------------------------------------------------------------------
+# Results files
+# --------------------------------------------------------------------------
+
+
+def save_results(document: TournamentResult | StudyResult, path: str | Path) -> None:
+    """Write a tournament's or a study's results as one compact JSON file."""
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(document.to_dict(), out, separators=(",", ":"))
+        out.write("\n")
+
+
+def load_results(path: str | Path) -> TournamentResult | StudyResult:
+    """Read a results file written by `save_results` (`TournamentError` if it is not one)."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            data = json.load(source)
+    except FileNotFoundError:
+        raise TournamentError(f"no results file {str(path)!r}") from None
+    except IsADirectoryError:
+        raise TournamentError(f"{str(path)!r} is a folder, not a results file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise TournamentError(f"cannot read {str(path)!r}: {error}") from None
+    except json.JSONDecodeError as error:
+        raise TournamentError(f"{str(path)!r} is not JSON: {error}") from None
+    kind = data.get("format") if isinstance(data, dict) else None
+    try:
+        if kind == FORMAT:
+            return TournamentResult.from_dict(data)
+        if kind == STUDY_FORMAT:
+            return StudyResult.from_dict(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise TournamentError(f"{str(path)!r} is a damaged results file: {error!r}") from None
+    raise TournamentError(
+        f"{str(path)!r} is not a results file of skyjo tournament (format {FORMAT!r} "
+        f"or {STUDY_FORMAT!r})"
+    )
+
+
+# --------------------------------------------------------------------------
+# The luck-versus-skill study
+# --------------------------------------------------------------------------
+
+#: The studies `skyjo tournament --study` runs.
+STUDIES = ("luck",)
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """How often the stronger bot wins against n-1 copies of the weaker, by n.
+
+    `points` holds, per player count, the tournament's summary plus the
+    stronger bot's win rate, its 95% interval and the fair share 1/n.
+    """
+
+    strong: str
+    weak: str
+    games: int
+    seed: int
+    points: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (see the results file format in the module docstring)."""
+        return {
+            "format": STUDY_FORMAT,
+            "study": "luck",
+            "strong": self.strong,
+            "weak": self.weak,
+            "games": self.games,
+            "seed": self.seed,
+            "points": list(self.points),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StudyResult:
+        """The inverse of `to_dict`."""
+        return cls(
+            strong=data["strong"],
+            weak=data["weak"],
+            games=int(data["games"]),
+            seed=int(data["seed"]),
+            points=tuple(data["points"]),
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The study without the per-count tournament summaries (what `--json` prints)."""
+        doc = self.to_dict()
+        doc["points"] = [{k: v for k, v in p.items() if k != "summary"} for p in self.points]
+        return doc
+
+
+def luck_configs(
+    bots: str | Sequence[str],
+    games: int,
+    seed: int,
+    max_players: int = MAX_PLAYERS,
+    rules: Rules | None = None,
+) -> list[TournamentConfig]:
+    """One tournament per player count n = 2..max_players: the first bot of `bots`
+    (taken as the stronger) against n-1 copies of the second."""
+    specs = parse_bots(bots)
+    if len(specs) != 2:
+        raise TournamentError(
+            f"the luck study takes two bots, the stronger first (--bots strong,weak), "
+            f"not {len(specs)}"
+        )
+    strong, weak = specs
+    if strong == weak:
+        raise TournamentError("the luck study needs two different bots")
+    check_players(max_players)
+    return [
+        make_config(specs, games=games, seed=seed, rules=rules, lineup=[strong] + [weak] * (n - 1))
+        for n in range(MIN_PLAYERS, max_players + 1)
+    ]
+
+
+def run_luck_study(
+    configs: Sequence[TournamentConfig],
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> StudyResult:
+    """Play the tournaments of `luck_configs` and collect the stronger bot's win rates."""
+    total = sum(c.games for c in configs)
+    before = 0
+    points = []
+    for config in configs:
+
+        def step_progress(done: int, _: int, offset: int = before) -> None:
+            if progress:
+                progress(offset + done, total)
+
+        result = run_tournament(config, workers, backend, address, step_progress)
+        before += config.games
+        strong = next(b for b in result.summary["bots"] if b["bot"] == config.lineup[0])
+        n = config.players
+        points.append(
+            {
+                "players": n,
+                "games": config.games,
+                "wins": strong["wins"],
+                "win_rate": strong["win_rate"],
+                "win_rate_ci95": strong["win_rate_ci95"],
+                "fair_share": 1 / n,
+                "edge": strong["win_rate"] * n,
+                "summary": result.summary,
+            }
+        )
+    first = configs[0]
+    return StudyResult(first.lineup[0], first.lineup[1], first.games, first.seed, tuple(points))
+
+
+def stronger_first(points: Iterable[dict[str, Any]]) -> bool:
+    """Whether the bot given first did win more than its fair share at every count."""
+    return all(p["win_rate"] > p["fair_share"] for p in points)
+
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_TURN_SAMPLE",
+    "FORMAT",
+    "STUDIES",
+    "STUDY_FORMAT",
+    "BotEntry",
+    "Chunk",
+    "GameRecord",
+    "StudyResult",
+    "TournamentConfig",
+    "TournamentError",
+    "TournamentResult",
+    "check_players",
+    "default_workers",
+    "game_seeds",
+    "load_results",
+    "luck_configs",
+    "make_chunks",
+    "make_config",
+    "make_lineup",
+    "parse_bots",
+    "play_chunk",
+    "play_game",
+    "resolve_bot",
+    "run_local",
+    "run_luck_study",
+    "run_tournament",
+    "save_results",
+    "seat_lineup",
+    "stronger_first",
+]

@@ -1,0 +1,388 @@
+"""Tournaments: seeding, seat rotation, workers, results files, the luck study,
+and the `skyjo tournament` command (RULES.md 6 for its errors)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import skyjo.bots
+from skyjo.bots import BotError, bot_names
+from skyjo.cli import app
+from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation
+from skyjo.rules import Rules
+from skyjo.sim import (
+    StudyResult,
+    TournamentError,
+    TournamentResult,
+    load_results,
+    luck_configs,
+    make_config,
+    run_luck_study,
+    run_tournament,
+    save_results,
+)
+from skyjo.sim.tournament import (
+    game_seeds,
+    make_chunks,
+    make_lineup,
+    parse_bots,
+    play_chunk,
+    seat_lineup,
+)
+
+#: A fast registered bot besides `random`, when the bots of the issue are there.
+FAST = "greedy" if "greedy" in bot_names() else "random"
+#: Short games keep the tests fast: the first to 40 points ends it.
+SHORT = Rules(target_score=40)
+
+
+class LowBot:
+    """A test bot far better than random: keeps low cards, discards high ones.
+
+    Registered in this process only, while a test runs (`registered_test_bots`),
+    so it plays with workers=1; the multi-process tests use the package's bots.
+    """
+
+    name = "low"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if DRAW in legal:  # the first step of a turn
+            top = obs.discard_pile[-1]
+            return TAKE_DISCARD if top <= 3 else DRAW
+        swaps = [a for a in legal if SWAP <= a < SWAP + 12]
+        if not swaps:
+            return legal[0]  # the opening reveals
+        held = obs.held
+        assert held is not None
+        mine = obs.cards[obs.viewer]
+        up = [a for a in swaps if mine[a - SWAP] is not None]
+        down = [a for a in swaps if mine[a - SWAP] is None]
+        worst = max(up, key=lambda a: mine[a - SWAP] or 0, default=None)
+        worst_value = -9 if worst is None else mine[worst - SWAP] or 0
+        if worst is not None and held < worst_value and worst_value >= 5:
+            return worst
+        if held <= 4 and down:
+            return down[0]
+        flips = [a for a in legal if a not in swaps]
+        if flips:
+            return flips[0]
+        return worst if worst is not None and held < worst_value else (down or swaps)[0]
+
+
+class CheatBot:
+    """Answers an action that is never legal."""
+
+    name = "cheat"
+
+    def __init__(self, seed: int) -> None:
+        pass
+
+    def choose(self, obs: Observation) -> int:
+        return 99
+
+
+#: Bots registered for these tests only (see `registered_test_bots`).
+TEST_BOTS = {"test-low": f"{__name__}:LowBot", "test-cheat": f"{__name__}:CheatBot"}
+
+
+@contextmanager
+def registered_test_bots() -> Iterator[None]:
+    """Register the test bots in this process while the block runs, so that no
+    other test module ever sees them in the registry."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, target in TEST_BOTS.items():
+            patch.setitem(skyjo.bots._REGISTRY, name, target)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _test_bots() -> Iterator[None]:
+    with registered_test_bots():
+        yield
+
+
+def run(*args: str) -> Result:
+    """Run `skyjo ARGS...` in-process."""
+    env = {"COLUMNS": "200", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def assert_bad_input(result: Result, *fragments: str) -> None:
+    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout."""
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("skyjo: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+# --------------------------------------------------------------------------
+# Lineups, rotation and seeds
+# --------------------------------------------------------------------------
+
+
+def test_bots_are_cycled_to_fill_the_seats() -> None:
+    assert make_lineup(["a", "b"], 4) == ["a", "b", "a", "b"]
+    assert make_lineup(["a", "b", "c"], 5) == ["a", "b", "c", "a", "b"]
+    assert make_lineup(["a", "b", "c"]) == ["a", "b", "c"]
+    assert make_lineup(["a"]) == ["a", "a"]
+    with pytest.raises(TournamentError, match="3 bots cannot share 2 seats"):
+        make_lineup(["a", "b", "c"], 2)
+    with pytest.raises(TournamentError, match="2 to 8 players"):
+        make_lineup(["a"], 9)
+
+
+def test_bot_options_stay_with_their_spec() -> None:
+    assert parse_bots("search:budget=1,iterations=9,greedy") == [
+        "search:budget=1,iterations=9",
+        "greedy",
+    ]
+    assert parse_bots(" random , greedy ") == ["random", "greedy"]
+    with pytest.raises(TournamentError):
+        parse_bots(" , ")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 8])
+def test_each_bot_sits_in_each_seat_equally_often(players: int) -> None:
+    lineup = [f"bot{i}" for i in range(players)]
+    for rounds in (1, 3):
+        seen = Counter(
+            (label, seat)
+            for g in range(rounds * players)
+            for seat, label in enumerate(seat_lineup(lineup, g))
+        )
+        assert set(seen.values()) == {rounds}
+        assert len(seen) == players * players
+
+
+def test_played_games_rotate_the_seats() -> None:
+    config = make_config(["random", "test-low"], players=2, games=4, seed=3, rules=SHORT)
+    result = run_tournament(config, workers=1)
+    assert [g.seats for g in result.games] == [
+        ("random", "test-low"),
+        ("test-low", "random"),
+        ("random", "test-low"),
+        ("test-low", "random"),
+    ]
+    assert [b["seats"] for b in result.summary["bots"]] == [4, 4]
+
+
+def test_game_seeds_depend_on_seed_and_game_only() -> None:
+    deal, bots = game_seeds(1, 5, 4)
+    assert (deal, bots) == game_seeds(1, 5, 4)
+    assert len(bots) == 4 and len(set(bots + [deal])) == 5
+    assert game_seeds(1, 6, 4) != (deal, bots)
+    assert game_seeds(2, 5, 4) != (deal, bots)
+    assert all(0 <= s < 2**63 for s in [deal, *bots])
+
+
+# --------------------------------------------------------------------------
+# Workers and chunks
+# --------------------------------------------------------------------------
+
+
+def test_same_seed_same_results_whatever_the_workers() -> None:
+    config = make_config(f"random,{FAST}", players=3, games=24, seed=7, rules=SHORT)
+    one = run_tournament(config, workers=1)
+    two = run_tournament(config, workers=2)
+    assert len(make_chunks(config, 2)) > 2  # the games were really split
+    assert one == two
+    assert [g.index for g in two.games] == list(range(24))
+    assert json.dumps(one.to_dict()) == json.dumps(two.to_dict())
+
+
+def test_chunks_cover_every_game_once() -> None:
+    config = make_config("random", players=2, games=37, seed=1, rules=SHORT)
+    for workers in (1, 2, 3, 16):
+        chunks = make_chunks(config, workers)
+        covered = [g for c in chunks for g in range(c.start, c.stop)]
+        assert covered == list(range(37))
+
+
+def test_a_chunk_replays_the_same_games() -> None:
+    config = make_config("random", players=2, games=6, seed=9, rules=SHORT)
+    chunk = make_chunks(config, 1)[0]
+    assert play_chunk(chunk) == play_chunk(chunk)
+
+
+def test_progress_reaches_every_game() -> None:
+    config = make_config("random", players=2, games=10, seed=1, rules=SHORT)
+    calls: list[tuple[int, int]] = []
+    run_tournament(config, workers=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (10, 10)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(BotError, match="unknown bot 'nobody'"):
+        make_config("random,nobody", players=2, games=2)
+    with pytest.raises(BotError):
+        make_config("random:depth=3", players=2, games=2)
+    with pytest.raises(TournamentError, match="at least 1 game"):
+        make_config("random", players=2, games=0)
+    with pytest.raises(TournamentError, match="seed"):
+        make_config("random", players=2, games=2, seed=-1)
+    config = make_config("random", players=2, games=2)
+    with pytest.raises(TournamentError, match="workers"):
+        run_tournament(config, workers=0)
+    with pytest.raises(TournamentError, match="backend"):
+        run_tournament(config, backend="moon")
+
+
+def test_an_illegal_move_names_the_bot_and_the_game() -> None:
+    config = make_config("random,test-cheat", players=2, games=1, seed=1)
+    with pytest.raises(IllegalActionError, match=r"'test-cheat' .*game 0"):
+        run_tournament(config, workers=1)
+
+
+# --------------------------------------------------------------------------
+# Results files
+# --------------------------------------------------------------------------
+
+
+def test_results_file_round_trip(tmp_path: Path) -> None:
+    config = make_config("random,test-low", players=2, games=6, seed=2, turn_sample=2, rules=SHORT)
+    result = run_tournament(config, workers=1)
+    path = tmp_path / "results.json"
+    save_results(result, path)
+    loaded = load_results(path)
+    assert isinstance(loaded, TournamentResult)
+    assert loaded == result
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "skyjo-tournament/1"
+    game = doc["games"][0]
+    assert {"index", "seats", "totals", "winners", "rounds", "turns", "trajectories"} <= set(game)
+    assert {"ender", "raw", "scores", "doubled"} == set(game["rounds"][0])
+    # per-turn trajectories are kept for the first `turn_sample` games only
+    assert ["trajectories" in g for g in doc["games"]] == [True, True] + [False] * 4
+    trajectory = game["trajectories"][0]
+    assert len(trajectory) == 2 and all(len(seat) >= 1 for seat in trajectory)
+    # the last value of a round is the seat's raw score when it played last
+    for rnd, raws in zip(game["trajectories"], game["rounds"], strict=True):
+        assert any(seat[-1] == raw for seat, raw in zip(rnd, raws["raw"], strict=True))
+    assert set(doc["summary"]["turn_curves"]) == {"random", "test-low"}
+
+
+def test_load_results_refuses_other_files(tmp_path: Path) -> None:
+    with pytest.raises(TournamentError, match="no results file"):
+        load_results(tmp_path / "missing.json")
+    (tmp_path / "x.json").write_text('{"format": "skyjo-record/1"}')
+    with pytest.raises(TournamentError, match="not a results file"):
+        load_results(tmp_path / "x.json")
+    (tmp_path / "y.json").write_text("{oops")
+    with pytest.raises(TournamentError, match="not JSON"):
+        load_results(tmp_path / "y.json")
+    (tmp_path / "z.json").write_text('{"format": "skyjo-tournament/1", "config": {}}')
+    with pytest.raises(TournamentError, match="damaged"):
+        load_results(tmp_path / "z.json")
+
+
+# --------------------------------------------------------------------------
+# The luck study
+# --------------------------------------------------------------------------
+
+
+def test_luck_study_plays_one_stronger_bot_against_weaker_copies(tmp_path: Path) -> None:
+    configs = luck_configs("test-low,random", games=6, seed=1, max_players=4, rules=SHORT)
+    assert [c.lineup for c in configs] == [
+        ("test-low", "random"),
+        ("test-low", "random", "random"),
+        ("test-low", "random", "random", "random"),
+    ]
+    study = run_luck_study(configs, workers=1)
+    assert [p["players"] for p in study.points] == [2, 3, 4]
+    assert [p["fair_share"] for p in study.points] == [1 / 2, 1 / 3, 1 / 4]
+    assert all(p["win_rate"] > p["fair_share"] for p in study.points)
+    path = tmp_path / "luck.json"
+    save_results(study, path)
+    assert load_results(path) == study
+    assert isinstance(study, StudyResult)
+    assert "summary" not in study.summary()["points"][0]
+    with pytest.raises(TournamentError, match="two bots"):
+        luck_configs("random", games=2, seed=1)
+
+
+# --------------------------------------------------------------------------
+# skyjo tournament
+# --------------------------------------------------------------------------
+
+
+def test_tournament_json_prints_the_summary(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    result = run(
+        "tournament", "--bots", f"random,{FAST}", "--players", "2", "--games", "4",
+        "--seed", "1", "--workers", "1", "--out", str(out), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 4
+    assert [b["bot"] for b in summary["bots"]] == list(dict.fromkeys(["random", FAST]))
+    assert load_results(out).summary == summary  # type: ignore[union-attr]
+
+
+def test_tournament_table_shows_every_bot() -> None:
+    result = run("tournament", "--bots", "random,test-low", "--games", "2", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    for fragment in ("random", "test-low", "win %", "95% CI", "Wilson", "games/s"):
+        assert fragment in result.stdout
+
+
+def test_study_command_prints_the_luck_table() -> None:
+    result = run(
+        "tournament", "--study", "luck", "--bots", "test-low,random", "--players", "3",
+        "--games", "2", "--workers", "1", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    doc: dict[str, Any] = json.loads(result.stdout)
+    assert doc["study"] == "luck" and [p["players"] for p in doc["points"]] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--bots", "random,nobody"], ["unknown bot 'nobody'"]),
+        (["--bots", "random", "--players", "9"], ["2 to 8 players"]),
+        (["--bots", "random", "--players", "1"], ["2 to 8 players"]),
+        (["--bots", "random", "--players", "two"], ["--players"]),
+        (["--bots", "random", "--games", "0"], ["at least 1 game"]),
+        (["--bots", "random", "--games", "-3"], ["at least 1 game"]),
+        (["--bots", "random", "--workers", "0"], ["--workers"]),
+        (["--bots", "random", "--backend", "moon"], ["backend"]),
+        (["--bots", "a,b,c", "--players", "2"], ["unknown bot"]),
+        (["--bots", "random,random,random", "--players", "2"], ["cannot share 2 seats"]),
+        (["--bots", "random", "--study", "luck"], ["two bots"]),
+        (["--bots", "random,greedy", "--study", "fate"], ["unknown study"]),
+        (["--bots", "random", "--address", "auto"], ["--backend ray"]),
+        ([], ["--bots"]),
+    ],
+)
+def test_tournament_bad_input(args: list[str], fragments: list[str]) -> None:
+    assert_bad_input(run("tournament", *args), *fragments)
+
+
+def test_ray_backend_without_ray_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails
+    assert_bad_input(
+        run("tournament", "--bots", "random", "--games", "2", "--backend", "ray"),
+        "pip install 'skyjo[ray]'",
+    )
+    config = make_config("random", players=2, games=2, seed=1)
+    with pytest.raises(ValueError, match=r"skyjo\[ray\]"):
+        run_tournament(config, backend="ray")
+    # the local backend does not need Ray
+    assert run_tournament(config, workers=1).summary["games"] == 2
