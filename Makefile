@@ -12,7 +12,7 @@ $(BIN)/skyjo: pyproject.toml
 
 .PHONY: run test lint bench
 run: $(BIN)/skyjo
-	$(BIN)/skyjo play --bots 4 --seed 1
+	$(BIN)/skyjo play --seed 1 --pace 0.2
 
 lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench
