@@ -16,7 +16,11 @@ from skyjo.bots.base import Bot, BotError, BotFactory
 #: name -> "module:attribute" of its factory (imported on first use).
 _REGISTRY: dict[str, str] = {
     "random": "skyjo.bots.random_bot:RandomBot",
+    "greedy": "skyjo.bots.greedy:GreedyBot",
+    "basic": "skyjo.bots.basic:BasicBot",
+    "expected": "skyjo.bots.expected:ExpectedBot",
     "external": "skyjo.bots.external:ExternalBot",
+    "search": "skyjo.bots.search:SearchBot",
 }
 
 

@@ -1,0 +1,359 @@
+"""The `search` bot: determinized Monte Carlo search, guarding a strong prior.
+
+Nobody in Skyjo knows a face-down card, its owner included, and the only
+private fact (another player's freshly drawn card) never matters on one's own
+turn: so dealing the unseen cards uniformly at random (`Sampler`) samples the
+exact posterior, and averaging over such worlds is sound.
+
+At each decision the bot lists a few candidate moves: at the start of a turn,
+"draw" and "take the discard and exchange it at k" for each sensible k; with a
+card in hand, each sensible exchange and each discard-and-flip. Positions that
+are alike (face down, in columns that look the same) are tried once, and
+exchanges that lose points are left out, except one that keeps the round from
+ending. The `expected` bot's choice (one-turn expected value with card
+counting) is always a candidate: the default. Each candidate is played in many
+sampled worlds, the same worlds for every candidate (common random numbers),
+then the round is played out to its end by the fast greedy policy of
+`skyjo.bots.rollout` for every player, the bot included (after a "draw", the
+drawn card is first placed where the `expected` bot would put it). A playout
+is scored for the game, not the round: the round's scores with the ender's
+penalty applied give new totals; if the game ends there, the bot's share of
+the win; otherwise an estimate of its chance to win from those totals, each
+opponent's lead taken as normally distributed over the rounds likely left. The
+budget is spread by successive halving (every candidate gets the same first
+share of playouts, then the worse half is dropped, and so on; the default is
+never dropped), and a candidate replaces the default only when it beats it by
+`confidence` standard errors of their paired difference: playouts decide where
+they see clearly (the end of a round, the end of the game), the prior
+everywhere else. When the bot takes the discard, it remembers where it meant
+to put it and plays that at once on the second step of the turn.
+
+The default budget counts simulated turns, not seconds, so the bot is
+deterministic for a given seed and sequence of observations; `budget` (in
+seconds) may be given instead, and is then not reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from skyjo.bots.determinize import Sampler, opening_reveal
+from skyjo.bots.expected import ExpectedBot
+from skyjo.bots.rollout import DEFAULT_POLICY, MEAN_CARD, Policy, Table
+from skyjo.engine import (
+    CLEARED,
+    DRAW,
+    FACE_DOWN,
+    FACE_UP,
+    FLIP,
+    SWAP,
+    TAKE_DISCARD,
+    Observation,
+    Phase,
+    observe,
+    step,
+)
+from skyjo.rules import COLS, GRID_SIZE
+from skyjo.scoring import round_scores
+
+#: The default budget: simulated turns per decision, all candidates together,
+#: each turn weighted by (2 + players) / 4 and each playout counted as
+#: `PLAYOUT_COST` more turns, so that a decision takes about the same time
+#: whatever the table and the stage of the round.
+DEFAULT_TURNS = 50_000
+PLAYOUT_COST = 5
+#: The spread of the difference of two players' round scores (greedy play).
+ROUND_SPREAD = 16.0
+#: An exchange into a face-down card is tried when it loses at most this much.
+SWAP_SLACK = 2.5
+#: How many standard errors a move must beat the prior's choice by to replace it.
+CONFIDENCE = 2.0
+#: Turns of its own in a round after which the bot stops avoiding its end.
+STALL_LIMIT = 40
+
+_OTHERS = tuple(((k + COLS) % GRID_SIZE, (k + 2 * COLS) % GRID_SIZE) for k in range(GRID_SIZE))
+
+Candidate = tuple[int, ...]  #: the actions of one candidate move, as played
+
+
+class SearchBot:
+    """Determinized Monte Carlo search (see the module's description).
+
+    `turns` (the default budget, `DEFAULT_TURNS`) bounds the weighted simulated
+    turns per decision, `iterations` the playouts per decision instead, and
+    `budget` the seconds per decision (not reproducible). `policy` is the
+    playout policy; `confidence` how many standard errors a move must beat the
+    `expected` bot's choice by to be played instead.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int,
+        iterations: int | None = None,
+        turns: int | None = None,
+        budget: float | None = None,
+        policy: Policy = DEFAULT_POLICY,
+        confidence: float = CONFIDENCE,
+    ) -> None:
+        for option, value in (("iterations", iterations), ("turns", turns), ("budget", budget)):
+            if value is not None and (isinstance(value, bool) or not value > 0):
+                raise ValueError(f"{option} must be positive, not {value!r}")
+        self._rng = random.Random(seed)
+        self._iterations = iterations
+        self._turns = turns if turns is not None or iterations or budget else DEFAULT_TURNS
+        self._budget = budget
+        self._policy = policy
+        self._confidence = confidence
+        self._prior = ExpectedBot(seed)
+        self._plan: tuple[Any, int] | None = None
+        self._round = -1
+        self._turns_in_round = 0
+        #: the mean value of each candidate at the last search (for tests and tools)
+        self.last_values: dict[Candidate, float] = {}
+        #: the last search's simulated turns, playouts and sampled worlds
+        self.last_stats: list[int] = []
+
+    # --- choosing ----------------------------------------------------------------
+
+    def choose(self, observation: Observation) -> int:
+        """The chosen legal action for the bot's turn."""
+        obs = observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if obs.phase == Phase.REVEAL:
+            return opening_reveal(obs, self._rng)
+        me = obs.viewer
+        sampler = Sampler(obs)
+        if obs.held is None:
+            prior = self._prior.choose(obs)
+            if obs.round != self._round:
+                self._round, self._turns_in_round = obs.round, 0
+            self._turns_in_round += 1
+            stall = self._turns_in_round <= STALL_LIMIT
+            top = obs.discard_pile[-1]
+            candidates: list[Candidate] = [(DRAW,)]
+            candidates += [(TAKE_DISCARD, a) for a in placements(obs, me, top, False, stall)]
+            if prior == TAKE_DISCARD:
+                taken = step(sampler.state(sampler.pool, 0), TAKE_DISCARD)
+                default: Candidate = (TAKE_DISCARD, self._prior.choose(observe(taken, me)))
+            else:
+                default = (DRAW,)
+        else:
+            plan, self._plan = self._plan, None
+            if plan is not None and plan[0] == _plan_key(obs):
+                return plan[1]
+            stall = self._turns_in_round <= STALL_LIMIT
+            drawn = obs.source == "deck"
+            candidates = [(a,) for a in placements(obs, me, obs.held, drawn, stall)]
+            default = (self._prior.choose(obs),)
+        if default not in candidates:
+            candidates.append(default)
+        values, margins = self.evaluate(sampler, candidates, candidates.index(default))
+        self.last_values = dict(zip(candidates, values, strict=True))
+        challenger = max(range(len(candidates)), key=margins.__getitem__)
+        best = candidates[challenger] if margins[challenger] > self._confidence else default
+        if best[0] == TAKE_DISCARD:
+            after = (obs.round, obs.cards, obs.status, obs.discard_pile[:-1], obs.totals)
+            self._plan = (after, best[1])
+        assert best[0] in legal
+        return best[0]
+
+    def evaluate(
+        self, sampler: Sampler, candidates: list[Candidate], default: int = 0
+    ) -> tuple[list[float], list[float]]:
+        """Each candidate's mean value (the bot's estimated chance of winning the
+        game) over sampled worlds, by successive halving (candidates dropped
+        early keep the mean they had then; the `default` one is never dropped),
+        and how far it beats the default one in standard errors of their
+        paired difference (0 for the default itself)."""
+        count = len(candidates)
+        if count == 1:
+            return [0.0], [0.0]
+        placing = self._placing(sampler) if (DRAW,) in candidates else {}
+        pool = np.array(sampler.pool)
+        gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
+        rng = random.Random(self._rng.getrandbits(64))
+        value = _Valuer(sampler.observation)
+        sums = [0.0] * count
+        plays = [0] * count
+        diffs = [0.0] * count  # sum of (value - default's value) over shared worlds
+        squares = [0.0] * count
+        active = list(range(count))
+        stages = max(1, math.ceil(math.log2(count)))
+        start = time.perf_counter()
+        got = [0.0] * count
+        stats = [0, 0, 0]
+        weight = (2 + len(sampler.grids)) / 4  # a turn costs more at a bigger table
+        for stage in range(stages):
+            turns = 0.0
+            playouts = 0
+            while True:
+                base = sampler.table(gen.permutation(pool).tolist(), rng, self._policy)
+                for i in active:
+                    t = base.copy(rng)
+                    over = _apply(t, candidates[i], placing)
+                    raw = t.raw_scores() if over else t.play_out()
+                    got[i] = value(raw, t.ender)
+                    turns += t.turns * weight + PLAYOUT_COST
+                    stats[0] += t.turns
+                mine = got[default]
+                for i in active:
+                    v = got[i]
+                    sums[i] += v
+                    plays[i] += 1
+                    d = v - mine
+                    diffs[i] += d
+                    squares[i] += d * d
+                playouts += len(active)
+                stats[1] += len(active)
+                stats[2] += 1
+                if self._budget is not None:
+                    if time.perf_counter() - start >= self._budget * (stage + 1) / stages:
+                        break
+                elif self._iterations is not None:
+                    if playouts * stages >= self._iterations:
+                        break
+                elif turns * stages >= self._turns:
+                    break
+            if stage + 1 < stages:
+                active.sort(key=lambda i: (i != default, -sums[i] / plays[i]))
+                del active[max(2, (len(active) + 1) // 2) :]
+        self.last_stats = stats
+        means = [s / p for s, p in zip(sums, plays, strict=True)]
+        margins = []
+        for i in range(count):
+            n = plays[i]
+            mean = diffs[i] / n
+            spread = math.sqrt(max(squares[i] / n - mean * mean, 0.0) / max(n - 1, 1))
+            margins.append(mean / spread if spread > 0 else 0.0)
+        return means, margins
+
+    def _placing(self, sampler: Sampler) -> dict[int, int]:
+        """Where the prior would put each card it might draw now."""
+        obs = sampler.observation
+        cards = list(sampler.pool)
+        top = len(sampler.slots) + sampler.deal_held  # where the draw pile starts
+        placing = {}
+        for card in sorted(set(cards)):
+            order = cards[:]
+            order.remove(card)
+            order.insert(top, card)
+            drawn = step(sampler.state(order, 0), DRAW)
+            placing[card] = self._prior.choose(observe(drawn, obs.viewer))
+        return placing
+
+
+def _plan_key(obs: Observation) -> Any:
+    return (obs.round, obs.cards, obs.status, obs.discard_pile, obs.totals)
+
+
+def _apply(t: Table, candidate: Candidate, placing: dict[int, int]) -> bool:
+    """Play a candidate move at a table; True when it ends the round. A drawn
+    card goes where `placing` says (as a SWAP or FLIP action), else where the
+    playout policy puts it."""
+    action = candidate[0]
+    if action == DRAW:
+        t.draw_card()
+        held = t.held
+        assert held is not None
+        placed = placing.get(held)
+        if placed is None:
+            return t.place_held()
+        action = placed
+    elif action == TAKE_DISCARD:
+        t.take()
+        return t.place(candidate[1] - SWAP, False)
+    if action < FLIP:
+        return t.place(action - SWAP, False)
+    return t.place(action - FLIP, True)
+
+
+def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = True) -> list[int]:
+    """The sensible places for `card` in seat `me`'s grid, as SWAP/FLIP actions:
+    one per kind of position (face-down positions whose columns look the same
+    are alike); exchanges that lose points are left out, except into a
+    face-down card when the loss is small or the column gains a pair, and one
+    exchange that keeps the round from ending when `stall` and `me` has one
+    face-down card left. Discard-and-flip is offered for each kind of
+    face-down position when the card was drawn."""
+    cards = obs.cards[me]
+    status = obs.status[me]
+    down = sum(s == FACE_DOWN for s in status)
+    may_end = stall and obs.ender is None and down == 1
+    swaps: dict[Any, int] = {}
+    flips: dict[Any, int] = {}
+    every: dict[Any, int] = {}
+    stall_gain, stall_action = -1e9, -1
+    for k in range(GRID_SIZE):
+        s = status[k]
+        if s == CLEARED:
+            continue
+        others = tuple(
+            sorted(
+                (cards[o] if status[o] == FACE_UP else 99)  # 99: face down
+                for o in _OTHERS[k]
+            )
+        )
+        completes = others == (card, card)
+        pairs = card in others and 99 in others
+        if s == FACE_DOWN:
+            kind: Any = ("down", others)
+            gain = MEAN_CARD - card
+            if gain >= -SWAP_SLACK or completes or pairs:
+                swaps.setdefault(kind, SWAP + k)
+            if drawn:
+                flips.setdefault(kind, FLIP + k)
+        else:
+            value = cards[k]
+            assert value is not None
+            kind = ("up", value, others)
+            gain = value - card
+            if gain > 0 or completes:
+                swaps.setdefault(kind, SWAP + k)
+            elif may_end and gain > stall_gain:
+                stall_gain, stall_action = gain, SWAP + k
+        every.setdefault(kind, SWAP + k)
+    actions = list(swaps.values()) + list(flips.values())
+    if stall_action >= 0:
+        actions.append(stall_action)
+    if not actions:  # nothing sensible: a card taken from the discard must go somewhere
+        actions = list(every.values())
+    return sorted(actions)
+
+
+class _Valuer:
+    """Scores a played-out round for the viewer, for the game (see the module's
+    description): its share of the win if the game ends, else its estimated
+    chance of winning from the new totals."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.me = obs.viewer
+        self.totals = obs.totals
+        self.penalty = obs.rules.ender_penalty
+        self.target = obs.rules.target_score
+        self.others = [p for p in range(obs.num_players) if p != obs.viewer]
+        #: what the leader of a round usually scores, by number of players
+        self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
+
+    def __call__(self, raw: list[int], ender: int) -> float:
+        scores, _ = round_scores(raw, ender, self.penalty)
+        totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        mine = totals[self.me]
+        highest = max(totals)
+        if highest >= self.target:
+            lowest = min(totals)
+            return 1.0 / totals.count(lowest) if mine == lowest else 0.0
+        rounds = max(1.0, 0.5 + (self.target - highest) / self.leader_round)
+        scale = 1.0 / (ROUND_SPREAD * math.sqrt(2.0 * rounds))
+        chance = 1.0
+        for o in self.others:
+            chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
+        return chance

@@ -1,0 +1,249 @@
+"""The search bot: sampled worlds (determinize), fast playouts, and the search."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from conftest import deal, empty_draw_pile, reveal_all, with_face_down
+
+from skyjo.bots import make_bot
+from skyjo.bots.determinize import Sampler, determinize
+from skyjo.bots.rollout import PolicyBot, Table, policy_action
+from skyjo.bots.search import SearchBot, placements
+from skyjo.engine import (
+    DRAW,
+    FLIP,
+    SWAP,
+    TAKE_DISCARD,
+    Observation,
+    Phase,
+    State,
+    cards_in_play,
+    legal_actions,
+    new_game,
+    observe,
+    step,
+)
+from skyjo.rules import DECK, GRID_SIZE, Rules
+
+FAST = {"iterations": 120}  # a small budget: the tests check behaviour, not strength
+
+
+def _check_world(obs: Observation, world: State) -> None:
+    """`world` is a full state that `obs.viewer` cannot tell from the real one."""
+    assert observe(world, obs.viewer) == obs
+    assert Counter(cards_in_play(world)) == Counter(DECK)
+    assert len(world.draw_pile) - world.draw_top == obs.draw_pile_size
+    assert world.discard_pile == obs.discard_pile
+    for seat in range(obs.num_players):
+        for k in range(GRID_SIZE):
+            if obs.cards[seat][k] is not None:  # face up or cleared: the value seen
+                assert world.grids[seat][k] == obs.cards[seat][k]
+    if obs.source == "deck":
+        assert world.held is not None  # the drawn card is in the drawer's hand
+
+
+def _random_positions(seed: int, num_players: int, every: int = 3) -> list[State]:
+    """States met in a whole game where seats play the policy (now and then a
+    random legal action), every `every` actions, mid-turn states included."""
+    rng = random.Random(seed)
+    state = new_game(num_players, seed=seed, rules=Rules(target_score=60))
+    bots = [PolicyBot(seed * 10 + i) for i in range(num_players)]
+    states = []
+    while state.phase != Phase.GAME_OVER:
+        if rng.randrange(every) == 0:
+            states.append(state)
+        if rng.random() < 0.1:
+            action = rng.choice(legal_actions(state))
+        else:
+            action = bots[state.player].choose(observe(state, state.player))
+        state = step(state, action)
+    states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5, 8])
+def test_determinize_is_consistent_with_the_observation(num_players: int) -> None:
+    rng = random.Random(num_players)
+    phases = set()
+    for state in _random_positions(num_players, num_players):
+        phases.add((Phase(state.phase), state.held is not None))
+        for viewer in range(num_players):
+            obs = observe(state, viewer)
+            _check_world(obs, determinize(obs, rng))
+    assert (Phase.TURNS, True) in phases and (Phase.REVEAL, False) in phases
+    assert (Phase.ROUND_OVER, False) in phases and (Phase.GAME_OVER, False) in phases
+
+
+def test_determinize_after_a_reshuffle_and_with_a_card_drawn() -> None:
+    state = reveal_all(new_game(3, seed=11))
+    state = empty_draw_pile(state)
+    state = step(state, DRAW)  # reshuffles the discard pile
+    assert state.reshuffles[-1] and state.held is not None
+    rng = random.Random(0)
+    for viewer in range(3):
+        obs = observe(state, viewer)
+        assert (obs.held is None) == (viewer != state.player)
+        for _ in range(20):
+            world = determinize(obs, rng)
+            _check_world(obs, world)
+        # the sampled world plays on: a reshuffle inside it works too
+        world = empty_draw_pile(step(world, SWAP + 0))
+        assert step(world, DRAW).held is not None
+
+
+def test_determinize_samples_the_unseen_cards_uniformly() -> None:
+    state = reveal_all(new_game(2, seed=3))
+    obs = observe(state, 0)
+    rng = random.Random(1)
+    counts: Counter[int] = Counter()
+    for _ in range(600):
+        counts[determinize(obs, rng).grids[1][11]] += 1  # a face-down card of seat 1
+    unseen = Counter(determinize(obs, rng).draw_pile) + Counter(
+        v
+        for seat in range(2)
+        for k, v in enumerate(state.grids[seat])
+        if state.hidden[seat] >> k & 1
+    )
+    total = sum(unseen.values())
+    for value, n in unseen.items():  # within a generous margin of the expected count
+        expected = 600 * n / total
+        assert abs(counts[value] - expected) < 5 * expected**0.5 + 2
+
+
+def test_sampler_table_matches_its_state() -> None:
+    state = _random_positions(4, 4, every=1)[40]
+    assert state.phase in (Phase.TURNS, Phase.FINAL_TURNS)
+    sampler = Sampler(observe(state, 1))
+    cards = list(sampler.pool)
+    random.Random(2).shuffle(cards)
+    world = sampler.state(cards, 0)
+    table = sampler.table(cards[:], random.Random(0))
+    expected = Table.from_state(world, random.Random(0))
+    for name in ("vals", "hid", "clr", "draw", "disc", "player", "ender", "held", "source"):
+        assert getattr(table, name) == getattr(expected, name), name
+
+
+def test_a_playout_ends_the_round_as_the_engine_does() -> None:
+    """The fast table and the engine, fed the policy's moves, agree on the round's
+    raw scores and ender."""
+    checked = 0
+    for seed in range(12):
+        state = reveal_all(new_game(2 + seed % 3, seed=seed))
+        rng = random.Random(seed)
+        table = Table.from_state(state, rng)
+        raw = table.play_out()
+        while state.phase in (Phase.TURNS, Phase.FINAL_TURNS):
+            state = step(state, policy_action(state, rng))
+        if state.reshuffles[-1]:
+            continue  # the two shuffled the discard pile differently
+        assert state.results[-1].raw == tuple(raw)
+        assert state.results[-1].ender == table.ender
+        checked += 1
+    assert checked >= 8
+
+
+def test_search_plays_legal_actions_through_a_whole_game() -> None:
+    for num_players in (2, 4):
+        state = new_game(num_players, seed=5, rules=Rules(target_score=40))
+        bots = [SearchBot(1, **FAST)] + [
+            make_bot("expected", seed) for seed in range(1, num_players)
+        ]
+        while state.phase != Phase.GAME_OVER:
+            obs = observe(state, state.player)
+            action = bots[state.player].choose(obs)
+            assert action in obs.legal_actions
+            state = step(state, action)
+
+
+def test_search_is_registered() -> None:
+    bot = make_bot("search:iterations=50", 3)
+    assert isinstance(bot, SearchBot)
+    with pytest.raises(ValueError):
+        SearchBot(1, iterations=0)
+
+
+def _choices(seed: int, states: list[State]) -> list[int]:
+    bot = SearchBot(seed, **FAST)
+    return [bot.choose(observe(s, s.player)) for s in states]
+
+
+def test_same_seed_same_choices() -> None:
+    states = [
+        s for s in _random_positions(7, 3, every=2) if s.phase in (Phase.TURNS, Phase.FINAL_TURNS)
+    ][:12]
+    assert _choices(3, states) == _choices(3, states)
+
+
+def test_search_never_reads_hidden_information() -> None:
+    """Two states that differ only in face-down cards and the draw pile order
+    look the same to the player, and get the same choices."""
+    rng = random.Random(4)
+    for state in _random_positions(9, 2, every=4)[:40]:
+        if state.phase not in (Phase.TURNS, Phase.FINAL_TURNS):
+            continue
+        obs = observe(state, state.player)
+        other = determinize(obs, rng)  # a different deal of the unseen cards
+        assert other != state and observe(other, state.player) == obs
+        assert _choices(6, [state]) == _choices(6, [other])
+
+
+# --- crafted positions ------------------------------------------------------------
+
+
+def test_takes_a_discard_that_completes_a_column() -> None:
+    # Seat 0 shows 9 and 9 in column 0 and the discard is a 9: taking it and
+    # putting it at [2, 0] (face down) clears the column.
+    grids = [
+        [[9, 10, 11, 12], [9, 11, 10, 12], [4, 3, 6, 8]],
+        [[1, 2, 3, 4], [5, 6, 7, 8], [0, 1, 2, 3]],
+    ]
+    state = reveal_all(deal(grids, 9, draw=[12, 12, 12]))
+    seat0_down = [
+        (r, c) for r in range(3) for c in range(4) if (r, c) not in ((0, 0), (0, 1), (1, 0), (1, 1))
+    ]
+    state = with_face_down(state, [seat0_down, [(1, 0), (2, 3)]])._replace(player=0)
+    obs = observe(state, 0)
+    assert obs.cards[0][0] == obs.cards[0][4] == 9 and obs.discard_pile[-1] == 9
+    bot = SearchBot(2, **FAST)
+    assert bot.choose(obs) == TAKE_DISCARD
+    taken = step(state, TAKE_DISCARD)
+    assert bot.choose(observe(taken, 0)) == SWAP + 8
+
+
+def test_does_not_end_the_round_to_be_doubled() -> None:
+    # Seat 0 has one face-down card left and shows 47 points; seat 1 shows 1
+    # point with two face-down cards. Ending the round now doubles seat 0: it
+    # rather exchanges a face-up card.
+    grids = [
+        [[12, 11, 10, 12], [9, 0, 1, 2], [3, 4, -1, 7]],
+        [[1, 0, -1, 0], [-2, 1, 0, 2], [0, -1, 1, 5]],
+    ]
+    state = reveal_all(deal(grids, 8, draw=[6, 6, 6, 6]))
+    state = with_face_down(state, [[(2, 3)], [(2, 3), (1, 3)]])
+    state = state._replace(player=0)
+    bot = SearchBot(5, **FAST)
+    obs = observe(state, 0)
+    first = bot.choose(obs)
+    state = step(state, first)
+    action = bot.choose(observe(state, 0))
+    ends = (SWAP + 11, FLIP + 11)
+    assert action not in ends, (first, action)
+
+
+def test_placements_offer_one_of_each_kind() -> None:
+    state = reveal_all(new_game(2, seed=1))
+    obs = observe(state, 0)
+    actions = placements(obs, 0, 3, True)
+    # two face-up cards in columns 0 and 1; columns 2 and 3 alike (all face down)
+    assert sum(SWAP <= a < FLIP for a in actions) >= 2
+    assert len([a for a in actions if a >= FLIP]) == 3  # column 0, column 1, columns 2-3
+    assert all(a in legal_actions(step(state, DRAW)) for a in actions)
+
+
+def test_a_time_budget_gives_a_legal_action() -> None:
+    state = reveal_all(new_game(2, seed=8))
+    obs = observe(state, state.player)
+    assert SearchBot(1, budget=0.02).choose(obs) in obs.legal_actions
