@@ -12,12 +12,12 @@ actions); the opening reveals and dealing are part of the measured time.
 from __future__ import annotations
 
 import json
-import platform
 import random
 import time
 from typing import Annotated
 
 import typer
+from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
@@ -68,22 +68,12 @@ def main(
         for row in rows:
             print(json.dumps(row))
         return
-    table = Table(title=f"skyjo engine, random legal players, one core ({_machine()})")
+    table = Table(title="skyjo engine, random legal players, one core", caption=describe())
     for column in ("players", "games/s", "turns/s"):
         table.add_column(column, justify="right")
     for row in rows:
         table.add_row(str(row["players"]), f"{row['games_per_s']:,}", f"{row['turns_per_s']:,}")
     Console().print(table)
-
-
-def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            cpu = next(line.split(":", 1)[1].strip() for line in info if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, Python {platform.python_version()}"
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import statistics
 import time
 from typing import Annotated, Any
 
 import typer
+from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
@@ -99,7 +99,7 @@ def main(
         "bot": bot,
         "players": players,
         "games": games,
-        "machine": _machine(),
+        "machine": describe(),
         "load_average": round(os.getloadavg()[0], 2),  # other work on the machine skews wall time
         "one_core_games_per_s": round(one, 1),
         "workers": cores,
@@ -137,16 +137,6 @@ def main(
     else:
         table.add_row(f"{search} move", "not registered")
     Console().print(table)
-
-
-def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            cpu = next(line.split(":", 1)[1].strip() for line in info if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, Python {platform.python_version()}"
 
 
 if __name__ == "__main__":  # worker processes re-import this file: keep the guard
