@@ -359,7 +359,7 @@ def replay_command(
 def play_command(
     bots: Annotated[
         str, typer.Option(help="Bot specs, one per seat, comma-separated (e.g. greedy,random).")
-    ] = "greedy,greedy,random,random",
+    ] = "expected,greedy,basic,random",
     seed: Annotated[int, typer.Option(help="Seed of the game (deals and bots).")] = 1,
     target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
     ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = "positive",
