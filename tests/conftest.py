@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from typer.testing import Result
+
 from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, Phase, State, new_game, step
 from skyjo.rules import CARD_COUNTS, COLS, ROWS, Rules
 
@@ -130,3 +132,15 @@ def empty_draw_pile(state: State) -> State:
     while len(state.draw_pile) > state.draw_top:
         state = play(state, DRAW, swap(0, 0))
     return state
+
+
+def assert_bad_input(result: Result, *fragments: str) -> None:
+    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout."""
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert result.stderr.endswith("\n")
+    assert lines[0].startswith("skyjo: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])

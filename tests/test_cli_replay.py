@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo import engine
@@ -28,18 +29,6 @@ def run(*args: str, stdin: str | None = None) -> Result:
     """Run `skyjo ARGS...` in-process, with a wide plain terminal so tables do not wrap."""
     env = {"COLUMNS": "120", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
     return CliRunner().invoke(app, list(args), env=env, input=stdin)
-
-
-def assert_bad_input(result: Result, *fragments: str) -> None:
-    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert result.stderr.endswith("\n")
-    assert lines[0].startswith("skyjo: error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 def game(seed: int = 1, target: int = 1, stop: int | None = None) -> State:

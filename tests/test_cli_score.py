@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo.cli import app
@@ -18,18 +19,6 @@ def run(*args: str) -> Result:
     """Run `skyjo ARGS...` in-process, with a wide plain terminal so tables do not wrap."""
     env = {"COLUMNS": "120", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
     return CliRunner().invoke(app, list(args), env=env)
-
-
-def assert_bad_input(result: Result, *fragments: str) -> None:
-    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert result.stderr.endswith("\n")
-    assert lines[0].startswith("skyjo: error: ")
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 # ---------------------------------------------------------------- score grid
