@@ -113,18 +113,25 @@ class Sampler:
             RoundResult(e, s, s, False) for e, s in zip(enders, scores, strict=True)
         )
 
-    def state(self, cards: list[int] | tuple[int, ...], key: int) -> State:
-        """The world dealt from `cards` (an ordering of `pool`) as an engine
-        `State`; `key` seeds its later shuffles."""
-        obs = self.observation
+    def _deal(self, cards: list[int] | tuple[int, ...]) -> tuple[list[list[int]], int | None, int]:
+        """Lay `cards` (an ordering of `pool`) on the face-down places, then in
+        the freshly drawn hand when it is unseen: the grids, the held card,
+        and how many cards that used (the rest is the draw pile)."""
         grids = [g[:] for g in self.grids]
         for i, (seat, k) in enumerate(self.slots):
             grids[seat][k] = cards[i]
         used = len(self.slots)
-        held = obs.held
+        held = self.observation.held
         if self.deal_held:
             held = cards[used]
             used += 1
+        return grids, held, used
+
+    def state(self, cards: list[int] | tuple[int, ...], key: int) -> State:
+        """The world dealt from `cards` (an ordering of `pool`) as an engine
+        `State`; `key` seeds its later shuffles."""
+        obs = self.observation
+        grids, held, used = self._deal(cards)
         game = Game(
             rules=obs.rules,
             seed=None,
@@ -159,14 +166,7 @@ class Sampler:
         obs = self.observation
         t = Table.__new__(Table)
         t.n = obs.num_players
-        grids = [g[:] for g in self.grids]
-        for i, (seat, k) in enumerate(self.slots):
-            grids[seat][k] = cards[i]
-        used = len(self.slots)
-        held = obs.held
-        if self.deal_held:
-            held = cards[used]
-            used += 1
+        grids, held, used = self._deal(cards)
         draw = cards[used:]
         draw.reverse()
         t.vals = grids
