@@ -94,8 +94,30 @@ class CheatBot:
         return 99
 
 
+class StallBot:
+    """Never turns a card after the opening: takes the discard and exchanges it
+    with a face-up card, so a round between two of them never ends."""
+
+    name = "stall"
+
+    def __init__(self, seed: int) -> None:
+        pass
+
+    def choose(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if TAKE_DISCARD in legal:
+            return TAKE_DISCARD
+        mine = obs.cards[obs.viewer]
+        face_up = [a for a in legal if SWAP <= a < SWAP + 12 and mine[a - SWAP] is not None]
+        return face_up[0] if face_up else legal[0]
+
+
 #: Bots registered for these tests only (see `registered_test_bots`).
-TEST_BOTS = {"test-low": f"{__name__}:LowBot", "test-cheat": f"{__name__}:CheatBot"}
+TEST_BOTS = {
+    "test-low": f"{__name__}:LowBot",
+    "test-cheat": f"{__name__}:CheatBot",
+    "test-stall": f"{__name__}:StallBot",
+}
 
 
 @contextmanager
@@ -247,6 +269,12 @@ def test_bad_settings_are_refused() -> None:
 def test_an_illegal_move_names_the_bot_and_the_game() -> None:
     config = make_config("random,test-cheat", players=2, games=1, seed=1)
     with pytest.raises(IllegalActionError, match=r"'test-cheat' .*game 0"):
+        run_tournament(config, workers=1)
+
+
+def test_a_stalled_round_stops_the_tournament_with_a_clear_error() -> None:
+    config = make_config("test-stall", players=2, games=1, seed=1)
+    with pytest.raises(TournamentError, match=r"game 0, round 1: no end after 2000 turns"):
         run_tournament(config, workers=1)
 
 

@@ -74,6 +74,10 @@ STUDY_FORMAT = "skyjo-study/1"
 BACKENDS = ("local", "ray")
 #: How many games keep their per-turn trajectories in a results file, by default.
 DEFAULT_TURN_SAMPLE = 100
+#: Turns after which a round is taken to be stalled. The rules set no bound
+#: (players may exchange face-up cards forever); rounds between the package's
+#: bots last at most a few hundred turns, even with 8 players.
+MAX_ROUND_TURNS = 2_000
 
 _GAME_OVER = int(Phase.GAME_OVER)
 _ROUND_OVER = int(Phase.ROUND_OVER)
@@ -383,7 +387,7 @@ def _play(
     state = new_game(n, seed=deal_seed, rules=rules)
     rounds: list[tuple[tuple[int, ...], ...]] = []
     current = [[_grid_value(state, s)] for s in range(n)]
-    turns = 0
+    turns = round_start = 0
     while True:
         phase = state.phase
         if phase == _ROUND_OVER or phase == _GAME_OVER:
@@ -392,7 +396,10 @@ def _play(
                 break
             state = step(state, NEXT_ROUND)
             current = [[_grid_value(state, s)] for s in range(n)]
+            round_start = turns
             continue
+        if turns - round_start >= MAX_ROUND_TURNS:
+            raise _stalled(entries, index, state.game.round)
         seat = state.player
         action = bots[seat].choose(observe(state, seat))
         try:
@@ -412,6 +419,15 @@ def _play(
         rounds=state.results,
         turns=turns,
         trajectories=tuple(rounds),
+    )
+
+
+def _stalled(entries: Sequence[BotEntry], index: int, round_number: int) -> TournamentError:
+    """The error for a round that reached `MAX_ROUND_TURNS` without ending."""
+    labels = ", ".join(dict.fromkeys(repr(entry.label) for entry in entries))
+    return TournamentError(
+        f"game {index}, round {round_number + 1}: no end after {MAX_ROUND_TURNS} turns "
+        f"(bots {labels}); the rules set no bound, so a tournament stops a stalled round"
     )
 
 
