@@ -253,8 +253,10 @@ def test_progress_reaches_every_game() -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(BotError, match="unknown bot 'nobody'"):
         make_config("random,nobody", players=2, games=2)
-    with pytest.raises(BotError):
+    with pytest.raises(BotError, match="bad options for bot 'random:depth=3'"):
         make_config("random:depth=3", players=2, games=2)
+    with pytest.raises(BotError, match="'search:turns=0': turns must be a positive number, not 0"):
+        make_config("search:turns=0,random", players=2, games=2)
     with pytest.raises(TournamentError, match="at least 1 game"):
         make_config("random", players=2, games=0)
     with pytest.raises(TournamentError, match="seed"):

@@ -68,7 +68,9 @@ def make_bot(spec: str, seed: int) -> Bot:
     _, make, options = factory(spec)
     try:
         return make(seed, **options)
-    except TypeError as error:
+    except BotError:
+        raise
+    except (TypeError, ValueError) as error:  # unknown or bad options
         raise BotError(f"bad options for bot {spec!r}: {error}") from None
 
 

@@ -113,7 +113,9 @@ class BotEntry:
         """A fresh bot for one seat of one game."""
         try:
             return self.make(seed, **dict(self.options))
-        except TypeError as error:
+        except BotError:
+            raise
+        except (TypeError, ValueError) as error:  # unknown or bad options
             raise BotError(f"bad options for bot {self.label!r}: {error}") from None
 
 
