@@ -11,7 +11,7 @@ from conftest import deal, empty_draw_pile, reveal_all, with_face_down
 from skyjo.bots import make_bot
 from skyjo.bots.determinize import Sampler, determinize
 from skyjo.bots.rollout import PolicyBot, Table, policy_action
-from skyjo.bots.search import SearchBot, placements
+from skyjo.bots.search import CRITICAL_DOWN, SearchBot, critical, placements
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -247,3 +247,36 @@ def test_a_time_budget_gives_a_legal_action() -> None:
     state = reveal_all(new_game(2, seed=8))
     obs = observe(state, state.player)
     assert SearchBot(1, budget=0.02).choose(obs) in obs.legal_actions
+
+
+def test_a_decision_is_critical_when_the_round_may_end_soon() -> None:
+    state = reveal_all(new_game(3, seed=4))  # [0, 0] and [0, 1] face up
+    assert not critical(observe(state, 0))  # ten face-down cards each
+    three = [(1, 1), (2, 2), (2, 3)]
+    down = [(1, 0), (2, 0), (1, 2)][:CRITICAL_DOWN]
+    nearly_out = with_face_down(state, [three, down, three])
+    for viewer in range(3):  # whoever has few cards left, whoever looks
+        assert critical(observe(nearly_out, viewer))
+    assert not critical(observe(with_face_down(state, [three] * 3), 0))
+    ended = with_face_down(state, [[], three, three])
+    ended = ended._replace(ender=0, phase=Phase.FINAL_TURNS, player=1)
+    assert critical(observe(ended, 1))
+
+
+def test_the_budget_goes_to_critical_decisions() -> None:
+    calm_state = reveal_all(new_game(2, seed=8))
+    critical_state = with_face_down(calm_state, [[(2, 3)], [(1, 1), (2, 1), (2, 2)]])
+    playouts = {}
+    for name, state in (("calm", calm_state), ("critical", critical_state)):
+        bot = SearchBot(1, iterations=200, focus=3.0, calm=0.2)
+        bot.choose(observe(state, state.player))
+        playouts[name] = bot.last_stats[1]
+    # 600 against 40 playouts asked for; each stage stops once past its share
+    assert playouts["critical"] >= 600 > 200 >= playouts["calm"] >= 40, playouts
+
+
+@pytest.mark.parametrize("option", ["focus", "calm", "turns", "iterations", "budget"])
+@pytest.mark.parametrize("value", [0, -1.5, True, "2.5:calm=0.1"])
+def test_budget_options_must_be_positive_numbers(option: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f"{option} must be a positive number, not {value!r}"):
+        SearchBot(1, **{option: value})
