@@ -66,6 +66,12 @@ def factory(spec: str) -> tuple[str, BotFactory, dict[str, Any]]:
 def make_bot(spec: str, seed: int) -> Bot:
     """A new bot for one seat of one game."""
     _, make, options = factory(spec)
+    return build(spec, make, seed, options)
+
+
+def build(spec: str, make: BotFactory, seed: int, options: dict[str, Any]) -> Bot:
+    """`make(seed, **options)`, its errors for unknown or bad options turned into
+    a `BotError` naming `spec`."""
     try:
         return make(seed, **options)
     except BotError:
@@ -74,4 +80,13 @@ def make_bot(spec: str, seed: int) -> Bot:
         raise BotError(f"bad options for bot {spec!r}: {error}") from None
 
 
-__all__ = ["Bot", "BotError", "BotFactory", "bot_names", "make_bot", "parse_spec", "register"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotFactory",
+    "bot_names",
+    "build",
+    "make_bot",
+    "parse_spec",
+    "register",
+]

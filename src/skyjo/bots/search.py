@@ -121,8 +121,8 @@ class SearchBot:
         focus: float = FOCUS,
         calm: float = CALM,
     ) -> None:
-        options = {"iterations": iterations, "turns": turns, "budget": budget}
-        for option, value in (*options.items(), ("focus", focus), ("calm", calm)):
+        budgets = {"iterations": iterations, "turns": turns, "budget": budget}
+        for option, value in {**budgets, "focus": focus, "calm": calm}.items():
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if value is not None and not (number and value > 0):
                 raise ValueError(f"{option} must be a positive number, not {value!r}")

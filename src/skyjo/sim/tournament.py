@@ -51,7 +51,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from skyjo.bots import BotError, BotFactory, factory
+from skyjo.bots import BotError, BotFactory, build, factory
 from skyjo.engine import (
     FLIP,
     NEXT_ROUND,
@@ -111,12 +111,7 @@ class BotEntry:
 
     def new(self, seed: int) -> Any:
         """A fresh bot for one seat of one game."""
-        try:
-            return self.make(seed, **dict(self.options))
-        except BotError:
-            raise
-        except (TypeError, ValueError) as error:  # unknown or bad options
-            raise BotError(f"bad options for bot {self.label!r}: {error}") from None
+        return build(self.label, self.make, seed, dict(self.options))
 
 
 def resolve_bot(spec: str, check: bool = False) -> BotEntry:
