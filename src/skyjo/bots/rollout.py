@@ -26,7 +26,8 @@ The policy, for the player to act:
 - on a last turn (someone else ended the round) only the points count.
 
 After `_PATIENCE` turns per player a playout's players no longer avoid ending
-the round, so that every playout ends. `PolicyBot` plays the same policy as a
+the round, so that every playout ends (and after `_GIVE_UP` it is stopped, for
+policies that would never end it). `PolicyBot` plays the same policy as a
 bot, from an observation (a baseline: it loses to the `expected` bot).
 """
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from skyjo.bots import fastplay
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Observation, Phase, State
 from skyjo.rules import COLS, DECK, GRID_SIZE
 
@@ -56,6 +58,10 @@ _OPEN = tuple(_POSITIONS[_ALL & ~m] for m in range(1 << GRID_SIZE))
 #: Turns per player after which a playout's players stop avoiding the end of
 #: the round (players who all refuse to end it could play forever).
 _PATIENCE = 30
+#: Turns per player after which a playout stops, scored as it lies with the
+#: player to act as the ender if there is none: only a policy with odd knobs
+#: (say, taking every discard and never turning a card) gets there.
+_GIVE_UP = 200
 #: The four columns, as position triples.
 _COLUMNS = tuple((c, c + COLS, c + 2 * COLS) for c in range(COLS))
 
@@ -244,11 +250,18 @@ class Table:
     # --- the policy ------------------------------------------------------------
 
     def play_out(self) -> list[int]:
-        """Play the round to its end with the policy; the raw scores."""
+        """Play the round to its end with the policy; the raw scores. The same as
+        `play_out_reference`, move for move, but compiled (`skyjo.bots.fastplay`)."""
+        return fastplay.play_out(self, _PATIENCE, _GIVE_UP)
+
+    def play_out_reference(self) -> list[int]:
+        """Play the round to its end with the policy, in plain Python; the raw scores."""
         if self.held is not None and self.place_held():
             return self.raw_scores()
         while not self.play_turn():
-            pass
+            if self.turns >= _GIVE_UP * self.n:
+                self.ender = self.player if self.ender < 0 else self.ender
+                break
         return self.raw_scores()
 
     def play_turn(self) -> bool:
