@@ -16,12 +16,13 @@ same order as the reference) gives the same numbers in both.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from skyjo.engine import DRAW, TAKE_DISCARD
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
 from skyjo.rules import COLS, GRID_SIZE
 
 if TYPE_CHECKING:
@@ -32,8 +33,11 @@ NO_CARD = -100
 #: What the kernel returns: the round is over, or the draw pile must be reshuffled.
 OVER = 0
 RESHUFFLE = 1
+#: A status to start playing from (neither of the above).
+PLAY = 2
 #: Slots of the integer state array.
 N, PLAYER, ENDER, HELD, SOURCE, TURNS, PENALTY, NDRAW, NDISC = range(9)
+NSLOTS = 9
 #: `ender_penalty` codes (RULES.md 2.10).
 PENALTIES = {"none": 0, "positive": 1, "always": 2}
 #: The capacity of the pile arrays: every card of the deck.
@@ -50,80 +54,187 @@ _COLUMN_OF = np.array(
 )
 
 
+class Packed:
+    """A table as one integer array, the kernel's (see `Table.pack`): the state
+    slots (`N`...`NDISC`), then the raw scores, the face-down and cleared
+    masks (a seat each), the 12 cards of each seat, the draw pile and the
+    discard pile (tops last). `copy` it before playing a move."""
+
+    __slots__ = ("buf", "params")
+
+    def __init__(self, t: Table, patience: int, give_up: int) -> None:
+        n = t.n
+        buf = self.buf = np.zeros(_size(n), dtype=np.int64)
+        held = NO_CARD if t.held is None else t.held
+        buf[:NSLOTS] = (n, t.player, t.ender, held, t.source, t.turns, PENALTIES[t.penalty], 0, 0)
+        vals, hid, clr, draw, disc, st, _ = _views(buf)
+        vals[:] = t.vals
+        hid[:], clr[:] = t.hid, t.clr
+        draw[: len(t.draw)] = t.draw
+        disc[: len(t.disc)] = t.disc
+        st[NDRAW], st[NDISC] = len(t.draw), len(t.disc)
+        pol = t.policy
+        self.params = np.array(
+            (
+                pol.hidden_value,
+                pol.take_threshold,
+                pol.flip_value,
+                pol.pair_bonus,
+                pol.end_margin,
+                pol.end_bonus,
+                pol.last_turn_gain,
+                patience,
+                give_up,
+            )
+        )
+
+    def copy(self) -> Packed:
+        """An independent copy (the parameters are shared: they never change)."""
+        other = Packed.__new__(Packed)
+        other.buf = self.buf.copy()
+        other.params = self.params
+        return other
+
+    def reshuffle(self, rng: random.Random) -> None:
+        """The draw pile is empty: all the discard pile but its top card, shuffled
+        by `rng` as `Table.draw_card` does, becomes the draw pile (RULES.md 2.7)."""
+        _, _, _, draw, disc, st, _ = _views(self.buf)
+        size = int(st[NDISC])
+        pile = disc[: size - 1].tolist()
+        rng.shuffle(pile)
+        draw[: len(pile)] = pile
+        disc[0] = disc[size - 1]
+        st[NDRAW], st[NDISC] = len(pile), 1
+
+    def finish(self, status: int, rng: random.Random) -> list[int]:
+        """Play on to the end of the round from a kernel's `status` (or from PLAY);
+        the raw scores."""
+        if status == PLAY:
+            status = _kernel(self.buf, self.params)
+        while status == RESHUFFLE:
+            self.reshuffle(rng)
+            status = _kernel(self.buf, self.params)
+        n = int(self.buf[N])
+        return self.buf[NSLOTS : NSLOTS + n].tolist()
+
+    @property
+    def ender(self) -> int:
+        return int(self.buf[ENDER])
+
+    @property
+    def turns(self) -> int:
+        return int(self.buf[TURNS])
+
+
 def play_out(t: Table, patience: int, give_up: int) -> list[int]:
     """Play table `t` to the end of its round with its policy (updating `t` as
     the reference does), the players no longer avoiding its end after
     `patience` turns each, and stopping after `give_up`; every seat's raw
     round score."""
-    n = t.n
-    vals = np.array(t.vals, dtype=np.int64)
-    hid = np.array(t.hid, dtype=np.int64)
-    clr = np.array(t.clr, dtype=np.int64)
-    draw = np.zeros(PILE, dtype=np.int64)
-    draw[: len(t.draw)] = t.draw
-    disc = np.zeros(PILE, dtype=np.int64)
-    disc[: len(t.disc)] = t.disc
-    pol = t.policy
-    params = np.array(
-        (
-            pol.hidden_value,
-            pol.take_threshold,
-            pol.flip_value,
-            pol.pair_bonus,
-            pol.end_margin,
-            pol.end_bonus,
-            pol.last_turn_gain,
-            patience,
-            give_up,
-        )
-    )
-    st = np.array(
-        (
-            n,
-            t.player,
-            t.ender,
-            NO_CARD if t.held is None else t.held,
-            t.source,
-            t.turns,
-            PENALTIES[t.penalty],
-            len(t.draw),
-            len(t.disc),
-        ),
-        dtype=np.int64,
-    )
-    raw = np.zeros(n, dtype=np.int64)
-    while _kernel(vals, hid, clr, draw, disc, st, params, raw) == RESHUFFLE:
-        size = int(st[NDISC])
-        pile = disc[: size - 1].tolist()
-        t.rng.shuffle(pile)
-        draw[: len(pile)] = pile
-        disc[0] = disc[size - 1]
-        st[NDRAW], st[NDISC] = len(pile), 1
-    t.vals = vals.tolist()
-    t.hid = hid.tolist()
-    t.clr = clr.tolist()
+    packed = Packed(t, patience, give_up)
+    raw = packed.finish(PLAY, t.rng)
+    vals, hid, clr, draw, disc, st, _ = _views(packed.buf)
+    t.vals, t.hid, t.clr = vals.tolist(), hid.tolist(), clr.tolist()
     t.draw = draw[: st[NDRAW]].tolist()
     t.disc = disc[: st[NDISC]].tolist()
     t.player, t.ender, t.turns = int(st[PLAYER]), int(st[ENDER]), int(st[TURNS])
     t.held, t.source = None, -1
-    return raw.tolist()
+    return raw
+
+
+def play_move(
+    world: Packed, move: tuple[int, int], placing: np.ndarray, rng: random.Random
+) -> tuple[list[int], Packed]:
+    """Play one move at a copy of `world`, then the rest of the round as
+    `Table.play_out` would: the raw scores, and the copy (for its `ender` and
+    `turns`). Reshuffles draw from `rng`.
+
+    `move` is (DRAW, 0): draw, then put the card where `placing[card + 2]` says
+    (a SWAP or FLIP action), or where the policy would when that is -1; or
+    (TAKE_DISCARD, action): take the discard and make that SWAP action; or
+    (action, 0): place the held card by that SWAP or FLIP action."""
+    t = world.copy()
+    action, arg = move
+    if action == DRAW and t.buf[NDRAW] == 0:
+        t.reshuffle(rng)
+    return t.finish(_move_kernel(t.buf, t.params, action, arg, placing), rng), t
+
+
+def _size(n: int) -> int:
+    """The length of a `Packed` array for n players."""
+    return NSLOTS + 3 * n + GRID_SIZE * n + 2 * PILE
 
 
 @njit(cache=True)
-def _kernel(vals, hid, clr, draw, disc, st, prm, raw):  # type: ignore[no-untyped-def]
-    """Play turns until the round is over (OVER, with `raw` filled) or a player
-    must draw from an empty draw pile (RESHUFFLE, before that turn)."""
-    base = np.zeros(GRID_SIZE)
-    mval = np.zeros(3 * GRID_SIZE, dtype=np.int64)
-    mpos = np.zeros(3 * GRID_SIZE, dtype=np.int64)
-    mextra = np.zeros(3 * GRID_SIZE)
-    scratch = (base, mval, mpos, mextra)
+def _views(buf):  # type: ignore[no-untyped-def]
+    """The parts of a `Packed` array: cards (n x 12), face-down and cleared masks,
+    draw pile, discard pile, state slots, raw scores."""
+    n = buf[N]
+    raw = buf[NSLOTS : NSLOTS + n]
+    hid = buf[NSLOTS + n : NSLOTS + 2 * n]
+    clr = buf[NSLOTS + 2 * n : NSLOTS + 3 * n]
+    at = NSLOTS + 3 * n
+    vals = buf[at : at + GRID_SIZE * n].reshape((n, GRID_SIZE))
+    at += GRID_SIZE * n
+    return vals, hid, clr, buf[at : at + PILE], buf[at + PILE : at + 2 * PILE], buf[:NSLOTS], raw
+
+
+@njit(cache=True)
+def _scratch():  # type: ignore[no-untyped-def]
+    """Work arrays for `_analyse`: prices, then the matches' values, positions, extras."""
+    return (
+        np.zeros(GRID_SIZE),
+        np.zeros(3 * GRID_SIZE, dtype=np.int64),
+        np.zeros(3 * GRID_SIZE, dtype=np.int64),
+        np.zeros(3 * GRID_SIZE),
+    )
+
+
+@njit(cache=True)
+def _kernel(buf, prm):  # type: ignore[no-untyped-def]
+    """Place a held card as the policy would, then play turns until the round is
+    over (OVER, with the raw scores filled) or a player must draw from an empty
+    draw pile (RESHUFFLE, before that turn)."""
+    vals, hid, clr, draw, disc, st, raw = _views(buf)
+    scratch = _scratch()
     if st[HELD] != NO_CARD:
         drawn = st[SOURCE] == DRAW
         k, _, flip = _choose(vals, hid, clr, st, prm, st[PLAYER], st[HELD], drawn, scratch)
         if _place(vals, hid, clr, disc, st, k, flip):
             _raw_scores(vals, clr, st[N], raw)
             return OVER
+    return _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch)
+
+
+@njit(cache=True)
+def _move_kernel(buf, prm, action, arg, placing):  # type: ignore[no-untyped-def]
+    """Play one move (see `play_move`), then turns as `_kernel` does."""
+    vals, hid, clr, draw, disc, st, raw = _views(buf)
+    scratch = _scratch()
+    if action == DRAW:
+        card = _draw(draw, st)
+        placed = placing[card + 2]
+        if placed < 0:
+            k, _, flip = _choose(vals, hid, clr, st, prm, st[PLAYER], card, True, scratch)
+        else:
+            flip = placed >= FLIP
+            k = placed - FLIP if flip else placed - SWAP
+    elif action == TAKE_DISCARD:
+        st[NDISC] -= 1
+        st[HELD], st[SOURCE] = disc[st[NDISC]], TAKE_DISCARD
+        flip, k = False, arg - SWAP
+    else:
+        flip = action >= FLIP
+        k = action - FLIP if flip else action - SWAP
+    if _place(vals, hid, clr, disc, st, k, flip):
+        _raw_scores(vals, clr, st[N], raw)
+        return OVER
+    return _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch)
+
+
+@njit(cache=True)
+def _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch):  # type: ignore[no-untyped-def]
+    """Play whole turns: OVER (with `raw` filled) or RESHUFFLE (see `_kernel`)."""
     while True:
         done = _turn(vals, hid, clr, draw, disc, st, prm, scratch)
         if done < 0:

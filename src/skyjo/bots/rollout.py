@@ -254,6 +254,11 @@ class Table:
         `play_out_reference`, move for move, but compiled (`skyjo.bots.fastplay`)."""
         return fastplay.play_out(self, _PATIENCE, _GIVE_UP)
 
+    def pack(self) -> fastplay.Packed:
+        """The table as the compiled kernel's arrays, to play moves from
+        (`fastplay.play_move`)."""
+        return fastplay.Packed(self, _PATIENCE, _GIVE_UP)
+
     def play_out_reference(self) -> list[int]:
         """Play the round to its end with the policy, in plain Python; the raw scores."""
         if self.held is not None and self.place_held():

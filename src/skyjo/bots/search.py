@@ -53,7 +53,8 @@ import numpy as np
 
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.rollout import DEFAULT_POLICY, MEAN_CARD, Policy, Table
+from skyjo.bots.fastplay import play_move
+from skyjo.bots.rollout import DEFAULT_POLICY, MEAN_CARD, Policy
 from skyjo.engine import (
     CLEARED,
     DRAW,
@@ -202,7 +203,8 @@ class SearchBot:
         count = len(candidates)
         if count == 1:
             return [0.0], [0.0]
-        placing = self._placing(sampler) if (DRAW,) in candidates else {}
+        placing = self._placing(sampler) if (DRAW,) in candidates else np.full(15, -1)
+        moves = [_move(c) for c in candidates]
         pool = np.array(sampler.pool)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
         rng = random.Random(self._rng.getrandbits(64))
@@ -221,11 +223,9 @@ class SearchBot:
             turns = 0.0
             playouts = 0
             while True:
-                base = sampler.table(gen.permutation(pool).tolist(), rng, self._policy)
+                world = sampler.table(gen.permutation(pool).tolist(), rng, self._policy).pack()
                 for i in active:
-                    t = base.copy(rng)
-                    over = _apply(t, candidates[i], placing)
-                    raw = t.raw_scores() if over else t.play_out()
+                    raw, t = play_move(world, moves[i], placing, rng)
                     got[i] = value(raw, t.ender)
                     turns += t.turns * weight + PLAYOUT_COST
                     stats[0] += t.turns
@@ -262,18 +262,19 @@ class SearchBot:
             margins.append(mean / spread if spread > 0 else 0.0)
         return means, margins
 
-    def _placing(self, sampler: Sampler) -> dict[int, int]:
-        """Where the prior would put each card it might draw now."""
+    def _placing(self, sampler: Sampler) -> np.ndarray:
+        """Where the prior would put each card it might draw now: the SWAP or FLIP
+        action for card c at index c + 2, -1 for a card that cannot be drawn."""
         obs = sampler.observation
         cards = list(sampler.pool)
         top = len(sampler.slots) + sampler.deal_held  # where the draw pile starts
-        placing = {}
+        placing = np.full(15, -1)
         for card in sorted(set(cards)):
             order = cards[:]
             order.remove(card)
             order.insert(top, card)
             drawn = step(sampler.state(order, 0), DRAW)
-            placing[card] = self._prior.choose(observe(drawn, obs.viewer))
+            placing[card + 2] = self._prior.choose(observe(drawn, obs.viewer))
         return placing
 
 
@@ -289,25 +290,10 @@ def _plan_key(obs: Observation) -> Any:
     return (obs.round, obs.cards, obs.status, obs.discard_pile, obs.totals)
 
 
-def _apply(t: Table, candidate: Candidate, placing: dict[int, int]) -> bool:
-    """Play a candidate move at a table; True when it ends the round. A drawn
-    card goes where `placing` says (as a SWAP or FLIP action), else where the
-    playout policy puts it."""
-    action = candidate[0]
-    if action == DRAW:
-        t.draw_card()
-        held = t.held
-        assert held is not None
-        placed = placing.get(held)
-        if placed is None:
-            return t.place_held()
-        action = placed
-    elif action == TAKE_DISCARD:
-        t.take()
-        return t.place(candidate[1] - SWAP, False)
-    if action < FLIP:
-        return t.place(action - SWAP, False)
-    return t.place(action - FLIP, True)
+def _move(candidate: Candidate) -> tuple[int, int]:
+    """A candidate as `fastplay.play_move` takes it: (DRAW, 0), (TAKE_DISCARD,
+    action) or (action, 0) for the held card."""
+    return (candidate[0], candidate[1] if candidate[0] == TAKE_DISCARD else 0)
 
 
 def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = True) -> list[int]:
