@@ -7,7 +7,8 @@ with one worker per core, and prints games/s and the scaling efficiency
 and the load average are printed too: on a busy machine the
 wall-clock figures say more about the other work than about the tournament. When the `search` bot is
 registered, it also times its moves (`choose` calls) in games against
-`greedy` and prints the median and the 99th percentile.
+`greedy`, at 2, 4 and 8 players (`--search-players`: its default budget
+grows with the table), and prints the median and the 99th percentile.
 
     python bench/tournament.py                  # a table
     python bench/tournament.py --json           # one JSON object
@@ -51,14 +52,15 @@ def _cpu_seconds() -> float:
     return time.process_time()
 
 
-def search_move_times(spec: str, moves: int, seed: int) -> list[float]:
-    """Seconds per `choose` call of `spec` (seat 0) in 2-player games against greedy."""
+def search_move_times(spec: str, moves: int, seed: int, players: int = 2) -> list[float]:
+    """Seconds per `choose` call of `spec` (seat 0) in games against greedy."""
     rival = "greedy" if "greedy" in bot_names() else "random"
     times: list[float] = []
     game = 0
     while len(times) < moves:
-        bots = [make_bot(spec, seed + game), make_bot(rival, seed + game + 1)]
-        state = new_game(2, seed=seed + game)
+        bots = [make_bot(spec, seed + game)]
+        bots += [make_bot(rival, seed + game + p) for p in range(1, players)]
+        state = new_game(players, seed=seed + game)
         while state.phase != Phase.GAME_OVER and len(times) < moves:
             if state.phase == Phase.ROUND_OVER:
                 state = step(state, NEXT_ROUND)
@@ -86,6 +88,9 @@ def main(
     workers: Annotated[int | None, typer.Option(help="workers for 'all cores'")] = None,
     search: Annotated[str, typer.Option(help="the search bot's spec")] = "search",
     search_moves: Annotated[int, typer.Option(help="search moves to time")] = 100,
+    search_players: Annotated[
+        str, typer.Option(help="table sizes to time search at (its default budget grows with them)")
+    ] = "2,4,8",
     seed: Annotated[int, typer.Option()] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
 ) -> None:
@@ -107,16 +112,20 @@ def main(
         "speed_up": round(many / one, 2),
         "scaling_efficiency": round(many / one / cores, 2),
         "one_core_games_per_cpu_s": round(one_cpu, 1),
-        "search": None,
+        "search": [],
     }
     if search.partition(":")[0] in bot_names():
-        times = search_move_times(search, search_moves, seed)
-        result["search"] = {
-            "spec": search,
-            "moves": len(times),
-            "median_ms": round(1000 * statistics.median(times), 3),
-            "p99_ms": round(1000 * percentile(times, 99), 3),
-        }
+        for size in (int(part) for part in search_players.split(",")):
+            times = search_move_times(search, search_moves, seed, size)
+            result["search"].append(
+                {
+                    "spec": search,
+                    "players": size,
+                    "moves": len(times),
+                    "median_ms": round(1000 * statistics.median(times), 3),
+                    "p99_ms": round(1000 * percentile(times, 99), 3),
+                }
+            )
     if as_json:
         print(json.dumps(result))
         return
@@ -130,11 +139,11 @@ def main(
     table.add_row("scaling efficiency", f"{100 * result['scaling_efficiency']:.0f}%")
     table.add_row("games per CPU second, 1 worker", f"{one_cpu:,.1f}")
     table.add_row("load average (1 min)", f"{result['load_average']:.2f}")
-    if result["search"]:
-        s = result["search"]
-        table.add_row(f"{s['spec']} move, median", f"{s['median_ms']:.2f} ms")
-        table.add_row(f"{s['spec']} move, 99th percentile", f"{s['p99_ms']:.2f} ms")
-    else:
+    for s in result["search"]:
+        move = f"{s['spec']} move, {s['players']}p"
+        table.add_row(f"{move}, median", f"{s['median_ms']:.2f} ms")
+        table.add_row(f"{move}, 99th percentile", f"{s['p99_ms']:.2f} ms")
+    if not result["search"]:
         table.add_row(f"{search} move", "not registered")
     Console().print(table)
 

@@ -275,6 +275,25 @@ def test_the_budget_goes_to_critical_decisions() -> None:
     assert playouts["critical"] >= 600 > 200 >= playouts["calm"] >= 40, playouts
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_default_budget_is_10000_turns_per_opponent(players: int) -> None:
+    """The default search is the one with `turns` set to 10,000 per opponent, and
+    not the one with the 2-player budget at a bigger table."""
+    state = reveal_all(new_game(players, seed=3))
+    obs = observe(state, state.player)
+    stats = {}
+    for name, options in (
+        ("default", {}),
+        ("scaled", {"turns": 10_000 * (players - 1)}),
+        ("two", {"turns": 10_000}),
+    ):
+        bot = SearchBot(4, **options)
+        bot.choose(obs)
+        stats[name] = bot.last_stats
+    assert stats["default"] == stats["scaled"]
+    assert (stats["default"] == stats["two"]) == (players == 2)
+
+
 @pytest.mark.parametrize("option", ["focus", "calm", "turns", "iterations", "budget"])
 @pytest.mark.parametrize("value", [0, -1.5, True, "2.5:calm=0.1"])
 def test_budget_options_must_be_positive_numbers(option: str, value: object) -> None:

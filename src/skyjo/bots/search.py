@@ -71,11 +71,12 @@ from skyjo.engine import (
 from skyjo.rules import COLS, GRID_SIZE
 from skyjo.scoring import round_scores
 
-#: The default budget: simulated turns per decision, all candidates together,
-#: each turn weighted by (2 + players) / 4 and each playout counted as
-#: `PLAYOUT_COST` more turns, so that a decision takes about the same time
-#: whatever the table and the stage of the round.
-DEFAULT_TURNS = 10_000
+#: The default budget, per opponent: simulated turns per decision, all
+#: candidates together, each turn weighted by (2 + players) / 4 and each
+#: playout counted as `PLAYOUT_COST` more turns. Each opponent adds to the
+#: spread of a playout's outcome, so more opponents get more playouts: 10,000
+#: turns at 2 players, 30,000 at 4 (10,000 measured short of clear at 4).
+TURNS_PER_OPPONENT = 10_000
 PLAYOUT_COST = 5
 #: The spread of the difference of two players' round scores (greedy play).
 ROUND_SPREAD = 16.0
@@ -101,8 +102,8 @@ Candidate = tuple[int, ...]  #: the actions of one candidate move, as played
 class SearchBot:
     """Determinized Monte Carlo search (see the module's description).
 
-    `turns` (the default budget, `DEFAULT_TURNS`) bounds the weighted simulated
-    turns per decision, `iterations` the playouts per decision instead, and
+    `turns` (by default `TURNS_PER_OPPONENT` for each other player) bounds the
+    weighted simulated turns per decision, `iterations` the playouts per decision instead, and
     `budget` the seconds per decision (not reproducible), each multiplied by
     `focus` at critical decisions and by `calm` at the others. `policy` is the
     playout policy; `confidence` how many standard errors a move must beat the
@@ -129,7 +130,7 @@ class SearchBot:
                 raise ValueError(f"{option} must be a positive number, not {value!r}")
         self._rng = random.Random(seed)
         self._iterations = iterations
-        self._turns = turns if turns is not None or iterations or budget else DEFAULT_TURNS
+        self._turns = turns  # None: the default, by the number of players
         self._budget = budget
         self._policy = policy
         self._confidence = confidence
@@ -219,6 +220,7 @@ class SearchBot:
         got = [0.0] * count
         stats = [0, 0, 0]
         weight = (2 + len(sampler.grids)) / 4  # a turn costs more at a bigger table
+        limit = self._turns or TURNS_PER_OPPONENT * (len(sampler.grids) - 1)
         for stage in range(stages):
             turns = 0.0
             playouts = 0
@@ -247,7 +249,7 @@ class SearchBot:
                 elif self._iterations is not None:
                     if playouts * stages >= share * self._iterations:
                         break
-                elif turns * stages >= share * self._turns:
+                elif turns * stages >= share * limit:
                     break
             if stage + 1 < stages:
                 active.sort(key=lambda i: (i != default, -sums[i] / plays[i]))
