@@ -255,30 +255,29 @@ def _turn(vals, hid, clr, draw, disc, st, prm, scratch):  # type: ignore[no-unty
     p = st[PLAYER]
     h = hid[p]
     top = disc[st[NDISC] - 1]
-    if st[ENDER] < 0 and h != 0 and (h & (h - 1)) == 0:  # the move may end the round
-        k, gain, _ = _near_end(vals, hid, clr, st, prm, p, top, False)
-        if gain >= prm[1]:
-            st[NDISC] -= 1
-            st[HELD], st[SOURCE] = top, TAKE_DISCARD
-            return 1 if _place(vals, hid, clr, disc, st, k, False) else 0
+    near = st[ENDER] < 0 and h != 0 and (h & (h - 1)) == 0  # the move may end the round
+    best, best_k, flip_k, flip_gain, count = -1e9, -1, -1, 0.0, 0
+    if near:
+        k, gain, flip = _near_end(vals, hid, clr, st, prm, p, top, False)
+    else:
+        best, best_k, flip_k, flip_gain, count = _analyse(vals, hid, clr, st, prm, p, scratch)
+        k, gain = _best(scratch, best, best_k, count, top)
+    if gain >= prm[1]:  # take the discard
+        st[NDISC] -= 1
+        st[HELD], st[SOURCE] = top, TAKE_DISCARD
+        flip = False
+    else:
         if st[NDRAW] == 0:
             return -1
         card = _draw(draw, st)
-        k, gain, flip = _near_end(vals, hid, clr, st, prm, p, card, True)
-        return 1 if _place(vals, hid, clr, disc, st, k, flip) else 0
-    best, best_k, flip_k, flip_gain, count = _analyse(vals, hid, clr, st, prm, p, scratch)
-    k, gain = _best(scratch, best, best_k, count, top)
-    if gain >= prm[1]:
-        st[NDISC] -= 1
-        st[HELD], st[SOURCE] = top, TAKE_DISCARD
-        return 1 if _place(vals, hid, clr, disc, st, k, False) else 0
-    if st[NDRAW] == 0:
-        return -1
-    card = _draw(draw, st)
-    k, gain = _best(scratch, best, best_k, count, card)
-    if h != 0 and gain < flip_gain:
-        return 1 if _place(vals, hid, clr, disc, st, flip_k, True) else 0
-    return 1 if _place(vals, hid, clr, disc, st, k, False) else 0
+        if near:
+            k, gain, flip = _near_end(vals, hid, clr, st, prm, p, card, True)
+        else:
+            k, gain = _best(scratch, best, best_k, count, card)
+            flip = h != 0 and gain < flip_gain
+            if flip:
+                k = flip_k
+    return 1 if _place(vals, hid, clr, disc, st, k, flip) else 0
 
 
 @njit(cache=True)
