@@ -2,8 +2,11 @@
 
 Inside a sampled world (see `skyjo.bots.determinize`) every card is known, so
 a playout may run on plain mutable lists rather than on the engine's
-immutable `State`: a `Table` is built once from a state, copied for each
-playout, and played to the end of the round by a greedy policy. The policy
+immutable `State`: a `Table` is built once from a state and played to the
+end of the round by a greedy policy. The search packs it into one array
+(`Table.pack`) and plays each candidate move from a copy of that, in the
+compiled kernel of `skyjo.bots.fastplay`; the methods here are the policy's
+reference in plain Python, which the kernel follows move for move. The policy
 never peeks: it reads only what its player could see (its own face-up cards,
 the card it holds, the top of the discard pile, the other grids' face-up
 cards), and prices every face-down card at a constant value. So the
