@@ -1,7 +1,8 @@
 """The playout policy of `skyjo.bots.rollout`, compiled with Numba.
 
 `play_out(table)` plays a `Table` to the end of its round exactly as
-`Table.play_out_reference` does, move for move, but about ten times faster:
+`Table.play_out_reference` does, move for move, but faster (33 against 185
+microseconds a playout, measured on mid-round tables of 2 to 5 players):
 the table is copied into small integer arrays and a compiled kernel plays the
 turns. The kernel has no random numbers of its own. When a player must draw
 from an empty draw pile it stops before that turn, and Python reshuffles the
@@ -23,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
-from skyjo.rules import COLS, GRID_SIZE
+from skyjo.rules import CARD_VALUES, COLS, GRID_SIZE
 
 if TYPE_CHECKING:
     from skyjo.bots.rollout import Table
@@ -40,8 +41,11 @@ N, PLAYER, ENDER, HELD, SOURCE, TURNS, PENALTY, NDRAW, NDISC = range(9)
 NSLOTS = 9
 #: `ender_penalty` codes (RULES.md 2.10).
 PENALTIES = {"none": 0, "positive": 1, "always": 2}
-#: The capacity of the pile arrays: every card of the deck.
+#: The capacity of the pile arrays: more than every card of the deck (150).
 PILE = 160
+#: A `placing` array (see `play_move`) holds card c's action at c - LOWEST_CARD.
+LOWEST_CARD = min(CARD_VALUES)
+PLACING_SIZE = max(CARD_VALUES) - LOWEST_CARD + 1
 
 _ROWS = GRID_SIZE // COLS
 _OTHERS = np.array(
@@ -149,7 +153,7 @@ def play_move(
     `Table.play_out` would: the raw scores, and the copy (for its `ender` and
     `turns`). Reshuffles draw from `rng`.
 
-    `move` is (DRAW, 0): draw, then put the card where `placing[card + 2]` says
+    `move` is (DRAW, 0): draw, then put the card where `placing[card - LOWEST_CARD]` says
     (a SWAP or FLIP action), or where the policy would when that is -1; or
     (TAKE_DISCARD, action): take the discard and make that SWAP action; or
     (action, 0): place the held card by that SWAP or FLIP action."""
@@ -158,6 +162,11 @@ def play_move(
     if action == DRAW and t.buf[NDRAW] == 0:
         t.reshuffle(rng)
     return t.finish(_move_kernel(t.buf, t.params, action, arg, placing), rng), t
+
+
+def no_placing() -> np.ndarray:
+    """A `placing` array that leaves every drawn card to the policy."""
+    return np.full(PLACING_SIZE, -1, dtype=np.int64)
 
 
 def _size(n: int) -> int:
@@ -213,7 +222,7 @@ def _move_kernel(buf, prm, action, arg, placing):  # type: ignore[no-untyped-def
     scratch = _scratch()
     if action == DRAW:
         card = _draw(draw, st)
-        placed = placing[card + 2]
+        placed = placing[card - LOWEST_CARD]
         if placed < 0:
             k, _, flip = _choose(vals, hid, clr, st, prm, st[PLAYER], card, True, scratch)
         else:

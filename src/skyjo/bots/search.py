@@ -53,7 +53,7 @@ import numpy as np
 
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.fastplay import play_move
+from skyjo.bots.fastplay import LOWEST_CARD, no_placing, play_move
 from skyjo.bots.rollout import DEFAULT_POLICY, MEAN_CARD, Policy
 from skyjo.engine import (
     CLEARED,
@@ -204,7 +204,7 @@ class SearchBot:
         count = len(candidates)
         if count == 1:
             return [0.0], [0.0]
-        placing = self._placing(sampler) if (DRAW,) in candidates else np.full(15, -1)
+        placing = self._placing(sampler) if (DRAW,) in candidates else no_placing()
         moves = [_move(c) for c in candidates]
         pool = np.array(sampler.pool)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
@@ -266,17 +266,17 @@ class SearchBot:
 
     def _placing(self, sampler: Sampler) -> np.ndarray:
         """Where the prior would put each card it might draw now: the SWAP or FLIP
-        action for card c at index c + 2, -1 for a card that cannot be drawn."""
+        action for card c at index c - LOWEST_CARD, -1 for a card that cannot be drawn."""
         obs = sampler.observation
         cards = list(sampler.pool)
         top = len(sampler.slots) + sampler.deal_held  # where the draw pile starts
-        placing = np.full(15, -1)
+        placing = no_placing()
         for card in sorted(set(cards)):
             order = cards[:]
             order.remove(card)
             order.insert(top, card)
             drawn = step(sampler.state(order, 0), DRAW)
-            placing[card + 2] = self._prior.choose(observe(drawn, obs.viewer))
+            placing[card - LOWEST_CARD] = self._prior.choose(observe(drawn, obs.viewer))
         return placing
 
 
