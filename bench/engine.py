@@ -21,12 +21,12 @@ from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
-from skyjo.engine import DRAW, TAKE_DISCARD, Phase, legal_actions, new_game, step
+from skyjo.engine import DRAW, TAKE_DISCARD, History, Phase, legal_actions, new_game, step
 
 GAME_OVER = int(Phase.GAME_OVER)
 
 
-def count_turns(history: bytes) -> int:
+def count_turns(history: History) -> int:
     """Turns in a game: each starts with a draw or by taking the discard."""
     return history.count(DRAW) + history.count(TAKE_DISCARD)
 

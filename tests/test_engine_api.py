@@ -41,6 +41,7 @@ from skyjo.engine import (
     Phase,
     action_from_name,
     action_name,
+    history,
     legal_action_mask,
     legal_actions,
     new_game,
@@ -540,3 +541,51 @@ def test_an_action_that_is_not_an_int_is_illegal(phase, action):
     state = PHASES[phase]
     with pytest.raises(IllegalActionError, match="an action is an integer"):
         step(state, action)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_a_numpy_integer_action_is_the_same_action(phase):
+    import numpy as np
+
+    state = PHASES[phase]
+    for action in legal_actions(state):
+        assert step(state, np.int64(action)) == step(state, action)
+        assert type(history(step(state, np.int16(action)))[-1]) is int
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1", None])
+def test_observe_takes_an_integer_seat_or_none_for_a_spectator(seat):
+    state = step(table(draw=[7]), DRAW)
+    if seat is None:
+        view = observe(state, None)
+        assert view.viewer is None and view.held is None and view.legal_actions == ()
+        assert observe(state, 1).held is None  # a spectator sees what a non-drawer sees
+        assert view.cards == observe(state, 1).cards
+        return
+    with pytest.raises(ValueError, match="a seat is an integer"):
+        observe(state, seat)
+
+
+@pytest.mark.parametrize("action", [1.5, True, "draw", None])
+def test_action_name_of_what_is_not_an_integer(action):
+    with pytest.raises(ValueError, match="an action is an integer"):
+        action_name(action)
+
+
+@pytest.mark.parametrize("rules", ["positive", {"ender_penalty": "always"}, 100])
+def test_new_game_refuses_rules_that_are_not_rules(rules):
+    with pytest.raises(ValueError, match=r"rules must be a skyjo\.Rules"):
+        new_game(2, seed=1, rules=rules)
+
+
+def test_the_history_grows_in_place_along_a_game_and_copies_when_it_branches():
+    state = new_game(2, seed=3)
+    first = step(state, REVEAL)
+    second = step(first, REVEAL + 1)
+    assert first.history._buffer is second.history._buffer  # shared: constant-time growth
+    branch = step(first, REVEAL + 2)  # another move from an older state
+    assert branch.history._buffer is not second.history._buffer
+    assert history(second) == [REVEAL, REVEAL + 1]
+    assert history(branch) == [REVEAL, REVEAL + 2]
+    assert history(first) == [REVEAL]
+    assert history(state) == []

@@ -25,7 +25,9 @@ same seed and actions always give the same game. Grid positions are indices
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
@@ -127,7 +129,7 @@ class _StateFields(NamedTuple):
     discard_pile: tuple[int, ...]
     ender: int | None  #: who ended the round (RULES.md 2.8)
     num_players: int
-    history: bytes  #: every action of the game, one byte each, oldest first
+    history: History  #: every action of the game, oldest first
     game: Game
 
 
@@ -222,7 +224,77 @@ def _join_bits(masks: Any) -> int:
 
 
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
-_AS_BYTE = tuple(bytes((action,)) for action in range(NUM_ACTIONS))  # history entries
+
+
+class History:
+    """Every action of a game, oldest first: an immutable sequence of ints that
+    grows by one action in constant time (amortized).
+
+    States along one game share a buffer: a state's history is the first
+    `length` bytes of it. Appending to the newest history extends the buffer in
+    place; appending to an older one (a search trying several moves from one
+    state) copies its prefix first. The appended byte is checked after the
+    append, so two threads extending the same history never see each other's
+    action. So replaying a long game is linear, where concatenating bytes was
+    quadratic.
+    """
+
+    __slots__ = ("_buffer", "_length")
+
+    def __init__(self, actions: bytes | bytearray | Iterable[int] = b"") -> None:
+        self._buffer = bytearray(actions)
+        self._length = len(self._buffer)
+
+    def plus(self, action: int) -> History:
+        """This history followed by `action`."""
+        buffer, length = self._buffer, self._length
+        if len(buffer) == length:
+            buffer.append(action)
+            if buffer[length] == action:  # our byte, not another thread's
+                return _history(buffer, length + 1)
+        copy = buffer[:length]
+        copy.append(action)
+        return _history(copy, length + 1)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._buffer[: self._length])
+
+    def __getitem__(self, index: int) -> int:
+        return self.to_bytes()[index]
+
+    def to_bytes(self) -> bytes:
+        return bytes(self._buffer[: self._length])
+
+    def count(self, action: int) -> int:
+        return self._buffer.count(action, 0, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._length == other._length and (
+                self._buffer is other._buffer or self.to_bytes() == other.to_bytes()
+            )
+        if isinstance(other, bytes | bytearray):
+            return self.to_bytes() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.to_bytes())
+
+    def __repr__(self) -> str:
+        return f"History({self.to_bytes()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return History, (self.to_bytes(),)
+
+
+def _history(buffer: bytearray, length: int) -> History:
+    history = History.__new__(History)
+    history._buffer = buffer
+    history._length = length
+    return history
 
 
 #: Every kind of `Event`, in the order they can happen.
@@ -283,7 +355,7 @@ class Event:
         return data
 
 
-def visible_event(event: Event, viewer: int) -> Event:
+def visible_event(event: Event, viewer: int | None) -> Event:
     """The event as `viewer` may see it: a drawn card is seen only by the drawer
     until it is placed (RULES.md 2.5)."""
     if event.kind == "drew" and event.player != viewer:
@@ -315,7 +387,11 @@ def new_game(
             "new_game needs an explicit seed (or a deck): randomness is never implicit"
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"a seed must be an integer, not {seed!r}")
+        raise ValueError(f"a seed must be an integer, not {_shown(seed)}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ValueError(
+            f"rules must be a skyjo.Rules (e.g. Rules(ender_penalty='always')), not {_shown(rules)}"
+        )
     game = Game(
         rules=rules or Rules(),
         seed=seed,
@@ -327,7 +403,7 @@ def new_game(
         decks=(),
         reshuffles=(),
     )
-    state = State(_ROUND_OVER, 0, None, -1, (), 0, 0, (), 0, (), None, num_players, b"", game)
+    state = State(_ROUND_OVER, 0, None, -1, (), 0, 0, (), 0, (), None, num_players, History(), game)
     return _deal(state, deck, None)
 
 
@@ -376,7 +452,7 @@ def _deal(
         discard_pile=(cards[dealt],),
         ender=None,
         num_players=n,
-        history=state.history + _AS_BYTE[NEXT_ROUND] if game.round > 0 else state.history,
+        history=state.history.plus(NEXT_ROUND) if game.round > 0 else state.history,
         game=game,
     )
 
@@ -440,8 +516,8 @@ def step(state: State, action: int, events: list[Event] | None = None) -> State:
     is ever replaced by another action. When `events` is a list, what happened
     is appended to it.
     """
-    if type(action) is not int:  # not a bool, not a float equal to an action id
-        raise IllegalActionError(why_illegal(state, action))
+    if type(action) is not int:  # a NumPy integer is welcome; a bool or a float is not
+        action = _action_id(state, action)
     if state.held is not None:  # the second step of a turn
         shift = GRID_SIZE * state.player
         if SWAP <= action < FLIP:
@@ -476,10 +552,31 @@ def step_with_events(state: State, action: int) -> tuple[State, tuple[Event, ...
     return new, tuple(events)
 
 
+def _integral(value: Any) -> int | None:
+    """`value` as an int if it is an integer of any integral type (NumPy's
+    included, `operator.index`), else None; a bool is not an integer here."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _action_id(state: State, action: Any) -> int:
+    """The int action id of an integral `action`; anything else is illegal."""
+    as_int = _integral(action)
+    if as_int is None:
+        raise IllegalActionError(why_illegal(state, action))
+    return as_int
+
+
 def why_illegal(state: State, action: Any) -> str:
     """A sentence saying why `action` is not legal in `state`."""
-    if isinstance(action, bool) or not isinstance(action, int):
-        return f"an action is an integer, not {action!r}"
+    as_int = _integral(action)
+    if as_int is None:
+        return f"an action is an integer, not {_shown(action)}"
+    action = as_int
     if not 0 <= action < NUM_ACTIONS:
         return f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})"
     who = f"seat {state.player}"
@@ -525,7 +622,7 @@ def _reveal(state: State, k: int, events: list[Event] | None) -> State:
     if events is not None:
         events.append(Event("revealed", p, cells[shift + k], k))
     hidden_bits &= ~(1 << (shift + k))
-    history += _AS_BYTE[REVEAL + k]
+    history = history.plus(REVEAL + k)
     following = p
     if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
         following = p + 1
@@ -561,7 +658,7 @@ def _draw(state: State, events: list[Event] | None) -> State:
     if events is not None:
         events.append(Event("drew", player, card))
     return _new(State, (phase, player, card, DRAW, cells, hidden_bits, cleared_bits, draw_pile,
-                        draw_top + 1, discard_pile, ender, num_players, history + _AS_BYTE[DRAW],
+                        draw_top + 1, discard_pile, ender, num_players, history.plus(DRAW),
                         game))  # fmt: skip
 
 
@@ -574,7 +671,7 @@ def _take_discard(state: State, events: list[Event] | None) -> State:
         events.append(Event("took_discard", player, card))
     return _new(State, (phase, player, card, TAKE_DISCARD, cells, hidden_bits, cleared_bits,
                         draw_pile, draw_top, discard_pile[:-1], ender, num_players,
-                        history + _AS_BYTE[TAKE_DISCARD], game))  # fmt: skip
+                        history.plus(TAKE_DISCARD), game))  # fmt: skip
 
 
 def reshuffle(state: State, order: tuple[int, ...] | list[int] | None = None) -> State:
@@ -649,7 +746,7 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
             discard += (a, b, c)
             if events is not None:
                 events.append(Event("column_cleared", p, a, col, (a, b, c)))
-    history += _AS_BYTE[action]
+    history = history.plus(action)
     if ender is None and not mine:
         ender = p
         phase = _FINAL_TURNS
@@ -712,6 +809,10 @@ def _end_round(state: State, events: list[Event] | None) -> State:
 def action_name(action: int) -> str:
     """A readable name: `reveal [0, 1]`, `draw`, `take discard`, `exchange [2, 3]`,
     `discard and flip [1, 0]`, `next round`."""
+    as_int = _integral(action)
+    if as_int is None:
+        raise ValueError(f"an action is an integer, not {_shown(action)}")
+    action = as_int
     if action == DRAW:
         return "draw"
     if action == TAKE_DISCARD:
@@ -724,7 +825,13 @@ def action_name(action: int) -> str:
         return f"exchange {_where(action - SWAP)}"
     if FLIP <= action < FLIP + GRID_SIZE:
         return f"discard and flip {_where(action - FLIP)}"
-    raise ValueError(f"there is no action {action!r}")
+    raise ValueError(f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})")
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """`repr(value)`, cut to `limit` characters, for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 ACTION_NAMES = tuple(action_name(a) for a in range(NUM_ACTIONS))
@@ -779,7 +886,7 @@ class Observation:
     `status[seat][k]` is FACE_DOWN, FACE_UP or CLEARED.
     """
 
-    viewer: int
+    viewer: int | None  #: the seat, or None for a spectator
     num_players: int
     round: int
     phase: Phase
@@ -829,10 +936,18 @@ class Observation:
         }
 
 
-def observe(state: State, viewer: int) -> Observation:
-    """What `viewer` may see of `state`."""
-    if not 0 <= viewer < state.num_players:
-        raise ValueError(f"there is no seat {viewer} in a {state.num_players}-player game")
+def observe(state: State, viewer: int | None) -> Observation:
+    """What `viewer` may see of `state`: a seat, or None for a spectator, who
+    sees only what is face up (a drawn card only once it is placed)."""
+    if viewer is not None:
+        seat = _integral(viewer)
+        if seat is None:
+            raise ValueError(
+                f"a seat is an integer (or None for a spectator), not {_shown(viewer)}"
+            )
+        if not 0 <= seat < state.num_players:
+            raise ValueError(f"there is no seat {seat} in a {state.num_players}-player game")
+        viewer = seat
     held = state.held
     if held is not None and state.source == DRAW and viewer != state.player:
         held = None
@@ -861,6 +976,8 @@ def observe(state: State, viewer: int) -> Observation:
         ender=state.ender,
         totals=state.totals,
         round_scores=tuple(r.scores for r in state.results),
-        legal_actions=legal_actions(state) if viewer == current_player(state) else (),
+        legal_actions=legal_actions(state)
+        if viewer is not None and viewer == current_player(state)
+        else (),
         rules=state.rules,
     )

@@ -12,7 +12,6 @@ such a world as an engine `State`, ready for `step` or a fast playout.
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from skyjo.bots.counting import hidden_places, unseen_cards
 from skyjo.bots.rollout import DEFAULT_POLICY, Policy, Table
@@ -23,21 +22,15 @@ from skyjo.engine import (
     REVEAL,
     TAKE_DISCARD,
     Game,
+    History,
     Observation,
     Phase,
     RoundResult,
     State,
-    new_game,
 )
-from skyjo.rules import COLS, DECK, GRID_SIZE
+from skyjo.rules import COLS, GRID_SIZE
 
 _SOURCES = {"deck": DRAW, "discard": TAKE_DISCARD, None: -1}
-
-
-@cache
-def _empty_history() -> bytes:
-    """The history of a game before its first action, whatever its type."""
-    return new_game(2, deck=DECK).history
 
 
 def determinize(observation: Observation, rng: random.Random) -> State:
@@ -156,7 +149,7 @@ class Sampler:
             discard_pile=obs.discard_pile,
             ender=obs.ender,
             num_players=obs.num_players,
-            history=_empty_history(),
+            history=History(),
             game=game,
         )
 
