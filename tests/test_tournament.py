@@ -9,8 +9,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -19,6 +20,7 @@ from skyjo.bots import BotError, bot_names
 from skyjo.cli import app
 from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation
 from skyjo.rules import Rules
+from skyjo.seeds import bot_seed
 from skyjo.sim import (
     StudyResult,
     TournamentError,
@@ -30,6 +32,7 @@ from skyjo.sim import (
     run_tournament,
     save_results,
 )
+from skyjo.sim.commands import tournament_command, tournament_tables
 from skyjo.sim.tournament import (
     game_seeds,
     make_chunks,
@@ -112,8 +115,21 @@ class StallBot:
         return face_up[0] if face_up else legal[0]
 
 
+class SeedBot(LowBot):
+    """Notes every seed it is given (in seat order, game after game, with one worker)."""
+
+    name = "seed"
+    seen: ClassVar[list[int]] = []
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        if seed:  # seed 0: the bot `make_config` builds to check the options
+            SeedBot.seen.append(seed)
+
+
 #: Bots registered for these tests only (see `registered_test_bots`).
 TEST_BOTS = {
+    "test-seed": f"{__name__}:SeedBot",
     "test-low": f"{__name__}:LowBot",
     "test-cheat": f"{__name__}:CheatBot",
     "test-stall": f"{__name__}:StallBot",
@@ -211,6 +227,47 @@ def test_game_seeds_depend_on_seed_and_game_only() -> None:
     assert game_seeds(1, 6, 4) != (deal, bots)
     assert game_seeds(2, 5, 4) != (deal, bots)
     assert all(0 <= s < 2**63 for s in [deal, *bots])
+
+
+def test_bot_seeds_are_one_way_hashes_of_the_deal_seed() -> None:
+    deal, bots = game_seeds(1, 5, 4)
+    # the deal's seed is the first word of the game's SeedSequence, as it always was
+    words = np.random.SeedSequence(1, spawn_key=(5,)).generate_state(5, dtype=np.uint64)
+    assert deal == int(words[0]) & (2**63 - 1)
+    # a bot's seed is no word of that sequence, only a hash of the deal's seed and the seat
+    assert bots == [bot_seed(deal, seat) for seat in range(4)]
+    assert not {int(w) & (2**63 - 1) for w in words} & set(bots)
+
+
+def test_each_seat_gets_its_bot_seed() -> None:
+    SeedBot.seen.clear()
+    config = make_config("test-seed", players=3, games=2, seed=4, rules=SHORT)
+    run_tournament(config, workers=1)
+    expected = [seed for g in range(2) for seed in game_seeds(4, g, 3)[1]]
+    assert SeedBot.seen == expected
+
+
+def test_a_tournament_without_a_seed_draws_one_and_shows_it() -> None:
+    first = make_config("random", players=2, games=2, rules=SHORT)
+    second = make_config("random", players=2, games=2, rules=SHORT)
+    assert first.seed != second.seed and 0 <= first.seed < 2**63
+    outcome = tournament_command("random,test-low", games=3, workers=1, show_progress=False)
+    seed = outcome.summary["seed"]
+    assert isinstance(outcome.document, TournamentResult)
+    assert (
+        outcome.document.config.seed == seed
+        and outcome.document.to_dict()["config"]["seed"] == seed
+    )
+    shown = [item for item in tournament_tables(outcome) if isinstance(item, str)]
+    assert shown[-1] == f"Seed {seed}: --seed {seed} plays the same games again."
+    again = tournament_command(
+        "random,test-low", games=3, seed=seed, workers=1, show_progress=False
+    )
+    assert again.document == outcome.document
+    study = tournament_command("test-low,random", players=3, games=2, workers=1, study="luck")
+    assert isinstance(study.document, StudyResult)
+    assert study.summary["seed"] == study.document.seed
+    assert {p["summary"]["seed"] for p in study.document.points} == {study.document.seed}
 
 
 # --------------------------------------------------------------------------

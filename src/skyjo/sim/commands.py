@@ -89,7 +89,7 @@ def tournament_command(
     bots: str,
     players: int | None = None,
     games: int = 1000,
-    seed: int = 1,
+    seed: int | None = None,
     workers: int | None = None,
     backend: str = "local",
     address: str | None = None,
@@ -98,7 +98,11 @@ def tournament_command(
     turn_sample: int = 100,
     show_progress: bool | None = None,
 ) -> Outcome:
-    """Check the options, play the tournament (or the study), write `out`."""
+    """Check the options, play the tournament (or the study), write `out`.
+
+    Without a `seed`, a fresh one is drawn; it is in the results (and shown by
+    `tournament_tables`), so `--seed` can play the same games again.
+    """
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r} (--backend {'|'.join(BACKENDS)})")
     if address and backend != "ray":
@@ -205,6 +209,8 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | 
     )
     if out:
         shown.append(f"Results written to {out}")
+    seed = doc.seed if isinstance(doc, StudyResult) else doc.config.seed
+    shown.append(f"Seed {seed}: --seed {seed} plays the same games again.")
     return shown
 
 

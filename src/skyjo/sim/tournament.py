@@ -9,11 +9,16 @@ seat. Results are reported per bot *label* (its spec as given, such as
 `search:iterations=200`), adding up the seats that share a label.
 
 Determinism. Game `g` is a pure function of `(seed, g)` and the lineup: the
-deal's seed and each seat's bot seed come from NumPy's `SeedSequence(seed,
-spawn_key=(g,))`. Games are played in chunks by any number of worker
-processes (or Ray tasks, see `skyjo.sim.ray_backend`), then put back in game
-order before any statistic or rating is computed, so the same seed gives the
-same results whatever the number of workers or the backend.
+deal's seed is the first word of NumPy's `SeedSequence(seed, spawn_key=(g,))`,
+and the bot at seat `s` is seeded with `skyjo.seeds.bot_seed(deal seed, s)`, a
+one-way hash: a bot (an external program is sent its seed) learns nothing of
+the deal from it. A tournament given no seed draws one with
+`skyjo.seeds.fresh_seed()`, which nobody can guess, and shows it (in the
+table, the `--json` summary and the results file) so that `--seed` replays
+it. Games are played in chunks by any number of worker processes (or Ray
+tasks, see `skyjo.sim.ray_backend`), then put back in game order before any
+statistic or rating is computed, so the same seed gives the same results
+whatever the number of workers or the backend.
 
 Per-turn data. After the deal and after each of its own turns, a seat's
 *grid value* is recorded: the sum of its cards that are not in a cleared
@@ -65,6 +70,7 @@ from skyjo.engine import (
     step,
 )
 from skyjo.rules import GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
+from skyjo.seeds import bot_seed, fresh_seed
 
 #: The `format` of a tournament results file.
 FORMAT = "skyjo-tournament/1"
@@ -172,6 +178,15 @@ def make_lineup(bots: Sequence[str], players: int | None = None) -> list[str]:
     return [bots[i % len(bots)] for i in range(players)]
 
 
+def check_seed(seed: Any) -> int:
+    """`seed` if it is a valid seed, a fresh one for None, else `TournamentError`."""
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TournamentError(f"the seed must be a whole number >= 0, not {seed!r} (--seed)")
+    return seed
+
+
 def check_players(players: Any) -> int:
     """`players` if it is a valid player count (RULES.md 1), else `TournamentError`."""
     if isinstance(players, bool) or not isinstance(players, int):
@@ -190,13 +205,15 @@ def seat_lineup(lineup: Sequence[str], game: int) -> list[str]:
 
 
 def game_seeds(seed: int, game: int, players: int) -> tuple[int, list[int]]:
-    """The deal's seed and each seat's bot seed for game `game`, from `(seed, game)` only."""
+    """The deal's seed and each seat's bot seed for game `game`, from `(seed, game)` only.
+
+    The bot seeds are one-way hashes of the deal's seed and the seat
+    (`skyjo.seeds.bot_seed`): a bot cannot work back to the deal from its own.
+    """
     np = _numpy()
-    words = np.random.SeedSequence(seed, spawn_key=(game,)).generate_state(
-        players + 1, dtype=np.uint64
-    )
-    values = [int(w) & _SEED_MASK for w in words]
-    return values[0], values[1:]
+    word = np.random.SeedSequence(seed, spawn_key=(game,)).generate_state(1, dtype=np.uint64)[0]
+    deal = int(word) & _SEED_MASK
+    return deal, [bot_seed(deal, seat) for seat in range(players)]
 
 
 @cache
@@ -253,7 +270,7 @@ def make_config(
     bots: str | Sequence[str],
     players: int | None = None,
     games: int = 1000,
-    seed: int = 1,
+    seed: int | None = None,
     rules: Rules | None = None,
     turn_sample: int = DEFAULT_TURN_SAMPLE,
     lineup: Sequence[str] | None = None,
@@ -261,6 +278,8 @@ def make_config(
     """Check the settings and build a `TournamentConfig` (`TournamentError` if bad).
 
     `lineup` (one spec per seat) overrides the cycling of `bots` over `players`.
+    Without a `seed`, a fresh one is drawn (`skyjo.seeds.fresh_seed`); it is
+    the config's `seed`, so the tournament can be played again.
     """
     specs = parse_bots(bots)
     labels = list(dict.fromkeys(s.strip() for s in specs))
@@ -270,8 +289,7 @@ def make_config(
     check_players(len(seats))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TournamentError(f"a tournament plays at least 1 game, not {games!r} (--games)")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise TournamentError(f"the seed must be a whole number >= 0, not {seed!r} (--seed)")
+    seed = check_seed(seed)
     if turn_sample < 0:
         raise TournamentError(f"--turn-sample must be >= 0, not {turn_sample}")
     return TournamentConfig(
@@ -679,12 +697,13 @@ class StudyResult:
 def luck_configs(
     bots: str | Sequence[str],
     games: int,
-    seed: int,
+    seed: int | None = None,
     max_players: int = MAX_PLAYERS,
     rules: Rules | None = None,
 ) -> list[TournamentConfig]:
     """One tournament per player count n = 2..max_players: the first bot of `bots`
-    (taken as the stronger) against n-1 copies of the second."""
+    (taken as the stronger) against n-1 copies of the second, all with `seed`
+    (without one, a fresh seed drawn once for them all)."""
     specs = parse_bots(bots)
     if len(specs) != 2:
         raise TournamentError(
@@ -695,6 +714,7 @@ def luck_configs(
     if strong == weak:
         raise TournamentError("the luck study needs two different bots")
     check_players(max_players)
+    seed = check_seed(seed)
     return [
         make_config(specs, games=games, seed=seed, rules=rules, lineup=[strong] + [weak] * (n - 1))
         for n in range(MIN_PLAYERS, max_players + 1)
@@ -757,6 +777,7 @@ __all__ = [
     "TournamentError",
     "TournamentResult",
     "check_players",
+    "check_seed",
     "default_workers",
     "game_seeds",
     "load_results",
