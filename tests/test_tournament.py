@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 import skyjo.bots
 from skyjo.bots import BotError, bot_names
 from skyjo.cli import app
-from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation
+from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation, Phase
 from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 from skyjo.sim import (
@@ -127,8 +127,30 @@ class SeedBot(LowBot):
             SeedBot.seen.append(seed)
 
 
+class GreetedBot(LowBot):
+    """Notes what a runner tells it (`start`, `game_over`, `close`) and when."""
+
+    name = "greeted"
+    events: ClassVar[list[tuple[Any, ...]]] = []
+
+    def start(self, seat: int, num_players: int, rules: Rules, players: list[str]) -> None:
+        self.events.append(("start", seat, num_players, rules, players))
+
+    def choose(self, obs: Observation) -> int:
+        if not self.events or self.events[-1][0] != "choose":
+            self.events.append(("choose", obs.viewer))
+        return super().choose(obs)
+
+    def game_over(self, obs: Observation) -> None:
+        self.events.append(("game_over", obs.viewer, obs.phase, obs.totals))
+
+    def close(self) -> None:
+        self.events.append(("close",))
+
+
 #: Bots registered for these tests only (see `registered_test_bots`).
 TEST_BOTS = {
+    "test-greeted": f"{__name__}:GreetedBot",
     "test-seed": f"{__name__}:SeedBot",
     "test-low": f"{__name__}:LowBot",
     "test-cheat": f"{__name__}:CheatBot",
@@ -268,6 +290,68 @@ def test_a_tournament_without_a_seed_draws_one_and_shows_it() -> None:
     assert isinstance(study.document, StudyResult)
     assert study.summary["seed"] == study.document.seed
     assert {p["summary"]["seed"] for p in study.document.points} == {study.document.seed}
+
+
+# --------------------------------------------------------------------------
+# What the runner tells the bots
+# --------------------------------------------------------------------------
+
+
+def test_bots_are_started_before_the_game_and_told_its_end() -> None:
+    config = make_config("test-greeted,random", players=2, games=2, seed=1, rules=SHORT)
+    GreetedBot.events.clear()
+    result = run_tournament(config, workers=1)
+    events = GreetedBot.events
+    game0, game1 = result.games
+    # game 0: the bot sits at seat 0, game 1 at seat 1 (the seats rotate)
+    starts = [e for e in events if e[0] == "start"]
+    assert starts == [
+        ("start", 0, 2, SHORT, ["test-greeted", "random"]),
+        ("start", 1, 2, SHORT, ["random", "test-greeted"]),
+    ]
+    ends = [e for e in events if e[0] == "game_over"]
+    assert ends == [
+        ("game_over", 0, Phase.GAME_OVER, game0.totals),
+        ("game_over", 1, Phase.GAME_OVER, game1.totals),
+    ]
+    # per game: start, then the moves, then game_over, then close
+    kinds = [e[0] for e in events]
+    assert kinds.count("close") == 2
+    assert [k for k in kinds if k != "choose"] == ["start", "game_over", "close"] * 2
+    first_choose = next(i for i, e in enumerate(events) if e[0] == "choose")
+    assert events[first_choose - 1][0] == "start"
+
+
+PROTOCOL_LOGGER = """
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    log.write(json.dumps({k: message.get(k) for k in ("type", "seat", "players", "winners")}))
+    log.write("\\n")
+    log.flush()
+    if message["type"] == "hello":
+        print(json.dumps({"id": 0, "type": "ready"}), flush=True)
+    elif message["type"] == "act":
+        print(json.dumps({"id": message["id"], "action": message["legal_actions"][0]["id"]}),
+              flush=True)
+    elif message["type"] == "bye":
+        break
+"""
+
+
+def test_an_external_bot_hears_hello_with_the_labels_then_result_and_bye(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(PROTOCOL_LOGGER)
+    log = tmp_path / "log.jsonl"
+    spec = f"external:command=python {script} {log}"
+    config = make_config([spec, "random"], players=2, games=1, seed=1, rules=SHORT)
+    result = run_tournament(config, workers=1)
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    assert messages[0] == {"type": "hello", "seat": 0, "players": [spec, "random"], "winners": None}
+    assert [m["type"] for m in messages[-2:]] == ["result", "bye"]
+    assert messages[-2]["winners"] == list(result.games[0].winners)
+    assert {m["type"] for m in messages[1:-2]} == {"act"}
 
 
 # --------------------------------------------------------------------------

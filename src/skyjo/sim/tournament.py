@@ -383,23 +383,43 @@ def _grid_value(state: State, seat: int) -> int:
 def play_game(
     entries: Sequence[BotEntry], index: int, seed: int, rules: Rules | None = None
 ) -> GameRecord:
-    """Play game `index` of a tournament: `entries[s]` plays seat `s` (already rotated)."""
+    """Play game `index` of a tournament: `entries[s]` plays seat `s` (already rotated).
+
+    What docs/bot-protocol.md promises a bot that has these methods (an
+    external one): `start(seat, num_players, rules, players=labels)` before
+    the game, `game_over(observation)` once it is over, and always `close()`.
+    """
     n = len(entries)
     deal_seed, bot_seeds = game_seeds(seed, index, n)
     bots = [entry.new(bot_seed) for entry, bot_seed in zip(entries, bot_seeds, strict=True)]
     try:
-        return _play(entries, bots, index, deal_seed, rules)
+        state = new_game(n, seed=deal_seed, rules=rules)
+        _start(bots, [entry.label for entry in entries], state.rules)
+        return _play(entries, bots, index, state)
     finally:
         for bot in bots:
             _close(bot)
 
 
-def _play(
-    entries: Sequence[BotEntry], bots: list[Any], index: int, deal_seed: int, rules: Rules | None
-) -> GameRecord:
+def _start(bots: Sequence[Any], labels: list[str], rules: Rules) -> None:
+    """Greet every bot that has a `start`: its seat, the table and the players' labels."""
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start", None)
+        if callable(start):
+            start(seat, len(bots), rules, players=list(labels))
+
+
+def _game_over(bots: Sequence[Any], state: State) -> None:
+    """Show every bot that has a `game_over` its observation of the finished game."""
+    for seat, bot in enumerate(bots):
+        game_over = getattr(bot, "game_over", None)
+        if callable(game_over):
+            game_over(observe(state, seat))
+
+
+def _play(entries: Sequence[BotEntry], bots: list[Any], index: int, state: State) -> GameRecord:
     """The game loop of `play_game`: bots choose, the engine steps, grid values are noted."""
     n = len(entries)
-    state = new_game(n, seed=deal_seed, rules=rules)
     rounds: list[tuple[tuple[int, ...], ...]] = []
     current = [[_grid_value(state, s)] for s in range(n)]
     turns = round_start = 0
@@ -408,6 +428,7 @@ def _play(
         if phase == _ROUND_OVER or phase == _GAME_OVER:
             rounds.append(tuple(tuple(seat) for seat in current))
             if phase == _GAME_OVER:
+                _game_over(bots, state)
                 break
             state = step(state, NEXT_ROUND)
             current = [[_grid_value(state, s)] for s in range(n)]
