@@ -229,31 +229,41 @@ def test_seeded_record_without_decks_nor_reshuffles_replays_from_the_seed() -> N
 
 
 def test_every_moment_of_a_game_round_trips() -> None:
-    """A record may stop anywhere: in the reveals, in a round, between rounds
-    (RULES.md 5). A turn in progress is left out of the record."""
+    """A record may stop anywhere: in the reveals, in a round, between rounds,
+    in the middle of a turn (RULES.md 5): replaying it gives the same state."""
     final = find_game(lambda s: len(s.results) >= 2, target=150)
     players = names(final.num_players)
-    states = states_of(final)
-    for before, state in zip([None, *states], states, strict=False):
+    for state in states_of(final):
         doc = write_record(state, players)
         replayed = replay(json.dumps(doc)).state
-        if state.held is None:
-            assert same(replayed, state)
-        else:
-            assert before is not None and before.held is None
-            assert doc == write_record(before, players)
-            assert same(replayed, before)
+        assert same(replayed, state)
+        if state.held is not None:
+            assert doc["rounds"][-1]["turns"][-1].keys() == {"take"}  # a half turn
 
 
-def test_a_draw_that_reshuffles_is_left_out_with_its_reshuffle() -> None:
+def test_a_half_turn_that_reshuffled_keeps_its_reshuffle() -> None:
     final = find_game(lambda s: any(s.reshuffles), target=1, long=True)
     players = names(final.num_players)
     states = states_of(final)
     index = next(i for i, s in enumerate(states) if s.held is not None and s.draw_top == 1)
     before, held = states[index - 1], states[index]
     assert len(held.reshuffles[-1]) == len(before.reshuffles[-1]) + 1
-    assert write_record(held, players) == write_record(before, players)
-    assert same(replay(write_record(held, players)).state, before)
+    doc = write_record(held, players)
+    assert doc["rounds"][-1]["reshuffles"] == [list(p) for p in held.reshuffles[-1]]
+    replayed = replay(doc).state
+    assert same(replayed, held)
+    assert replayed.held == held.held and engine.legal_actions(replayed) == engine.legal_actions(
+        held
+    )
+
+
+@pytest.mark.parametrize("take", ["deck", "discard"])
+def test_a_half_turn_anywhere_but_at_the_very_end_is_an_error(take: str) -> None:
+    final = find_game(lambda s: len(s.results) >= 1, target=150)
+    doc = write_record(final, names(final.num_players))
+    doc["rounds"][0]["turns"][-1] = {"take": take}  # the last turn of a round that goes on
+    with pytest.raises(RecordError, match="only the very last turn of a record may be a half"):
+        read_record(doc)
 
 
 def test_write_record_checks_the_names() -> None:
@@ -824,3 +834,21 @@ def test_replay_applies_the_record_action_by_action() -> None:
             r, c = turn.get("swap") or turn["flip"]
             actions.append((SWAP if "swap" in turn else FLIP) + 4 * r + c)
     assert engine.history(replay(doc).state) == actions
+
+
+def test_a_record_that_is_not_utf8_is_refused() -> None:
+    _, doc = base_game()
+    text = json.dumps(doc).replace('"Ana"', '"An\u00e9"')
+    assert replay(text.encode()).record.players[0] == "An\u00e9"  # UTF-8 is fine
+    for raw in (text.encode().replace(b"An\xc3\xa9", b"An\xe9"), text.encode("utf-16")):
+        with pytest.raises(RecordError, match="not UTF-8 text"):
+            read_record(raw)
+
+
+@pytest.mark.parametrize("name", ["\\ud800", "A\\udfffB"])
+def test_a_name_with_a_lone_surrogate_is_refused(name: str) -> None:
+    _, doc = base_game()
+    text = json.dumps(doc).replace('"Ana"', f'"{name}"')
+    for data in (text, text.encode(), json.loads(text)):
+        with pytest.raises(RecordError, match="lone surrogate"):
+            read_record(data)

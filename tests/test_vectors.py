@@ -74,3 +74,12 @@ def test_a_vector_through_the_installed_command() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert json.loads(done.stdout) == expected(record)
+
+
+def test_the_half_turn_vector_leaves_the_player_holding_the_drawn_card() -> None:
+    record = VECTORS / "half-turn-2p.json"
+    state = replay(record.read_bytes()).state
+    assert state.held is not None and state.source == engine.DRAW
+    assert all(engine.SWAP <= a < engine.NEXT_ROUND for a in engine.legal_actions(state))
+    doc = json.loads(record.read_text())
+    assert write_record(state, doc["players"])["rounds"][-1]["turns"][-1] == {"take": "deck"}

@@ -157,8 +157,10 @@ class Turn:
 
     `take` is ``"deck"`` or ``"discard"``; exactly one of `swap` (exchange the
     card with that grid index) and `flip` (discard the drawn card and turn up
-    that grid index, only after taking from the deck) is set. `player`, when
-    given, is checked against the player to act.
+    that grid index, only after taking from the deck) is set, or neither in a
+    *half turn*: the card is taken and not yet placed, which only the last
+    turn of a record may be (RULES.md 5). `player`, when given, is checked
+    against the player to act.
     """
 
     take: Literal["deck", "discard"]
@@ -166,13 +168,19 @@ class Turn:
     flip: int | None = None
     player: str | None = None
 
-    def actions(self) -> tuple[int, int]:
-        """The two engine actions of the turn."""
+    @property
+    def half(self) -> bool:
+        """Whether the card is taken and not yet placed (RULES.md 5)."""
+        return self.swap is None and self.flip is None
+
+    def actions(self) -> tuple[int, ...]:
+        """The engine actions of the turn: two, or one for a half turn."""
         source = DRAW if self.take == "deck" else TAKE_DISCARD
         if self.swap is not None:
             return source, SWAP + self.swap
-        assert self.flip is not None
-        return source, FLIP + self.flip
+        if self.flip is not None:
+            return source, FLIP + self.flip
+        return (source,)
 
     def to_dict(self) -> dict[str, Any]:
         """The turn as in RULES.md 5: ``{"take": "deck", "swap": [0, 2]}``."""
@@ -246,9 +254,10 @@ def write_record(state: State, players: Sequence[str]) -> dict[str, Any]:
     and, per round, `deck`, `reveals`, `turns` and `reshuffles` (even empty),
     so that a replay never depends on a random number generator.
 
-    A turn in progress (a card held between the two actions of a turn) is left
-    out, together with the reshuffle its draw caused, if any: the record then
-    describes the game just before that turn.
+    A turn in progress (a card held between the two actions of a turn) is
+    written as a half turn, with only its `take` (RULES.md 5), together with
+    the reshuffle its draw caused, if any: replaying the record gives the
+    player the same card to place.
     """
     names = _check_players(list(players) if not isinstance(players, str) else players, _At())
     if len(names) != state.num_players:
@@ -262,7 +271,6 @@ def write_record(state: State, players: Sequence[str]) -> dict[str, Any]:
         else:
             per_round[-1].append(action)
     rounds = []
-    last = len(per_round) - 1
     for number, actions in enumerate(per_round):
         reveals_end = 0
         while reveals_end < len(actions) and REVEAL <= actions[reveals_end] < REVEAL + GRID_SIZE:
@@ -273,20 +281,19 @@ def write_record(state: State, players: Sequence[str]) -> dict[str, Any]:
             for i in range(0, len(opening), _REVEALS_PER_PLAYER)
         )
         moves = actions[reveals_end:]
-        reshuffles = state.reshuffles[number]
-        if len(moves) % 2:  # a card is held: leave the turn in progress out
-            moves = moves[:-1]
-            if number == last and state.source == DRAW and state.draw_top == 1:
-                reshuffles = reshuffles[:-1]  # only a reshuffle leaves the draw pile at 1
-        turns = tuple(_turn_of(moves[i], moves[i + 1]) for i in range(0, len(moves), 2))
-        rounds.append(RoundRecord(state.decks[number], reveals, turns, reshuffles))
+        turns = tuple(_turn_of(moves[i : i + 2]) for i in range(0, len(moves), 2))
+        rounds.append(RoundRecord(state.decks[number], reveals, turns, state.reshuffles[number]))
     record = Record(tuple(names), state.rules, state.seed, tuple(rounds))
     return record.to_dict()
 
 
-def _turn_of(source: int, placement: int) -> Turn:
-    """The `Turn` of a source action (DRAW, TAKE_DISCARD) and a placement action."""
-    take: Literal["deck", "discard"] = "deck" if source == DRAW else "discard"
+def _turn_of(actions: Sequence[int]) -> Turn:
+    """The `Turn` of a source action (DRAW, TAKE_DISCARD) and a placement
+    action, or of a source action alone (a half turn, RULES.md 5)."""
+    take: Literal["deck", "discard"] = "deck" if actions[0] == DRAW else "discard"
+    if len(actions) == 1:
+        return Turn(take)
+    placement = actions[1]
     if SWAP <= placement < SWAP + GRID_SIZE:
         return Turn(take, swap=placement - SWAP)
     return Turn(take, flip=placement - FLIP)
@@ -344,6 +351,8 @@ def _parse_json(data: str | bytes | bytearray) -> Any:
         raise ValueError(f"{name} is not a JSON number")
 
     try:
+        if not isinstance(data, str):
+            data = bytes(data).decode("utf-8")  # strictly: no other encoding, no surrogates
         return json.loads(data, object_pairs_hook=no_duplicates, parse_constant=no_constant)
     except json.JSONDecodeError as error:
         raise RecordError(
@@ -403,6 +412,10 @@ def _check_players(value: Any, at: _At) -> tuple[str, ...]:
     for name in value:
         if not isinstance(name, str) or not name.strip():
             raise at.error(f"a player's name must be a non-empty string, not {_show(name)}")
+        if not _is_text(name):
+            raise at.error(
+                f"the player's name {_show(name)} holds a lone surrogate: it is not Unicode text"
+            )
     repeated = sorted({name for name in value if value.count(name) > 1})
     if repeated:
         raise at.error(f"each player appears once, but {', '.join(repeated)} is repeated")
@@ -438,6 +451,12 @@ def _read_round(
     turns = tuple(
         _read_turn(turn, at.but(turn=t), players) for t, turn in enumerate(turns_data, start=1)
     )
+    for t, turn in enumerate(turns[:-1] if is_last else turns, start=1):
+        if turn.half:
+            raise at.but(turn=t, player=turn.player).error(
+                'the turn neither exchanges nor flips: give "swap": [row, col] or "flip" '
+                "(only the very last turn of a record may be a half turn)"
+            )
     reshuffles = _read_reshuffles(value.get("reshuffles", []), at)
     return RoundRecord(deck, reveals, turns, reshuffles)
 
@@ -516,7 +535,7 @@ def _read_turn(value: Any, at: _At, players: tuple[str, ...]) -> Turn:
         return Turn(
             take, flip=_read_position(value["flip"], at, "the flipped position"), player=player
         )
-    raise at.error('the turn neither exchanges nor flips: give "swap": [row, col] or "flip"')
+    return Turn(take, player=player)  # a half turn: `_read_round` checks that it is the last
 
 
 def _read_position(value: Any, at: _At, what: str) -> int:
@@ -672,8 +691,8 @@ def _replay_turn(
     at = at.but(player=who)
     if turn.player is not None and turn.player != who:
         raise at.error(f"the turn names {turn.player}, but it is {who}'s turn")
-    source, placement = turn.actions()
-    if source == DRAW and state.draw_top == len(state.draw_pile):
+    actions = turn.actions()
+    if actions[0] == DRAW and state.draw_top == len(state.draw_pile):
         if used < len(rnd.reshuffles):
             state = _apply_reshuffle(state, rnd.reshuffles[used], used + 1, seed, at)
             used += 1
@@ -682,8 +701,8 @@ def _replay_turn(
                 f"{who} draws from an empty draw pile, and the record gives no "
                 f"reshuffle {used + 1} (nor a seed to shuffle one)"
             )
-    state = _apply(state, source, at, names)
-    state = _apply(state, placement, at, names)
+    for action in actions:
+        state = _apply(state, action, at, names)
     return state, used
 
 
@@ -820,6 +839,15 @@ def replay_summary(replay: Replay, players: Sequence[str] | None = None) -> dict
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value: str) -> bool:
+    """Whether `value` is Unicode text: no lone surrogate (\\ud800 escapes in JSON)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_list(value: Any) -> bool:
