@@ -225,6 +225,27 @@ def test_malformed_answers_are_replaced_and_reported(mode: str, words: str) -> N
     assert_reaped(bot)
 
 
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("deep", "nested more than 32 deep"),
+        ("deep-answer", "nested more than 32 deep"),
+        ("deep-unclosed", "nested too deeply"),
+    ],
+)
+def test_deeply_nested_answers_are_malformed_not_a_crash_of_the_engine(
+    mode: str, words: str
+) -> None:
+    """100,000 nested arrays (200 KB, under the line limit) would make the
+    JSON parser raise RecursionError; 40 would parse. All are refused alike."""
+    bot = misbehaving(mode)
+    _, counts = play([RandomBot(3), bot], seed=7)
+    assert kinds(bot) == ["malformed"] * counts[1]
+    assert all(words in i["detail"] for i in bot.incidents)
+    assert all(len(i["detail"]) < 200 for i in bot.incidents)
+    assert_reaped(bot)
+
+
 def test_a_bot_that_stops_answering_times_out_then_is_stopped() -> None:
     bot = misbehaving("silent", timeout=0.2, max_timeouts=3)
     play([bot, RandomBot(4)], seed=8)
@@ -283,7 +304,8 @@ def test_a_bot_that_never_answers_the_handshake_is_never_asked_again() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "kind"), [("exit-early", "crashed"), ("wrong-protocol", "malformed")]
+    ("mode", "kind"),
+    [("exit-early", "crashed"), ("wrong-protocol", "malformed"), ("deep-hello", "malformed")],
 )
 def test_a_failed_handshake_hands_the_game_to_the_fallback(mode: str, kind: str) -> None:
     bot = misbehaving(mode)

@@ -14,7 +14,11 @@ otherwise; then, per `act`:
 - record: the smallest legal action, and writes each message type to FILE;
 - no-hello: never reads nor answers anything; stubborn: ignores SIGTERM and
   never answers anything but the handshake; exit-early: exits at once;
-- wrong-protocol: answers the handshake with another protocol version.
+- wrong-protocol: answers the handshake with another protocol version;
+- deep: 100,000 nested arrays (200 KB, one line) per `act`; deep-hello: the
+  same as its answer to `hello`; deep-unclosed: 100,000 `[` and no `]`;
+  deep-answer: a legal action, with a field nested 40 arrays deep (parsable,
+  but deeper than the engine accepts).
 """
 
 import json
@@ -24,6 +28,9 @@ import sys
 import threading
 
 MODE = sys.argv[1]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def send(message: object) -> None:
@@ -46,6 +53,9 @@ def main() -> None:
         if record:
             record.write(json.dumps(message if kind == "hello" else kind) + "\n")
             record.flush()
+        if kind == "hello" and MODE == "deep-hello":
+            print(DEEP, flush=True)
+            continue
         if kind == "hello":
             protocol = "skyjo-bot/99" if MODE == "wrong-protocol" else message["protocol"]
             send({"id": message["id"], "type": "ready", "name": MODE, "protocol": protocol})
@@ -76,6 +86,12 @@ def main() -> None:
             sys.stdout.buffer.flush()
         elif MODE == "long":
             print("x" * 5000, flush=True)
+        elif MODE == "deep":
+            print(DEEP, flush=True)
+        elif MODE == "deep-unclosed":
+            print("[" * 100_000, flush=True)
+        elif MODE == "deep-answer":
+            send({"id": rid, "action": legal[0], "note": json.loads("[" * 40 + "]" * 40)})
         elif MODE == "future-id":
             send({"id": rid + 1000, "action": legal[0]})
         elif MODE == "crash" and decisions > 5:

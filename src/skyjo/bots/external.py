@@ -45,6 +45,7 @@ from skyjo.rules import Rules
 PROTOCOL = "skyjo-bot/1"  #: the protocol version sent in `hello`
 MAX_LINE = 1 << 20  #: the longest line (in bytes, without the newline) a bot may write
 MAX_PENDING = 256  #: unread lines from a bot beyond which it is flooding its output
+MAX_DEPTH = 32  #: the deepest nesting of arrays and objects accepted in a bot's line
 STDERR_TAIL = 5  #: how many of the bot's last stderr lines a crash report quotes
 STDERR_MODES = ("log", "inherit", "discard")
 #: A first word that stands for the Python interpreter running the engine.
@@ -100,6 +101,43 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     if argv[0] in PYTHON_ALIASES:
         argv[0] = sys.executable
     return argv
+
+
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+
+
+def _nested_too_deeply(line: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON `line` nests arrays and objects more than `limit` deep.
+
+    Cheap, and safe on any input: a line with at most `limit` opening
+    brackets is never scanned; otherwise the strings are cut out and the
+    innermost bracket pairs removed `limit` times, all with bytes methods (no
+    recursion, no Python loop over the bytes). A line whose brackets do not
+    pair up is not JSON: it is left to `json.loads` to refuse.
+    """
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return False
+    unescaped = line.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = b"".join(unescaped.split(b'"')[::2]).translate(None, _NOT_BRACKETS)
+    for _ in range(limit):
+        inner = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if inner == brackets:
+            return False  # unpaired brackets: not JSON at all
+        brackets = inner
+    return bool(brackets)
+
+
+def _parse_line(line: bytes) -> object:
+    """The JSON value of one line of a bot's output, or a `malformed` incident
+    (not UTF-8, not JSON, or nested more than `MAX_DEPTH` deep)."""
+    if _nested_too_deeply(line):
+        raise _Incident("malformed", f"nested more than {MAX_DEPTH} deep: {_short(line)}")
+    try:
+        return json.loads(line.decode("utf-8"))
+    except RecursionError:  # unpaired brackets, nested deeper than the parser can go
+        raise _Incident("malformed", f"nested too deeply: {_short(line)}") from None
+    except (UnicodeDecodeError, ValueError):
+        raise _Incident("malformed", f"not a line of JSON: {_short(line)}") from None
 
 
 def _short(text: str | bytes, limit: int = 80) -> str:
@@ -428,7 +466,8 @@ class ExternalBot:
         try:
             reply = self._receive(0, self.handshake_timeout)
             if reply.get("type") != "ready":
-                raise _Incident("malformed", f"expected a ready answer to hello, got {reply!r}")
+                got = _short(json.dumps(reply))
+                raise _Incident("malformed", f"expected a ready answer to hello, got {got}")
             protocol = reply.get("protocol", PROTOCOL)
             if protocol != PROTOCOL:
                 raise _Incident("malformed", f"speaks {protocol!r}, not {PROTOCOL!r}")
@@ -523,10 +562,7 @@ class ExternalBot:
                 raise _Incident("timeout", f"no answer within {timeout:g} s") from None
             if isinstance(item, _Signal):
                 raise self._signal_incident(item)
-            try:
-                message = json.loads(item.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
-                raise _Incident("malformed", f"not a line of JSON: {_short(item)}") from None
+            message = _parse_line(item)
             if not isinstance(message, dict):
                 raise _Incident("malformed", f"not a JSON object: {_short(item)}")
             answered = message.get("id")
