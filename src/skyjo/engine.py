@@ -40,6 +40,7 @@ from skyjo.rules import (
     MIN_PLAYERS,
     Rules,
     check_deck,
+    check_player_count,
 )
 from skyjo.scoring import column_clears, is_game_over, round_scores
 from skyjo.shuffle import shuffled, shuffled_deck
@@ -81,6 +82,11 @@ class GameInfo:
     deck_size: int = DECK_SIZE
     #: No bound holds in principle: players may exchange face-up cards forever.
     max_game_length: int | None = None
+    #: Not a rule but the one limit every driver applies (`skyjo.match`): a
+    #: round that reaches this many turns without ending is stalled, and the
+    #: match stops there. Rounds between the package's bots last at most a few
+    #: hundred turns, even with 8 players.
+    max_round_turns: int = 2_000
 
 
 GAME_INFO = GameInfo()
@@ -263,7 +269,9 @@ class History:
         return iter(self._buffer[: self._length])
 
     def __getitem__(self, index: int) -> int:
-        return self.to_bytes()[index]
+        if not -self._length <= index < self._length:
+            raise IndexError("history index out of range")
+        return self._buffer[index % self._length]
 
     def to_bytes(self) -> bytes:
         return bytes(self._buffer[: self._length])
@@ -378,10 +386,7 @@ def new_game(
     first `deck` is given (then later rounds need explicit decks via
     `start_round`, or use key 0).
     """
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise ValueError(f"the number of players must be an integer, not {num_players!r}")
-    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players}")
+    check_player_count(num_players)
     if seed is None and deck is None:
         raise ValueError(
             "new_game needs an explicit seed (or a deck): randomness is never implicit"

@@ -70,6 +70,16 @@ class Rules:
         return {"target_score": self.target_score, "ender_penalty": self.ender_penalty}
 
 
+def check_player_count(players: Any) -> int:
+    """`players` if it is a number of players Skyjo takes (RULES.md 1: 2 to 8),
+    else a `ValueError` saying so. Every count of players is checked here."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"the number of players must be an integer, not {players!r:.40}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    return players
+
+
 def check_deck(cards: Any) -> tuple[int, ...]:
     """Check that `cards` is exactly the 150 Skyjo cards in some order (RULES.md 1)."""
     if not isinstance(cards, list | tuple):
