@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -190,7 +190,7 @@ def test_a_round_that_reaches_the_limit_stalls_the_match() -> None:
 class _Listener:
     """A bot that notes the lifecycle calls the protocol documents."""
 
-    calls: list[tuple[Any, ...]] = []
+    calls: ClassVar[list[tuple[Any, ...]]] = []
 
     def __init__(self, seed: int) -> None:
         self.inner = make_bot("greedy", seed)
