@@ -462,3 +462,27 @@ def report_command(
         print_json({"files": [str(path) for path in written]})
     else:
         console().print(f"Wrote {len(written)} files in {out_dir}: {written[-1]}", soft_wrap=True)
+
+
+# --------------------------------------------------------------------------
+# skyjo serve (the work is in skyjo.web)
+# --------------------------------------------------------------------------
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy database URL (default: $SKYJO_DB, else a SQLite file "
+            "in the user's data folder)."
+        ),
+    ] = None,
+) -> None:
+    """Start the web app: play Skyjo in the browser, with friends, bots and spectators."""
+    from skyjo.web.command import serve
+
+    with user_input():
+        serve(host=host, port=port, db=db)
