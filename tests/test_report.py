@@ -99,6 +99,19 @@ def test_report_json_lists_the_files(results: tuple[Path, Path], tmp_path: Path)
     assert [Path(f).name for f in files] == ["luck.png", "luck.svg", "report.md"]
 
 
+def test_report_names_the_stalled_games(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    with registered_test_bots():
+        config = make_config("test-stall", players=2, games=1, seed=1, rules=SHORT)
+        save_results(run_tournament(config, workers=1), path)
+    write_report([path], tmp_path)
+    markdown = (tmp_path / "report.md").read_text()
+    assert "Stalled games: 1 of 1, stopped in a round that would not end, and left out of " in (
+        markdown
+    )
+    assert "games 0 (round 1)." in markdown
+
+
 @pytest.mark.parametrize("content", [None, "{", '{"format": "skyjo-record/1"}'])
 def test_report_bad_results_file(tmp_path: Path, content: str | None) -> None:
     path = tmp_path / "results.json"

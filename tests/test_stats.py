@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -133,6 +134,31 @@ def test_round_statistics() -> None:
     assert a["mean_round_score"] == pytest.approx(23 / 3, abs=1e-4)
     assert (b["rounds_ended"], b["doubled"], b["doubled_rate"]) == (1, 0, 0.0)
     assert summary["rounds"] == 3 and summary["mean_rounds_per_game"] == 3
+
+
+def test_stalled_games_count_neither_as_a_win_nor_as_a_loss() -> None:
+    played = [
+        record(0, ("a", "b"), (10, 20), trajectories=(((30, 10), (30, 20)),)),
+        record(1, ("b", "a"), (15, 30)),
+    ]
+    stalled = replace(
+        record(2, ("a", "b"), (50, 0), trajectories=(((40, 50), (40, 0)),)), stalled_round=2
+    )
+    assert stalled.stalled and stalled.winners == ()
+    config = config_for(("a", "b"), ("a", "b"), 3)
+    with_stalled = summarize(config, [*played, stalled])
+    without = summarize(config, played)
+    assert with_stalled["bots"] == without["bots"]  # seats, wins, scores, ratings alike
+    assert with_stalled["bots"][0]["seats"] == 2
+    assert with_stalled["seat_win_rates"] == without["seat_win_rates"] == [1.0, 0.0]
+    assert with_stalled["turn_curves"] == without["turn_curves"]
+    assert with_stalled["mean_rounds_per_game"] == without["mean_rounds_per_game"]
+    assert (with_stalled["games"], with_stalled["stalled_games"]) == (3, 1)
+    assert (without["games"], without["stalled_games"], without["stalled"]) == (2, 0, [])
+    assert with_stalled["stalled"] == [
+        {"game": 2, "round": 2, "seats": ["a", "b"], "totals": [50, 0]}
+    ]
+    assert tally([stalled]) == {} and ratings([stalled], ["a"]) == ratings([], ["a"])
 
 
 def test_statistics_do_not_depend_on_the_order_games_arrive() -> None:

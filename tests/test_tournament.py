@@ -34,6 +34,7 @@ from skyjo.sim import (
 )
 from skyjo.sim.commands import tournament_command, tournament_tables
 from skyjo.sim.tournament import (
+    MAX_ROUND_TURNS,
     game_seeds,
     make_chunks,
     make_lineup,
@@ -115,6 +116,22 @@ class StallBot:
         return face_up[0] if face_up else legal[0]
 
 
+class MoodyBot:
+    """Plays like `LowBot` in a game's first round; from the second on, stalls like
+    `StallBot` if its seed is even. A game stalls when all its bots do."""
+
+    name = "moody"
+
+    def __init__(self, seed: int) -> None:
+        self.stalls = seed % 2 == 0
+        self.low = LowBot(seed)
+        self.stall = StallBot(seed)
+
+    def choose(self, obs: Observation) -> int:
+        bot = self.stall if self.stalls and obs.round >= 1 else self.low
+        return bot.choose(obs)
+
+
 class SeedBot(LowBot):
     """Notes every seed it is given (in seat order, game after game, with one worker)."""
 
@@ -150,6 +167,7 @@ class GreetedBot(LowBot):
 
 #: Bots registered for these tests only (see `registered_test_bots`).
 TEST_BOTS = {
+    "test-moody": f"{__name__}:MoodyBot",
     "test-greeted": f"{__name__}:GreetedBot",
     "test-seed": f"{__name__}:SeedBot",
     "test-low": f"{__name__}:LowBot",
@@ -415,10 +433,35 @@ def test_an_illegal_move_names_the_bot_and_the_game() -> None:
         run_tournament(config, workers=1)
 
 
-def test_a_stalled_round_stops_the_tournament_with_a_clear_error() -> None:
-    config = make_config("test-stall", players=2, games=1, seed=1)
-    with pytest.raises(TournamentError, match=r"game 0, round 1: no end after 2000 turns"):
-        run_tournament(config, workers=1)
+def test_a_stalled_game_is_kept_apart_and_the_tournament_goes_on() -> None:
+    games, seed = 12, 3
+    config = make_config("test-moody", players=2, games=games, seed=seed, rules=SHORT)
+    result = run_tournament(config, workers=1)
+    # a game stalls in round 2 when both bot seeds are even (and it has a round 2)
+    both_even = [
+        g for g in result.games if all(s % 2 == 0 for s in game_seeds(seed, g.index, 2)[1])
+    ]
+    stalled = [g for g in result.games if g.stalled]
+    assert all(g in both_even for g in stalled) and 0 < len(stalled) < games
+    assert all(len(g.rounds) == 1 for g in both_even if not g.stalled)  # over after round 1
+    for game in stalled:
+        assert game.winners == () and game.stalled_round == len(game.rounds) + 1 >= 2
+        assert game.totals == tuple(map(sum, zip(*(r.scores for r in game.rounds), strict=True)))
+        assert game.turns >= MAX_ROUND_TURNS
+    summary = result.summary
+    assert summary["games"] == games and summary["stalled_games"] == len(stalled)
+    assert summary["stalled"] == [
+        {
+            "game": g.index,
+            "round": g.stalled_round,
+            "seats": list(g.seats),
+            "totals": list(g.totals),
+        }
+        for g in stalled
+    ]
+    (moody,) = summary["bots"]
+    assert moody["seats"] == 2 * (games - len(stalled))  # stalled games: neither won nor lost
+    assert moody["wins"] == games - len(stalled)
 
 
 # --------------------------------------------------------------------------
@@ -511,6 +554,27 @@ def test_tournament_table_shows_every_bot() -> None:
     assert result.exit_code == 0, result.stderr
     for fragment in ("random", "test-low", "win %", "95% CI", "Wilson", "games/s"):
         assert fragment in result.stdout
+
+
+def test_tournament_with_stalled_games_reports_them(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    args = ["tournament", "--bots", "test-stall", "--games", "2", "--workers", "1"]
+    table = run(*args, "--out", str(out))
+    assert table.exit_code == 0, table.stderr
+    assert "Stalled: 2 of 2 games, a round with no end after 2000 turns: game 0 (round 1), " in (
+        table.stdout
+    )
+    assert "left out of the figures above (neither won nor lost)" in table.stdout
+    doc = json.loads(out.read_text())
+    assert [(g["stalled"], g["stalled_round"], g["winners"]) for g in doc["games"]] == [
+        (True, 1, []),
+        (True, 1, []),
+    ]
+    assert doc["summary"]["stalled_games"] == 2
+    loaded = load_results(out)
+    assert isinstance(loaded, TournamentResult) and all(g.stalled for g in loaded.games)
+    summary = json.loads(run(*args, "--json").stdout)
+    assert summary["stalled_games"] == 2 and summary["bots"][0]["seats"] == 0
 
 
 def test_study_command_prints_the_luck_table() -> None:

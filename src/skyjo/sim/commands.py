@@ -31,6 +31,7 @@ from skyjo.sim.report import format_wins
 from skyjo.sim.stats import CI_METHOD, RATING_MODEL
 from skyjo.sim.tournament import (
     BACKENDS,
+    MAX_ROUND_TURNS,
     STUDIES,
     ProgressCallback,
     StudyResult,
@@ -193,6 +194,8 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | 
         shown.append(table)
         seats = ", ".join(f"{100 * r:.1f}%" for r in summary["seat_win_rates"])
         shown.append(f"Win rate by seat (0 first): {seats}")
+        if summary.get("stalled_games"):
+            shown.append(stalled_line(summary))
         games = summary["games"]
     if not isinstance(doc, StudyResult):
         shown.append(
@@ -212,6 +215,23 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | 
     seed = doc.seed if isinstance(doc, StudyResult) else doc.config.seed
     shown.append(f"Seed {seed}: --seed {seed} plays the same games again.")
     return shown
+
+
+#: How many stalled games the table output names, at most.
+STALLED_SHOWN = 5
+
+
+def stalled_line(summary: dict[str, Any]) -> str:
+    """One line on the stalled games: how many, the first few, how they are counted."""
+    stalled = summary["stalled"]
+    named = ", ".join(f"game {s['game']} (round {s['round']})" for s in stalled[:STALLED_SHOWN])
+    if len(stalled) > STALLED_SHOWN:
+        named += f" and {len(stalled) - STALLED_SHOWN} more"
+    return (
+        f"Stalled: {summary['stalled_games']} of {summary['games']} games, a round with no end "
+        f"after {MAX_ROUND_TURNS} turns: {named}. They are left out of the figures above "
+        "(neither won nor lost)."
+    )
 
 
 #: The per-bot columns in the terminal (percentages without the % sign, to fit 80 columns).

@@ -13,6 +13,8 @@ the stronger bot's win rate against n-1 copies of the weaker, n = 2 to 8,
 with the fair share 1/n.
 
 `report.md` embeds them (PNG, with a link to the SVG) with the summary tables.
+Stalled games (`skyjo.sim.stats`) are left out of the plots and named in the
+report.
 Matplotlib draws with the Agg backend, without pyplot's global state.
 """
 
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from skyjo.sim.stats import CI_METHOD, RATING_MODEL
+from skyjo.sim.stats import CI_METHOD, RATING_MODEL, finished
 from skyjo.sim.tournament import StudyResult, TournamentResult, load_results, stronger_first
 
 #: The image formats written for every plot.
@@ -73,10 +75,10 @@ def plot_win_rates(result: TournamentResult, out_dir: Path, stem: str = "win_rat
 def plot_score_distributions(
     result: TournamentResult, out_dir: Path, stem: str = "score_distributions"
 ) -> list[Path]:
-    """Histograms per bot of final game scores and of round scores."""
+    """Histograms per bot of final game scores and of round scores (finished games)."""
     game_scores: dict[str, list[int]] = defaultdict(list)
     round_scores: dict[str, list[int]] = defaultdict(list)
-    for game in result.games:
+    for game in finished(result.games):
         for seat, label in enumerate(game.seats):
             game_scores[label].append(game.totals[seat])
             round_scores[label].extend(r.scores[seat] for r in game.rounds)
@@ -232,6 +234,7 @@ def _tournament_section(result: TournamentResult, prefix: str) -> list[str]:
         + ", ".join(f"seat {s}: {_pct(r)}" for s, r in enumerate(summary["seat_win_rates"]))
         + ".",
         "",
+        *_stalled_lines(summary),
         "### Win rates",
         "",
         *_image("Win rates", f"{prefix}win_rates"),
@@ -247,6 +250,19 @@ def _tournament_section(result: TournamentResult, prefix: str) -> list[str]:
         *_image("Round score over the turns", f"{prefix}turn_curves"),
     ]
     return lines
+
+
+def _stalled_lines(summary: dict[str, Any]) -> list[str]:
+    """A paragraph on the stalled games, if any (see `skyjo.sim.stats`)."""
+    stalled = summary.get("stalled", [])
+    if not stalled:
+        return []
+    games = ", ".join(f"{s['game']} (round {s['round']})" for s in stalled)
+    return [
+        f"Stalled games: {len(stalled)} of {summary['games']}, stopped in a round that would "
+        f"not end, and left out of every figure (neither won nor lost): games {games}.",
+        "",
+    ]
 
 
 def _study_section(study: StudyResult, prefix: str) -> list[str]:

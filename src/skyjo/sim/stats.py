@@ -17,13 +17,18 @@ spread over workers.
   order, each seat a one-player team ranked by its final total (equal totals
   share a rank). A bot holding several seats gets the mean of its seats'
   updated ratings. `ordinal` is the conservative mu - 3 sigma.
+- Stalled games (`GameRecord.stalled`: a round that would not end) count
+  neither as a win nor as a loss: they are left out of every figure above
+  (a bot's `seats` are its seats in finished games) and of the turn curves;
+  the summary gives their number (`stalled_games`) and, per game, the round
+  that stalled, the seats and the totals of the rounds finished before it.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -68,8 +73,8 @@ class TurnCurves:
     counts: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, game: GameRecord) -> None:
-        """Add one game's trajectories (a game without them adds nothing)."""
-        if game.trajectories is None:
+        """Add one game's trajectories (a game without them, or stalled, adds nothing)."""
+        if game.trajectories is None or game.stalled:
             return
         for rnd in game.trajectories:
             for label, values in zip(game.seats, rnd, strict=True):
@@ -112,10 +117,16 @@ class _BotTally:
     scores: list[int] = field(default_factory=list)
 
 
+def finished(games: Iterable[GameRecord]) -> list[GameRecord]:
+    """The games that were not stalled, in game order: those the statistics count."""
+    return sorted((g for g in games if not g.stalled), key=lambda g: g.index)
+
+
 def tally(games: Sequence[GameRecord]) -> dict[str, _BotTally]:
-    """Per bot label: seats, shared wins, score sums, rounds ended and doubled."""
+    """Per bot label: seats, shared wins, score sums, rounds ended and doubled
+    (in finished games)."""
     tallies: dict[str, _BotTally] = defaultdict(_BotTally)
-    for game in sorted(games, key=lambda g: g.index):
+    for game in finished(games):
         winners = game.winners
         share = Fraction(1, len(winners))
         for seat, label in enumerate(game.seats):
@@ -146,13 +157,13 @@ def ratings(games: Sequence[GameRecord], labels: Sequence[str]) -> dict[str, dic
 
     Each seat is a one-player team ranked by its final total (lowest first,
     equal totals tied); a bot with several seats in a game takes the mean of
-    its seats' updated mu and sigma.
+    its seats' updated mu and sigma. Stalled games change no rating.
     """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     current = {label: model.rating(name=label) for label in labels}
-    for game in sorted(games, key=lambda g: g.index):
+    for game in finished(games):
         teams = [[current[label]] for label in game.seats]
         rated = model.rate(teams, ranks=[float(t) for t in game.totals])
         updated: dict[str, list[Any]] = defaultdict(list)
@@ -175,7 +186,8 @@ def ratings(games: Sequence[GameRecord], labels: Sequence[str]) -> dict[str, dic
 
 
 def seat_win_rates(games: Sequence[GameRecord], players: int) -> list[float]:
-    """Shared wins per game of each seat, whoever sat there: the seat's own edge."""
+    """Shared wins per finished game of each seat, whoever sat there: the seat's own edge."""
+    games = finished(games)
     wins = [Fraction(0)] * players
     for game in games:
         winners = game.winners
@@ -205,8 +217,10 @@ def summarize(
     config: TournamentConfig, games: Sequence[GameRecord], curves: TurnCurves | None = None
 ) -> dict[str, Any]:
     """The tournament's summary: per bot statistics and rating, per seat win rates,
-    mean grid value by turn. A JSON-ready dict (what `--json` prints)."""
-    games = sorted(games, key=lambda g: g.index)
+    mean grid value by turn, the stalled games. A JSON-ready dict (what `--json`
+    prints); `games` counts every game played, stalled ones included."""
+    played = sorted(games, key=lambda g: g.index)
+    games = finished(played)
     tallies = tally(games)
     rated = ratings(games, config.bots)
     if curves is None:
@@ -236,8 +250,10 @@ def summarize(
             }
         )
     rounds = sum(len(g.rounds) for g in games)
+    stalled = [g for g in played if g.stalled]
     return {
-        "games": len(games),
+        "games": len(played),
+        "stalled_games": len(stalled),
         "players": config.players,
         "seed": config.seed,
         "lineup": list(config.lineup),
@@ -249,6 +265,17 @@ def summarize(
         "bots": bots,
         "seat_win_rates": seat_win_rates(games, config.players),
         "turn_curves": curves.to_dict(),
+        "stalled": [stalled_entry(g) for g in stalled],
+    }
+
+
+def stalled_entry(game: GameRecord) -> dict[str, Any]:
+    """What the summary says of a stalled game: which, the round, who sat where, the totals."""
+    return {
+        "game": game.index,
+        "round": game.stalled_round,
+        "seats": list(game.seats),
+        "totals": list(game.totals),
     }
 
 
@@ -257,9 +284,11 @@ __all__ = [
     "RATING_MODEL",
     "Z95",
     "TurnCurves",
+    "finished",
     "ratings",
     "seat_win_rates",
     "shared_wins",
+    "stalled_entry",
     "summarize",
     "tally",
     "wilson_interval",

@@ -34,9 +34,18 @@ Results file (`--out`), one compact JSON object of format `skyjo-tournament/1`:
 - `config`: bots, lineup, players, games, seed, rules, rotation, turn_sample;
 - `summary`: what `--json` prints (see `skyjo.sim.stats.summarize`);
 - `games`, in game order: `index`, `seats` (the bot label of each seat),
-  `totals`, `winners` (seats), `turns`, `rounds` (per round `ender`, `raw`,
-  `scores`, `doubled`, seat-indexed) and, for the first `turn_sample` games,
-  `trajectories` (per round, per seat, the grid values).
+  `totals`, `winners` (seats), `turns`, `stalled`, `rounds` (per round
+  `ender`, `raw`, `scores`, `doubled`, seat-indexed) and, for the first
+  `turn_sample` games, `trajectories` (per round, per seat, the grid values);
+  a stalled game also has `stalled_round`.
+
+Stalled games. The rules set no bound on a round's length, and bots may
+legally stall one (both exchanging a card for their own face-up card of the
+same value, forever). A round that reaches `MAX_ROUND_TURNS` turns stops its
+game: the game is kept as stalled (its seats, the round, the totals of the
+rounds finished before) and the tournament goes on. A stalled game counts
+neither as a win nor as a loss: it is left out of every statistic and rating
+(`skyjo.sim.stats`), and the summary counts and lists the stalled games.
 
 A luck study (`--study luck`) writes format `skyjo-study/1`: `strong`, `weak`,
 `games`, `seed` and `points`, one per player count n (`players`, `games`,
@@ -51,7 +60,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -80,9 +89,10 @@ STUDY_FORMAT = "skyjo-study/1"
 BACKENDS = ("local", "ray")
 #: How many games keep their per-turn trajectories in a results file, by default.
 DEFAULT_TURN_SAMPLE = 100
-#: Turns after which a round is taken to be stalled. The rules set no bound
-#: (players may exchange face-up cards forever); rounds between the package's
-#: bots last at most a few hundred turns, even with 8 players.
+#: Turns after which a round is taken to be stalled, and its game stopped (see
+#: `GameRecord.stalled_round`). The rules set no bound (players may exchange
+#: face-up cards forever); rounds between the package's bots last at most a few
+#: hundred turns, even with 8 players.
 MAX_ROUND_TURNS = 2_000
 
 _GAME_OVER = int(Phase.GAME_OVER)
@@ -314,6 +324,10 @@ class GameRecord:
     `trajectories[r][s]` is seat `s`'s grid value after the deal and after each
     of its turns in round `r` (see the module docstring); it is None once
     dropped (past the tournament's `turn_sample`).
+
+    A game whose round `stalled_round` (from 1) reached `MAX_ROUND_TURNS`
+    turns was stopped there: `rounds`, `totals` and `trajectories` are those of
+    the rounds finished before it, and it has no winner.
     """
 
     index: int
@@ -322,10 +336,19 @@ class GameRecord:
     rounds: tuple[RoundResult, ...]
     turns: int  #: every player's turns, all rounds together
     trajectories: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+    stalled_round: int | None = None
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the game was stopped in a round that would not end."""
+        return self.stalled_round is not None
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats with the lowest total: they share the win (RULES.md 3)."""
+        """The seats with the lowest total: they share the win (RULES.md 3); none
+        in a stalled game."""
+        if self.stalled_round is not None:
+            return ()
         best = min(self.totals)
         return tuple(s for s, total in enumerate(self.totals) if total == best)
 
@@ -337,6 +360,7 @@ class GameRecord:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "turns": self.turns,
+            "stalled": self.stalled,
             "rounds": [
                 {
                     "ender": r.ender,
@@ -347,6 +371,8 @@ class GameRecord:
                 for r in self.rounds
             ],
         }
+        if self.stalled_round is not None:
+            data["stalled_round"] = self.stalled_round
         if self.trajectories is not None:
             data["trajectories"] = [[list(seat) for seat in rnd] for rnd in self.trajectories]
         return data
@@ -367,6 +393,7 @@ class GameRecord:
             trajectories=None
             if trajectories is None
             else tuple(tuple(tuple(seat) for seat in rnd) for rnd in trajectories),
+            stalled_round=data.get("stalled_round"),
         )
 
 
@@ -435,7 +462,7 @@ def _play(entries: Sequence[BotEntry], bots: list[Any], index: int, state: State
             round_start = turns
             continue
         if turns - round_start >= MAX_ROUND_TURNS:
-            raise _stalled(entries, index, state.game.round)
+            return _record(entries, index, state, turns, rounds, state.game.round + 1)
         seat = state.player
         action = bots[seat].choose(observe(state, seat))
         try:
@@ -448,6 +475,18 @@ def _play(entries: Sequence[BotEntry], bots: list[Any], index: int, state: State
         if SWAP <= action < FLIP + GRID_SIZE:  # the end of a turn
             turns += 1
             current[seat].append(_grid_value(state, seat))
+    return _record(entries, index, state, turns, rounds)
+
+
+def _record(
+    entries: Sequence[BotEntry],
+    index: int,
+    state: State,
+    turns: int,
+    rounds: list[tuple[tuple[int, ...], ...]],
+    stalled_round: int | None = None,
+) -> GameRecord:
+    """The record of a game over, or stopped in its round `stalled_round`."""
     return GameRecord(
         index=index,
         seats=tuple(entry.label for entry in entries),
@@ -455,15 +494,7 @@ def _play(entries: Sequence[BotEntry], bots: list[Any], index: int, state: State
         rounds=state.results,
         turns=turns,
         trajectories=tuple(rounds),
-    )
-
-
-def _stalled(entries: Sequence[BotEntry], index: int, round_number: int) -> TournamentError:
-    """The error for a round that reached `MAX_ROUND_TURNS` without ending."""
-    labels = ", ".join(dict.fromkeys(repr(entry.label) for entry in entries))
-    return TournamentError(
-        f"game {index}, round {round_number + 1}: no end after {MAX_ROUND_TURNS} turns "
-        f"(bots {labels}); the rules set no bound, so a tournament stops a stalled round"
+        stalled_round=stalled_round,
     )
 
 
@@ -618,7 +649,7 @@ def run_tournament(
         for game in chunk_games:
             curves.add(game)  # integer sums: the same in any order
             if game.index >= config.turn_sample:
-                game = GameRecord(game.index, game.seats, game.totals, game.rounds, game.turns)
+                game = replace(game, trajectories=None)
             games.append(game)
     games.sort(key=lambda g: g.index)
     return TournamentResult(config, tuple(games), summarize(config, games, curves))
@@ -788,6 +819,7 @@ __all__ = [
     "BACKENDS",
     "DEFAULT_TURN_SAMPLE",
     "FORMAT",
+    "MAX_ROUND_TURNS",
     "STUDIES",
     "STUDY_FORMAT",
     "BotEntry",
