@@ -10,12 +10,16 @@ request only once the next one arrives.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import logging
 import os
+import select
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -330,6 +334,40 @@ def test_a_bot_that_ignores_sigterm_is_killed() -> None:
     assert kinds(bot) == ["timeout"]
     assert_reaped(bot)
     assert bot.process is not None and bot.process.returncode == -9  # SIGKILL
+
+
+def bot_threads(bot: ExternalBot) -> list[threading.Thread]:
+    """The threads of `bot` (reader, writer, stderr logger) still running."""
+    return [t for t in threading.enumerate() if t.name.startswith(f"external bot {bot.name!r}")]
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on the helper with a pidfd")
+@pytest.mark.parametrize("mode", ["spawn", "spawn-quiet"])
+def test_helpers_a_bot_started_are_stopped_with_it_and_hold_nothing_open(
+    mode: str, tmp_path: Path
+) -> None:
+    """The bot starts a helper that would sleep a minute (with the bot's own
+    stdout and stderr in "spawn"), then leaves cleanly at `bye`. Closing it
+    ends the helper too, and leaves none of the bot's threads or pipes."""
+    pid_file = tmp_path / "helper.pid"
+    bot = misbehaving(mode, 1, str(pid_file), name=f"{mode} bot")
+    bot.start(0, 2, SHORT)  # the bot writes the pid before it answers hello
+    helper = os.pidfd_open(int(pid_file.read_text()))  # an fd that turns readable at its exit
+    try:
+        play([bot, RandomBot(2)], seed=16)
+        assert bot.incidents == []
+        assert_reaped(bot)
+        assert bot.process is not None and bot.process.returncode == 0  # it left at bye
+        # The helper has exited (a zombie of no one's, or already reaped by init);
+        # without close() ending it, it would go on sleeping for a minute.
+        assert select.select([helper], [], [], 10)[0] == [helper]
+        assert bot_threads(bot) == []
+        assert bot.process.stdout is not None and bot.process.stdout.closed
+        assert bot.process.stderr is not None and bot.process.stderr.closed
+    finally:
+        with contextlib.suppress(OSError):  # a helper that survived a failed test
+            signal.pidfd_send_signal(helper, signal.SIGKILL)
+        os.close(helper)
 
 
 def test_a_late_answer_is_never_taken_for_the_next_request() -> None:

@@ -18,12 +18,17 @@ otherwise; then, per `act`:
 - deep: 100,000 nested arrays (200 KB, one line) per `act`; deep-hello: the
   same as its answer to `hello`; deep-unclosed: 100,000 `[` and no `]`;
   deep-answer: a legal action, with a field nested 40 arrays deep (parsable,
-  but deeper than the engine accepts).
+  but deeper than the engine accepts);
+- spawn: at `hello`, starts a helper process that sleeps a minute with the
+  bot's stdout and stderr, and writes its pid to FILE; then plays the smallest
+  legal action and exits at `bye`; spawn-quiet: the same, the helper's
+  output going to /dev/null.
 """
 
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 
@@ -35,6 +40,17 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 def send(message: object) -> None:
     print(json.dumps(message), flush=True)
+
+
+def spawn_helper(pid_file: str, quiet: bool) -> None:
+    """Start a helper that outlives this bot unless it is stopped, and write
+    its pid to `pid_file` (before the bot answers `hello`)."""
+    output = subprocess.DEVNULL if quiet else None  # None: this bot's own stdout and stderr
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], stdout=output, stderr=output
+    )
+    with open(pid_file, "w") as file:
+        file.write(str(helper.pid))
 
 
 def main() -> None:
@@ -56,6 +72,8 @@ def main() -> None:
         if kind == "hello" and MODE == "deep-hello":
             print(DEEP, flush=True)
             continue
+        if kind == "hello" and MODE in ("spawn", "spawn-quiet"):
+            spawn_helper(sys.argv[2], quiet=MODE == "spawn-quiet")
         if kind == "hello":
             protocol = "skyjo-bot/99" if MODE == "wrong-protocol" else message["protocol"]
             send({"id": message["id"], "type": "ready", "name": MODE, "protocol": protocol})

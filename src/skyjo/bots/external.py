@@ -185,12 +185,12 @@ class _Process:
             start_new_session=posix,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self._threads = [
-            self._thread(self._read, self.proc.stdout, "reader"),
-            self._thread(self._write, self.proc.stdin, "writer"),
-        ]
+        self._writer = self._thread(self._write, self.proc.stdin, "writer")
+        #: The bot's output pipes, each with the thread that reads it.
+        self._readers = [(self.proc.stdout, self._thread(self._read, self.proc.stdout, "reader"))]
         if self.proc.stderr is not None:
-            self._threads.append(self._thread(self._read_stderr, self.proc.stderr, "stderr"))
+            stderr_reader = self._thread(self._read_stderr, self.proc.stderr, "stderr")
+            self._readers.append((self.proc.stderr, stderr_reader))
 
     def _thread(self, target: Any, stream: IO[bytes], role: str) -> threading.Thread:
         thread = threading.Thread(
@@ -263,26 +263,41 @@ class _Process:
 
     def exit_detail(self, grace: float) -> str:
         """How the bot ended, once its output has ended: its exit status and
-        the last lines of its stderr."""
+        the last lines of its stderr. Helpers it left behind are stopped."""
         try:
             code = self.proc.wait(grace)
         except subprocess.TimeoutExpired:
             return "closed its standard output"
-        if len(self._threads) == 3:
-            self._threads[2].join(grace)  # the stderr reader, for the last lines
+        self._end_group(grace)  # a helper holding the bot's stderr would keep it open
+        if len(self._readers) == 2:
+            self._readers[1][1].join(grace)  # the stderr reader, for the last lines
         detail = f"exited with status {code}"
         if self.stderr_tail:
             detail += "; stderr ends with: " + " | ".join(self.stderr_tail)
         return detail
 
     def close(self, grace: float) -> None:
-        """Close the bot's stdin and wait up to `grace` seconds for it to exit;
-        then terminate its process group, wait `grace` again, and kill it.
-        The process is always reaped: no zombie is left behind."""
+        """Close the bot's stdin and wait up to `grace` seconds for it to exit
+        (then terminate its process group, wait `grace` again, and kill it);
+        then end whatever is left of its process group, the helpers it started,
+        and close its pipes. The process is always reaped: no zombie is left
+        behind, nor any thread or pipe of this bot, unless a process that left
+        the group holds the pipe (then its reader is given `grace` seconds)."""
         if self._closed:
             return
         self._closed = True
         self._outbox.put(_CLOSE)
+        self._wait_or_stop(grace)
+        self._end_group(grace)
+        self._writer.join(grace)
+        for stream, reader in self._readers:
+            reader.join(grace)  # at once on POSIX: the group that held the pipe is gone
+            if not reader.is_alive():  # closing a pipe while a thread reads it would block
+                stream.close()
+
+    def _wait_or_stop(self, grace: float) -> None:
+        """Wait up to `grace` seconds for the bot to exit; then terminate it,
+        wait `grace` again, kill it, and reap it."""
         try:
             self.proc.wait(grace)
         except subprocess.TimeoutExpired:
@@ -292,11 +307,28 @@ class _Process:
             except subprocess.TimeoutExpired:
                 self._stop(kill=True)
                 self.proc.wait()
-        for thread in self._threads:
-            thread.join(grace)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None and not any(t.is_alive() for t in self._threads):
-                stream.close()
+
+    def _end_group(self, grace: float) -> None:
+        """End the processes left in the bot's process group once the bot has
+        exited (helpers it started): SIGTERM, then SIGKILL as soon as the
+        bot's output pipes are closed (when the helpers that held them have
+        exited), or after `grace` seconds. Nothing to do off POSIX, or when
+        the group is already empty."""
+        if os.name != "posix" or not self._signal_group(signal.SIGTERM):
+            return
+        deadline = time.monotonic() + grace
+        for _, reader in self._readers:
+            reader.join(max(0.0, deadline - time.monotonic()))
+        self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, signum: int) -> bool:
+        """Send `signum` to the bot's process group (its id is the bot's pid:
+        the bot leads its own session); False if no process is left in it."""
+        try:
+            os.killpg(self.proc.pid, signum)
+        except OSError:  # ProcessLookupError: the group is empty
+            return False
+        return True
 
     def _stop(self, kill: bool) -> None:
         """Terminate (SIGTERM) or kill (SIGKILL) the bot and its process group."""
@@ -331,7 +363,8 @@ class ExternalBot:
     did not (seeded with `seed`). `stderr` is "log" (each line on the
     `skyjo.bots.external` logger, at INFO), "inherit" or "discard". `close()`
     (or leaving a `with` block) says `bye` and waits `grace` seconds before
-    terminating, then killing, the program.
+    terminating, then killing, the program, and then stops the helper
+    processes it left in its process group.
 
     `incidents` lists what went wrong, each a dict with `seat`, `turn` (the
     number of the decision, from 1; 0 for the handshake), `kind` (timeout,
@@ -495,7 +528,8 @@ class ExternalBot:
 
     def close(self) -> None:
         """Say `bye`, then stop the program (terminate, then kill, after
-        `grace` seconds each) and reap it. Later decisions are the fallback's."""
+        `grace` seconds each) and reap it, stop the helpers left in its process
+        group, and close its pipes. Later decisions are the fallback's."""
         self._alive = False
         if self._process is not None:
             self._process.send({"type": "bye"})
