@@ -12,6 +12,7 @@ from skyjo.engine import RoundResult
 from skyjo.sim import make_config, run_tournament
 from skyjo.sim.stats import (
     TurnCurves,
+    incident_counts,
     ratings,
     seat_win_rates,
     shared_wins,
@@ -19,7 +20,7 @@ from skyjo.sim.stats import (
     tally,
     wilson_interval,
 )
-from skyjo.sim.tournament import GameRecord, TournamentConfig, seat_lineup
+from skyjo.sim.tournament import GameRecord, Incident, TournamentConfig, seat_lineup
 
 # The `test-low` bot (far better than random), registered while a test runs.
 from test_tournament import registered_test_bots  # isort: skip
@@ -159,6 +160,25 @@ def test_stalled_games_count_neither_as_a_win_nor_as_a_loss() -> None:
         {"game": 2, "round": 2, "seats": ["a", "b"], "totals": [50, 0]}
     ]
     assert tally([stalled]) == {} and ratings([stalled], ["a"]) == ratings([], ["a"])
+
+
+def test_incidents_are_counted_per_bot_and_kind() -> None:
+    crash = Incident(1, 0, "crashed", "exited with status 2")
+    late = Incident(0, 4, "timeout", "no answer within 1 s")
+    games = [
+        replace(record(0, ("a", "b"), (10, 20)), incidents=(crash,)),
+        replace(record(1, ("b", "a"), (15, 30)), incidents=(late, late, Incident(1, 9, "odd", ""))),
+        replace(record(2, ("a", "b"), (5, 0)), stalled_round=1, incidents=(crash,)),
+    ]
+    assert incident_counts(games) == {"b": {"timeout": 2, "crashed": 2}, "a": {"odd": 1}}
+    assert list(incident_counts(games)["b"]) == ["timeout", "crashed"]  # INCIDENT_KINDS order
+    summary = summarize(config_for(("a", "b"), ("a", "b"), 3), games)
+    assert [b["incidents"] for b in summary["bots"]] == [
+        {"odd": 1},
+        {"timeout": 2, "crashed": 2},  # stalled games' incidents count too
+    ]
+    clean = summarize(config_for(("a", "b"), ("a", "b"), 1), [record(0, ("a", "b"), (1, 2))])
+    assert [b["incidents"] for b in clean["bots"]] == [{}, {}]
 
 
 def test_statistics_do_not_depend_on_the_order_games_arrive() -> None:

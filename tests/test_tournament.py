@@ -577,6 +577,32 @@ def test_tournament_with_stalled_games_reports_them(tmp_path: Path) -> None:
     assert summary["stalled_games"] == 2 and summary["bots"][0]["seats"] == 0
 
 
+MISSING_BOT = "external:command=python /nonexistent/bot.py"
+
+
+def test_tournament_reports_an_external_bots_incidents(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    args = ["tournament", "--bots", f"{MISSING_BOT},{FAST}", "--games", "2", "--workers", "1"]
+    result = run(*args, "--seed", "1", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    missing, other = summary["bots"]
+    assert missing["bot"] == MISSING_BOT
+    assert missing["incidents"] == {"crashed": 2}  # at the handshake, once per game
+    assert other["incidents"] == {}
+    games = json.loads(out.read_text())["games"]
+    for game in games:
+        (incident,) = game["incidents"]
+        assert incident["seat"] == game["seats"].index(MISSING_BOT)
+        assert (incident["turn"], incident["kind"]) == (0, "crashed")
+        assert "/nonexistent/bot.py" in incident["detail"]
+    assert load_results(out).summary == summary  # type: ignore[union-attr]
+    table = run(*args)
+    assert table.exit_code == 0, table.stderr
+    line = f"Incidents (the fallback bot played those moves): {MISSING_BOT}: crashed 2."
+    assert line in table.stdout.splitlines()
+
+
 def test_study_command_prints_the_luck_table() -> None:
     result = run(
         "tournament", "--study", "luck", "--bots", "test-low,random", "--players", "3",

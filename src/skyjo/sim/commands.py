@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.table import Table
 
 from skyjo.rules import MAX_PLAYERS
-from skyjo.sim.report import format_wins
+from skyjo.sim.report import format_wins, incidents_text
 from skyjo.sim.stats import CI_METHOD, RATING_MODEL
 from skyjo.sim.tournament import (
     BACKENDS,
@@ -196,6 +196,8 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | 
         shown.append(f"Win rate by seat (0 first): {seats}")
         if summary.get("stalled_games"):
             shown.append(stalled_line(summary))
+        if incidents := incidents_text(summary):
+            shown.append(incidents)
         games = summary["games"]
     if not isinstance(doc, StudyResult):
         shown.append(

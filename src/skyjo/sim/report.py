@@ -235,6 +235,7 @@ def _tournament_section(result: TournamentResult, prefix: str) -> list[str]:
         + ".",
         "",
         *_stalled_lines(summary),
+        *_incident_lines(summary),
         "### Win rates",
         "",
         *_image("Win rates", f"{prefix}win_rates"),
@@ -263,6 +264,24 @@ def _stalled_lines(summary: dict[str, Any]) -> list[str]:
         f"not end, and left out of every figure (neither won nor lost): games {games}.",
         "",
     ]
+
+
+def incidents_text(summary: dict[str, Any]) -> str:
+    """The bots' incidents (an external bot's timeouts, crashes...) per bot and kind,
+    in one sentence; empty without any."""
+    per_bot = [
+        f"{b['bot']}: " + ", ".join(f"{kind} {n}" for kind, n in b["incidents"].items())
+        for b in summary["bots"]
+        if b.get("incidents")
+    ]
+    if not per_bot:
+        return ""
+    return f"Incidents (the fallback bot played those moves): {'; '.join(per_bot)}."
+
+
+def _incident_lines(summary: dict[str, Any]) -> list[str]:
+    text = incidents_text(summary)
+    return [text, ""] if text else []
 
 
 def _study_section(study: StudyResult, prefix: str) -> list[str]:
@@ -351,6 +370,7 @@ __all__ = [
     "FORMATS",
     "SUMMARY_HEADER",
     "format_wins",
+    "incidents_text",
     "plot_luck",
     "plot_score_distributions",
     "plot_turn_curves",

@@ -17,6 +17,10 @@ spread over workers.
   order, each seat a one-player team ranked by its final total (equal totals
   share a rank). A bot holding several seats gets the mean of its seats'
   updated ratings. `ordinal` is the conservative mu - 3 sigma.
+- Incidents: per bot, how many times each kind of incident (timeout,
+  illegal, malformed, crashed: an external bot's, `skyjo.bots.external`)
+  happened, in every game, stalled ones included; the fallback bot played
+  those moves (after a crash, every later move of that game).
 - Stalled games (`GameRecord.stalled`: a round that would not end) count
   neither as a win nor as a loss: they are left out of every figure above
   (a bot's `seats` are its seats in finished games) and of the turn curves;
@@ -147,6 +151,27 @@ def tally(games: Sequence[GameRecord]) -> dict[str, _BotTally]:
     return tallies
 
 
+def incident_counts(games: Iterable[GameRecord]) -> dict[str, dict[str, int]]:
+    """Per bot label, the number of incidents of each kind, in every game given.
+
+    Kinds are in the order of `skyjo.bots.external.INCIDENT_KINDS`, then any
+    other a bot reported; a bot without incidents is left out.
+    """
+    from skyjo.bots.external import INCIDENT_KINDS
+
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for game in games:
+        for incident in game.incidents:
+            counts[game.seats[incident.seat]][incident.kind] += 1
+    order = {kind: k for k, kind in enumerate(INCIDENT_KINDS)}
+    return {
+        label: dict(
+            sorted(kinds.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+        )
+        for label, kinds in counts.items()
+    }
+
+
 def shared_wins(games: Sequence[GameRecord]) -> dict[str, Fraction]:
     """Each bot's wins, a win shared by k tied seats counting 1/k to each."""
     return {label: t.wins for label, t in tally(games).items()}
@@ -223,6 +248,7 @@ def summarize(
     games = finished(played)
     tallies = tally(games)
     rated = ratings(games, config.bots)
+    incidents = incident_counts(played)
     if curves is None:
         curves = TurnCurves()
         for game in games:
@@ -247,6 +273,7 @@ def summarize(
                 "doubled": t.doubled,
                 "doubled_rate": round(t.doubled / t.ended, 6) if t.ended else 0.0,
                 "rating": rated[label],
+                "incidents": incidents.get(label, {}),
             }
         )
     rounds = sum(len(g.rounds) for g in games)
@@ -285,6 +312,7 @@ __all__ = [
     "Z95",
     "TurnCurves",
     "finished",
+    "incident_counts",
     "ratings",
     "seat_win_rates",
     "shared_wins",

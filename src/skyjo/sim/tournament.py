@@ -37,7 +37,10 @@ Results file (`--out`), one compact JSON object of format `skyjo-tournament/1`:
   `totals`, `winners` (seats), `turns`, `stalled`, `rounds` (per round
   `ender`, `raw`, `scores`, `doubled`, seat-indexed) and, for the first
   `turn_sample` games, `trajectories` (per round, per seat, the grid values);
-  a stalled game also has `stalled_round`.
+  a stalled game also has `stalled_round`, and a game where a bot reported
+  incidents (an external bot that timed out, answered an illegal or malformed
+  move or crashed, see docs/bot-protocol.md) has `incidents` (`seat`, `turn`,
+  `kind`, `detail`).
 
 Stalled games. The rules set no bound on a round's length, and bots may
 legally stall one (both exchanging a card for their own face-up card of the
@@ -63,7 +66,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from skyjo.bots import BotError, BotFactory, build, factory
 from skyjo.engine import (
@@ -317,6 +320,17 @@ def make_config(
 # --------------------------------------------------------------------------
 
 
+class Incident(NamedTuple):
+    """Something a bot did wrong in a game (`ExternalBot.incidents`): at `seat`, at
+    its decision `turn` (from 1; 0 for the handshake), of `kind` timeout,
+    illegal, malformed or crashed. The fallback bot played that move."""
+
+    seat: int
+    turn: int
+    kind: str
+    detail: str
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """What one game of a tournament gives: who sat where, every round, the totals.
@@ -327,7 +341,8 @@ class GameRecord:
 
     A game whose round `stalled_round` (from 1) reached `MAX_ROUND_TURNS`
     turns was stopped there: `rounds`, `totals` and `trajectories` are those of
-    the rounds finished before it, and it has no winner.
+    the rounds finished before it, and it has no winner. `incidents` lists what
+    the seats' bots reported as going wrong (external bots do), in seat order.
     """
 
     index: int
@@ -337,6 +352,7 @@ class GameRecord:
     turns: int  #: every player's turns, all rounds together
     trajectories: tuple[tuple[tuple[int, ...], ...], ...] | None = None
     stalled_round: int | None = None
+    incidents: tuple[Incident, ...] = ()
 
     @property
     def stalled(self) -> bool:
@@ -373,6 +389,8 @@ class GameRecord:
         }
         if self.stalled_round is not None:
             data["stalled_round"] = self.stalled_round
+        if self.incidents:
+            data["incidents"] = [incident._asdict() for incident in self.incidents]
         if self.trajectories is not None:
             data["trajectories"] = [[list(seat) for seat in rnd] for rnd in self.trajectories]
         return data
@@ -394,6 +412,7 @@ class GameRecord:
             if trajectories is None
             else tuple(tuple(tuple(seat) for seat in rnd) for rnd in trajectories),
             stalled_round=data.get("stalled_round"),
+            incidents=tuple(Incident(**incident) for incident in data.get("incidents", ())),
         )
 
 
@@ -422,10 +441,22 @@ def play_game(
     try:
         state = new_game(n, seed=deal_seed, rules=rules)
         _start(bots, [entry.label for entry in entries], state.rules)
-        return _play(entries, bots, index, state)
+        record = _play(entries, bots, index, state)
     finally:
         for bot in bots:
             _close(bot)
+    incidents = _incidents(bots)
+    return replace(record, incidents=incidents) if incidents else record
+
+
+def _incidents(bots: Sequence[Any]) -> tuple[Incident, ...]:
+    """What the bots that keep `incidents` (external ones) reported, seat by seat."""
+    found = []
+    for seat, bot in enumerate(bots):
+        for incident in getattr(bot, "incidents", None) or ():
+            kind, detail = str(incident.get("kind")), str(incident.get("detail", ""))
+            found.append(Incident(seat, int(incident.get("turn") or 0), kind, detail))
+    return tuple(found)
 
 
 def _start(bots: Sequence[Any], labels: list[str], rules: Rules) -> None:
@@ -825,6 +856,7 @@ __all__ = [
     "BotEntry",
     "Chunk",
     "GameRecord",
+    "Incident",
     "StudyResult",
     "TournamentConfig",
     "TournamentError",
