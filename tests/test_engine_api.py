@@ -589,3 +589,29 @@ def test_the_history_grows_in_place_along_a_game_and_copies_when_it_branches():
     assert history(branch) == [REVEAL, REVEAL + 2]
     assert history(first) == [REVEAL]
     assert history(state) == []
+
+
+def test_after_a_reshuffle_everyone_knows_which_values_the_draw_pile_holds():
+    before = empty_draw_pile(table())
+    assert observe(before, 0).draw_pile_known is None
+    state = step(before, DRAW)  # reshuffles, then seat draws
+    drawer, other = state.player, 1 - state.player
+    pile = sorted(state.draw_pile[state.draw_top :])
+    assert list(observe(state, drawer).draw_pile_known) == pile
+    # the others do not know the drawn card yet: for them it may still be in the pile
+    assert list(observe(state, other).draw_pile_known) == sorted([*pile, state.held])
+    assert list(observe(state, None).draw_pile_known) == sorted([*pile, state.held])
+    assert observe(state, 0).to_dict()["draw_pile_known"] is not None
+    placed = step(state, SWAP + 1)
+    assert list(observe(placed, other).draw_pile_known) == pile
+
+
+def test_an_observation_holds_the_results_of_past_rounds():
+    state = over_round()
+    view = observe(state, 1)
+    assert view.results == state.results
+    data = view.to_dict()["results"]
+    assert data == [
+        {"ender": r.ender, "raw": list(r.raw), "scores": list(r.scores), "doubled": r.doubled}
+        for r in state.results
+    ]

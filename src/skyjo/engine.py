@@ -908,6 +908,12 @@ class Observation:
     round_scores: tuple[tuple[int, ...], ...]
     legal_actions: tuple[int, ...]  #: the viewer's legal actions (empty when not its turn)
     rules: Rules
+    #: every finished round: its ender, raw and final scores (public history)
+    results: tuple[RoundResult, ...] = ()
+    #: after a reshuffle in this round, the values the draw pile holds, sorted
+    #: (never its order): each was face up on the discard pile, so a player
+    #: with a good memory knows them; None before any reshuffle of the round
+    draw_pile_known: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
@@ -938,6 +944,16 @@ class Observation:
             "round_scores": [list(s) for s in self.round_scores],
             "legal_actions": list(self.legal_actions),
             "rules": self.rules.to_dict(),
+            "results": [
+                {
+                    "ender": r.ender,
+                    "raw": list(r.raw),
+                    "scores": list(r.scores),
+                    "doubled": r.doubled,
+                }
+                for r in self.results
+            ],
+            "draw_pile_known": None if self.draw_pile_known is None else list(self.draw_pile_known),
         }
 
 
@@ -985,4 +1001,19 @@ def observe(state: State, viewer: int | None) -> Observation:
         if viewer is not None and viewer == current_player(state)
         else (),
         rules=state.rules,
+        results=state.results,
+        draw_pile_known=_draw_pile_known(state, viewer),
     )
+
+
+def _draw_pile_known(state: State, viewer: int | None) -> tuple[int, ...] | None:
+    """The values of a reshuffled draw pile as `viewer` knows them (RULES.md 2.7):
+    the pile at the reshuffle less the cards drawn from it since, each seen
+    once placed; a card someone else holds, drawn and not yet placed, is still
+    unknown to the viewer, so it counts as in the pile. None before a reshuffle."""
+    if not state.reshuffles or not state.reshuffles[-1]:
+        return None
+    known = list(state.draw_pile[state.draw_top :])
+    if state.held is not None and state.source == DRAW and viewer != state.player:
+        known.append(state.held)
+    return tuple(sorted(known))
