@@ -43,6 +43,7 @@ from skyjo.rules import Rules
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
 MISBEHAVE = Path(__file__).resolve().parent / "bots" / "misbehave.py"
+RECORDER = Path(__file__).resolve().parent / "bots" / "recorder.py"
 SHORT = Rules(target_score=40)  # a game of a round or two: enough to reach every phase
 
 
@@ -141,6 +142,69 @@ def test_the_bot_hears_hello_every_decision_result_and_bye(tmp_path: Path) -> No
     assert hello["seat"] == 2 and hello["num_players"] == 3 and hello["seed"] == 7
     assert hello["rules"] == SHORT.to_dict()
     assert [json.loads(line) for line in lines[1:]] == (["act"] * counts[2] + ["result", "bye"])
+
+
+def recorder(seed: int, log: Path, **options: object) -> ExternalBot:
+    """An ExternalBot running tests/bots/recorder.py, which writes every
+    message it receives to `log`."""
+    options = {"timeout": 5.0, "grace": 0.5, **options}
+    return ExternalBot(seed, [sys.executable, str(RECORDER), str(log)], **options)  # type: ignore[arg-type]
+
+
+def received(log: Path) -> list[dict[str, object]]:
+    """The messages a recorder bot received, in order."""
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_hello_names_the_players_the_runner_gives(tmp_path: Path) -> None:
+    log = tmp_path / "messages.jsonl"
+    bot = recorder(7, log)
+    bot.start(1, 3, SHORT, players=["Ana", "Ben", "Cleo"])
+    play([RandomBot(1), bot, RandomBot(2)], seed=4)
+    hello = received(log)[0]
+    assert hello["players"] == ["Ana", "Ben", "Cleo"] and hello["seat"] == 1
+
+
+def test_hello_names_seats_when_the_bot_starts_at_its_first_decision(tmp_path: Path) -> None:
+    log = tmp_path / "messages.jsonl"
+    play([RandomBot(1), recorder(7, log)], seed=4)
+    assert received(log)[0]["players"] == ["seat 0", "seat 1"]
+
+
+@pytest.mark.parametrize("players", [["Ana", "Ben"], ["Ana", "Ben", 3], "Ana"])
+def test_players_must_name_every_seat(players: object) -> None:
+    bot = example(1)
+    with pytest.raises(ValueError, match="players must be 3 names"):
+        bot.start(0, 3, SHORT, players=players)  # type: ignore[arg-type]
+    assert bot.process is None  # nothing was started
+
+
+def test_result_and_bye_are_the_documented_messages(tmp_path: Path) -> None:
+    """`result` carries the final observation, the totals and the winners
+    (the lowest total, ties sharing), and comes once; `bye` is alone."""
+    log = tmp_path / "messages.jsonl"
+    bot = recorder(7, log)
+    state, _ = play([RandomBot(1), bot], seed=4)
+    *_, result, bye = received(log)
+    totals = list(state.totals)
+    assert result == {
+        "type": "result",
+        "observation": json.loads(json.dumps(observe(state, 1).to_dict())),
+        "totals": totals,
+        "winners": [seat for seat, total in enumerate(totals) if total == min(totals)],
+    }
+    assert bye == {"type": "bye"}
+
+
+def test_the_result_is_sent_once(tmp_path: Path) -> None:
+    """A runner that calls game_over twice does not repeat `result`."""
+    log = tmp_path / "messages.jsonl"
+    view = observe(new_game(2, seed=3), 0)
+    with recorder(1, log) as bot:
+        bot.start(0, 2, SHORT)
+        bot.game_over(view)
+        bot.game_over(view)
+    assert [m["type"] for m in received(log)] == ["hello", "result", "bye"]
 
 
 # --- the spec ----------------------------------------------------------------------------

@@ -345,6 +345,17 @@ class _Process:
             pass
 
 
+def _player_names(players: Sequence[str] | None, num_players: int) -> list[str]:
+    """The `players` of `hello`: the runner's names for the seats, in seat
+    order, or "seat 0", "seat 1"... when it gave none."""
+    if players is None:
+        return [f"seat {seat}" for seat in range(num_players)]
+    names = [] if isinstance(players, str) else list(players)
+    if len(names) != num_players or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"players must be {num_players} names, one a seat, not {players!r}")
+    return names
+
+
 def _close_quietly(process: _Process, grace: float) -> None:
     """The finalizer of an `ExternalBot` that was never closed."""
     with contextlib.suppress(Exception):  # at interpreter exit, little is left to report to
@@ -425,6 +436,7 @@ class ExternalBot:
         self._alive = True  # False once the program is stopped: the fallback plays
         self._turn = 0
         self._timeouts_in_a_row = 0
+        self._result_sent = False
 
     # --- the Bot protocol ---------------------------------------------------------
 
@@ -465,10 +477,13 @@ class ExternalBot:
     ) -> None:
         """Start the program and shake hands (`hello`, answered by `ready`).
 
-        `choose` does this at the first decision; a runner that knows the
-        players' names may call it earlier. A program that cannot start or
-        does not answer `ready` is reported and never asked again.
+        Runners call it before the game's first move, with the seats' names
+        in seat order (`players`, sent in `hello`); otherwise `choose` does it
+        at the first decision, and the names are "seat 0", "seat 1"... A
+        program that cannot start or does not answer `ready` is reported and
+        never asked again.
         """
+        names = _player_names(players, num_players)
         if self._process is not None or not self._alive:
             return
         self.seat = seat
@@ -481,7 +496,6 @@ class ExternalBot:
             self._report(_Incident("crashed", f"could not start {self.argv!r}: {error}", True), 0)
             return
         self._finalizer = weakref.finalize(self, _close_quietly, self._process, self.grace)
-        names = list(players) if players is not None else [f"seat {i}" for i in range(num_players)]
         self._process.send(
             {
                 "type": "hello",
@@ -513,8 +527,10 @@ class ExternalBot:
 
     def game_over(self, observation: Observation) -> None:
         """Tell the program the game is over (`result`, with the final
-        observation, the totals and the winning seats). It answers nothing."""
-        if self._alive and self._process is not None:
+        observation, the totals and the winning seats), once. It answers
+        nothing; a program that was stopped, or never started, hears nothing."""
+        if self._alive and self._process is not None and not self._result_sent:
+            self._result_sent = True
             totals = list(observation.totals)
             best = min(totals)
             self._process.send(
