@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from skyjo.record import load_record, replay, replay_summary, write_record
+from skyjo.record import load_record, replay, replay_summary
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
 
@@ -360,7 +360,13 @@ def play_command(
     bots: Annotated[
         str, typer.Option(help="Bot specs, one per seat, comma-separated (e.g. greedy,random).")
     ] = "expected,greedy,basic,random",
-    seed: Annotated[int, typer.Option(help="Seed of the game (deals and bots).")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the game (deals and bots); default: a fresh random one, shown at "
+            "the end. A bot's author who knows the seed can work out the deals."
+        ),
+    ] = None,
     target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
     ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = "positive",
     pace: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.0,
@@ -369,16 +375,18 @@ def play_command(
     ] = None,
 ) -> None:
     """Watch bots play a whole game in the terminal."""
-    from skyjo.tui.watch import seat_names, watch  # imports the bots only when needed
+    from skyjo.bots import split_specs
+    from skyjo.seeds import fresh_seed
+    from skyjo.tui.watch import watch  # imports the bots only when needed
 
     with user_input():
-        specs = [spec.strip() for spec in bots.split(",") if spec.strip()]
+        specs = split_specs(bots)
         rules = Rules(target_score=target, ender_penalty=ender_penalty)  # type: ignore[arg-type]
         if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
             fail(f"--bots takes {MIN_PLAYERS} to {MAX_PLAYERS} bots (one a seat), not {len(specs)}")
-        state = watch(specs, seed, rules, console(), pace)
+        match = watch(specs, fresh_seed() if seed is None else seed, rules, console(), pace)
     if record is not None:
-        record.write_text(json.dumps(write_record(state, seat_names(specs))) + "\n")
+        record.write_text(json.dumps(match.record()) + "\n")
 
 
 # --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ A spec is a name with optional options: `"search:budget=0.2,iterations=500"`.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from skyjo.bots.base import Bot, BotError, BotFactory
@@ -31,6 +32,25 @@ def register(name: str, target: str) -> None:
 
 def bot_names() -> list[str]:
     return list(_REGISTRY)
+
+
+def split_specs(bots: str | Sequence[str]) -> list[str]:
+    """The bot specs of a `--bots` list: a comma-separated string or a list.
+
+    Options of one spec are separated by commas too (`search:turns=200,confidence=2`):
+    a part holding `=` but no `:` continues the spec before it. Every command
+    that takes a list of bots reads it here. Raises `BotError` for an empty list.
+    """
+    parts = bots.split(",") if isinstance(bots, str) else list(bots)
+    specs: list[str] = []
+    for part in (p.strip() for p in parts):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        elif part:
+            specs.append(part)
+    if not specs:
+        raise BotError("give at least one bot (--bots)")
+    return specs
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -89,4 +109,5 @@ __all__ = [
     "make_bot",
     "parse_spec",
     "register",
+    "split_specs",
 ]

@@ -1,9 +1,9 @@
 """Watch bots play a whole game in the terminal (the `skyjo play` command).
 
-The engine runs the game; each bot chooses from its own observation; what
-happened is told one sentence per event, and the table is drawn as a
-spectator sees it (no face-down value) after every turn when pacing, and at
-every round's end.
+A `Match` of bot seats runs the game (seeds, bots' lifecycle, the round
+limit); what happened is told one sentence per event, and the table is drawn
+as a spectator sees it (no face-down value) after every turn when pacing, and
+at every round's end.
 """
 
 from __future__ import annotations
@@ -14,16 +14,9 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from skyjo.bots import make_bot, parse_spec
-from skyjo.engine import (
-    DRAW,
-    TAKE_DISCARD,
-    Phase,
-    State,
-    new_game,
-    observe,
-    step_with_events,
-)
+from skyjo.bots import parse_spec
+from skyjo.engine import DRAW, TAKE_DISCARD, Phase, State, observe
+from skyjo.match import Match, Seat
 from skyjo.render import describe_events, render_observation
 from skyjo.rules import Rules
 from skyjo.scoring import winners
@@ -40,25 +33,30 @@ def watch(
     rules: Rules,
     console: Console,
     pace: float = 0.0,
-) -> State:
+) -> Match:
     """Play one game between the bots `specs` (one per seat) and narrate it."""
     names = seat_names(specs)
-    bots = [make_bot(spec, seed=seed * 100 + seat) for seat, spec in enumerate(specs)]
-    state = new_game(len(specs), seed=seed, rules=rules)
-    console.print(f"[bold]Skyjo[/]: {', '.join(names)}; seed {seed}; target {rules.target_score}")
-    while state.phase != Phase.GAME_OVER:
-        before = state
-        action = bots[state.player].choose(observe(state, state.player))
-        state, events = step_with_events(state, action)
-        for line in describe_events(events, names, before):
-            console.print(f"  {line}")
-        turn_done = action not in (DRAW, TAKE_DISCARD) and before.held is not None
-        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) or (pace and turn_done):
-            view = render_observation(observe(state, 0), names, spectator=True)
-            console.print(view, highlight=False, markup=False)
-            time.sleep(pace)
-    console.print(scoresheet(state, names))
-    return state
+    seats = [Seat(name, spec) for name, spec in zip(names, specs, strict=True)]
+    with Match(seats, rules, seed) as match:
+        console.print(f"[bold]Skyjo[/]: {', '.join(names)}; target {rules.target_score}")
+        before = match.state
+        while not match.over:
+            update = match.play_bot()
+            assert update is not None
+            for line in describe_events(update.events, names, before):
+                console.print(f"  {line}")
+            state = update.state
+            turn_done = update.action not in (DRAW, TAKE_DISCARD) and before.held is not None
+            if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) or (pace and turn_done):
+                view = render_observation(observe(state, None), names, spectator=True)
+                console.print(view, highlight=False, markup=False)
+                time.sleep(pace)
+            before = state
+    if match.stalled:
+        console.print(f"The game stopped: {match.stalled}.")
+    console.print(scoresheet(match.state, names))
+    console.print(f"Seed {seed} (play it again with --seed {seed})")
+    return match
 
 
 def scoresheet(state: State, names: Sequence[str]) -> Table:
@@ -74,6 +72,9 @@ def scoresheet(state: State, names: Sequence[str]) -> Table:
         ]
         table.add_row(str(index), *cells)
     table.add_row("total", *(str(t) for t in state.totals), style="bold")
-    best = winners(dict(enumerate(state.totals)))
-    table.caption = "Winner: " + " and ".join(names[seat] for seat in best)
+    if state.phase == Phase.GAME_OVER:
+        best = winners(dict(enumerate(state.totals)))
+        table.caption = "Winner: " + " and ".join(names[seat] for seat in best)
+    else:
+        table.caption = "No winner: the game did not finish"
     return table

@@ -1,0 +1,57 @@
+"""`skyjo play` runs on the match driver: bot lists, seeds, the protocol's messages."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from skyjo.cli import app
+
+runner = CliRunner()
+
+
+def test_play_reads_bot_options_as_the_tournament_does() -> None:
+    result = runner.invoke(
+        app, ["play", "--bots", "search:turns=200,confidence=2,random", "--target", "1"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "Search 1" in result.stdout and "Random 2" in result.stdout
+
+
+def test_without_a_seed_play_draws_one_and_shows_it(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "--bots", "random,random", "--target", "1"])
+    assert result.exit_code == 0, result.stderr
+    seed = int(result.stdout.split("--seed ")[-1].split(")")[0])
+    again = runner.invoke(
+        app, ["play", "--bots", "random,random", "--target", "1", "--seed", str(seed)]
+    )
+    assert again.stdout == result.stdout
+
+
+def test_an_external_bot_gets_the_names_the_result_and_bye(tmp_path: Path) -> None:
+    log = tmp_path / "seen.jsonl"
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        "import json, sys\n"
+        f"log = open({str(log)!r}, 'a')\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    log.write(json.dumps({'type': m['type'], 'players': m.get('players')}) + '\\n')\n"
+        "    log.flush()\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'id': 0, 'type': 'ready'}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        action = m['legal_actions'][0]['id']\n"
+        "        print(json.dumps({'id': m['id'], 'action': action}), flush=True)\n"
+        "    elif m['type'] == 'bye':\n"
+        "        break\n"
+    )
+    spec = f"external:command={sys.executable} {bot}"
+    result = runner.invoke(app, ["play", "--bots", f"{spec},random", "--target", "1"])
+    assert result.exit_code == 0, result.stderr
+    kinds = [json.loads(line) for line in log.read_text().splitlines()]
+    assert kinds[0] == {"type": "hello", "players": ["External 1", "Random 2"]}
+    assert [k["type"] for k in kinds[-2:]] == ["result", "bye"]
