@@ -861,12 +861,6 @@ def raw_score(state: State, seat: int) -> int:
     return sum(v for k, v in enumerate(state.grids[seat]) if not cleared & _BIT[k])
 
 
-def visible_score(state: State, seat: int) -> int:
-    """The sum of the seat's face-up cards that are not cleared: what everyone sees."""
-    covered = state.cleared[seat] | state.hidden[seat]
-    return sum(v for k, v in enumerate(state.grids[seat]) if not covered & _BIT[k])
-
-
 def cards_in_play(state: State) -> list[int]:
     """Every card of the round, wherever it is: draw pile, discard pile (with
     cleared columns), hand and uncleared grid positions. Always the 150 cards."""
