@@ -23,6 +23,7 @@ from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 from skyjo.sim import (
     StudyResult,
+    TournamentConfig,
     TournamentError,
     TournamentResult,
     load_results,
@@ -603,6 +604,37 @@ def test_tournament_reports_an_external_bots_incidents(tmp_path: Path) -> None:
     assert line in table.stdout.splitlines()
 
 
+def test_a_bots_name_option_labels_it() -> None:
+    spec = f"{MISSING_BOT},name=mine"
+    config = make_config(f"{spec},{FAST}", players=2, games=2, seed=1, rules=SHORT)
+    assert (config.bots, config.lineup, config.spec("mine")) == (
+        ("mine", FAST),
+        ("mine", FAST),
+        spec,
+    )
+    assert TournamentConfig.from_dict(config.to_dict()) == config
+    result = run_tournament(config, workers=1)
+    assert [g.seats for g in result.games] == [("mine", FAST), (FAST, "mine")]
+    assert [b["bot"] for b in result.summary["bots"]] == ["mine", FAST]
+    args = ["tournament", "--bots", f"{spec},{FAST}", "--games", "2", "--workers", "1"]
+    summary = json.loads(run(*args, "--json").stdout)
+    assert [b["bot"] for b in summary["bots"]] == ["mine", FAST]
+    assert summary["bots"][0]["incidents"] == {"crashed": 2}
+    table = run(*args).stdout
+    assert "\nmine " in table and "command=" not in table.split("Win rate by seat")[0]
+
+
+def test_labels_tell_the_bots_apart() -> None:
+    with pytest.raises(TournamentError, match=r"two bots are labelled 'x' \('external:command=a,"):
+        make_config("external:command=a,name=x,external:command=b,name=x")
+    with pytest.raises(TournamentError, match="two bots are labelled 'random'"):
+        make_config("external:command=a,name=random,random")
+    with pytest.raises(TournamentError, match="empty name="):
+        make_config("external:command=a,name=,random")
+    config = make_config("random,random")  # the same spec twice: one bot, two seats
+    assert (config.bots, config.lineup) == (("random",), ("random", "random"))
+
+
 def test_study_command_prints_the_luck_table() -> None:
     result = run(
         "tournament", "--study", "luck", "--bots", "test-low,random", "--players", "3",
@@ -629,6 +661,10 @@ def test_study_command_prints_the_luck_table() -> None:
         (["--bots", "random", "--study", "luck"], ["two bots"]),
         (["--bots", "random,greedy", "--study", "fate"], ["unknown study"]),
         (["--bots", "random", "--address", "auto"], ["--backend ray"]),
+        (
+            ["--bots", "external:command=a,name=x,external:command=b,name=x"],
+            ["two bots are labelled 'x'", "name="],
+        ),
         ([], ["--bots"]),
     ],
 )

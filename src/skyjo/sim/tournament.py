@@ -5,8 +5,11 @@ Seating. `--bots` is cycled to fill the seats: with `a,b` and 4 players the
 would never play). Game `g` rotates the lineup by `g mod players`: seat `s`
 plays `lineup[(s + g) % players]`. Over any multiple of `players` games, every
 lineup entry sits in every seat equally often, so no bot profits from its
-seat. Results are reported per bot *label* (its spec as given, such as
-`search:iterations=200`), adding up the seats that share a label.
+seat. Results are reported per bot *label*: its `name=` option if it has
+one (`external:command=./bot,name=mine` is `mine`), else its spec as given
+(such as `search:turns=20000`), adding up the seats that share a label. The
+same spec given twice is one bot with several seats; two different specs with
+one label are refused.
 
 Determinism. Game `g` is a pure function of `(seed, g)` and the lineup: the
 deal's seed is the first word of NumPy's `SeedSequence(seed, spawn_key=(g,))`,
@@ -121,33 +124,67 @@ class BotEntry:
     """A bot spec resolved once in the parent process: its label, factory and options.
 
     Workers receive these (the factory is pickled by reference), so a bot
-    registered at run time plays in worker processes too.
+    registered at run time plays in worker processes too. `spec` is what
+    `--bots` gave (the label when empty).
     """
 
     label: str
     make: BotFactory
     options: tuple[tuple[str, Any], ...]
+    spec: str = ""
 
     def new(self, seed: int) -> Any:
         """A fresh bot for one seat of one game."""
-        return build(self.label, self.make, seed, dict(self.options))
+        return build(self.spec or self.label, self.make, seed, dict(self.options))
 
 
-def resolve_bot(spec: str, check: bool = False) -> BotEntry:
-    """Resolve a bot spec (`name` or `name:key=value,...`).
+def resolve_bot(spec: str, check: bool = False, label: str | None = None) -> BotEntry:
+    """Resolve a bot spec (`name` or `name:key=value,...`), labelled `label`
+    (by default `bot_label(spec)`).
 
     Raises `BotError` (a `ValueError`) for an unknown bot; with `check`, also
     builds one bot so that bad options fail now, in the parent process,
     rather than in every worker.
     """
-    label = spec.strip()
-    if not label:
+    spec = spec.strip()
+    if not spec:
         raise BotError("empty bot name in --bots")
-    _, make, options = factory(label)
-    entry = BotEntry(label, make, tuple(sorted(options.items())))
+    _, make, options = factory(spec)
+    entry = BotEntry(label or bot_label(spec), make, tuple(sorted(options.items())), spec)
     if check:
         _close(entry.new(0))
     return entry
+
+
+def bot_label(spec: str) -> str:
+    """How a bot is called in tables and results: its `name=` option when the
+    spec has one (`external:command=./bot,name=mine` is `mine`), else the spec."""
+    _, _, rest = spec.strip().partition(":")
+    for item in rest.split(","):
+        key, sep, value = item.partition("=")
+        if sep and key.strip() == "name":
+            if not value.strip():
+                raise TournamentError(f"an empty name= in bot {spec.strip()!r}")
+            return value.strip()
+    return spec.strip()
+
+
+def bot_labels(specs: Iterable[str]) -> dict[str, str]:
+    """Each distinct spec and its label (`bot_label`), in order. The same spec
+    given twice is one bot in several seats; two specs with one label are a
+    `TournamentError`, as results could not tell them apart."""
+    labels: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    for spec in dict.fromkeys(s.strip() for s in specs):
+        label = bot_label(spec)
+        if label in owners:
+            raise TournamentError(
+                f"two bots are labelled {label!r} ({owners[label]!r} and {spec!r}): "
+                "give each its own name="
+            )
+        owners[label] = spec
+        labels[spec] = label
+    return labels
 
 
 def _close(bot: Any) -> None:
@@ -247,16 +284,23 @@ class TournamentConfig:
     seed: int
     rules: Rules = field(default_factory=Rules)
     turn_sample: int = DEFAULT_TURN_SAMPLE
+    #: the spec of each of `bots`, in the same order (none: each label is its spec)
+    specs: tuple[str, ...] = ()
 
     @property
     def players(self) -> int:
         """The number of seats."""
         return len(self.lineup)
 
+    def spec(self, label: str) -> str:
+        """The bot spec that `label` stands for."""
+        return self.specs[self.bots.index(label)] if self.specs else label
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (see the results file format in the module docstring)."""
         return {
             "bots": list(self.bots),
+            "specs": list(self.specs or self.bots),
             "lineup": list(self.lineup),
             "players": self.players,
             "games": self.games,
@@ -276,6 +320,7 @@ class TournamentConfig:
             seed=int(data["seed"]),
             rules=Rules.from_dict(data.get("rules", {})),
             turn_sample=int(data.get("turn_sample", DEFAULT_TURN_SAMPLE)),
+            specs=tuple(data.get("specs", data["bots"])),
         )
 
 
@@ -295,9 +340,9 @@ def make_config(
     the config's `seed`, so the tournament can be played again.
     """
     specs = parse_bots(bots)
-    labels = list(dict.fromkeys(s.strip() for s in specs))
-    for spec in labels:
-        resolve_bot(spec, check=True)
+    labels = bot_labels([*specs, *(lineup or ())])
+    for spec, label in labels.items():
+        resolve_bot(spec, check=True, label=label)
     seats = list(lineup) if lineup is not None else make_lineup(specs, players)
     check_players(len(seats))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -306,12 +351,13 @@ def make_config(
     if turn_sample < 0:
         raise TournamentError(f"--turn-sample must be >= 0, not {turn_sample}")
     return TournamentConfig(
-        bots=tuple(labels),
-        lineup=tuple(s.strip() for s in seats),
+        bots=tuple(labels.values()),
+        lineup=tuple(labels[s.strip()] for s in seats),
         games=games,
         seed=seed,
         rules=rules or Rules(),
         turn_sample=turn_sample,
+        specs=tuple(labels),
     )
 
 
@@ -550,7 +596,10 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
 
 def make_chunks(config: TournamentConfig, workers: int) -> list[Chunk]:
     """Split the games into chunks: several per worker, so that the load balances."""
-    entries = {label: resolve_bot(label) for label in dict.fromkeys(config.lineup)}
+    entries = {
+        label: resolve_bot(config.spec(label), label=label)
+        for label in dict.fromkeys(config.lineup)
+    }
     lineup = tuple(entries[label] for label in config.lineup)
     size = max(1, min(64, config.games // (4 * max(1, workers))))
     return [
@@ -861,6 +910,8 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "TournamentResult",
+    "bot_label",
+    "bot_labels",
     "check_players",
     "check_seed",
     "default_workers",
