@@ -23,6 +23,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from skyjo.bots import BotError, make_bot
@@ -39,6 +40,8 @@ from skyjo.engine import (
     step,
 )
 from skyjo.rules import Rules
+from skyjo.seeds import bot_seed, fresh_seed
+from skyjo.shuffle import shuffled_deck
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
@@ -205,6 +208,93 @@ def test_the_result_is_sent_once(tmp_path: Path) -> None:
         bot.game_over(view)
         bot.game_over(view)
     assert [m["type"] for m in received(log)] == ["hello", "result", "bye"]
+
+
+# --- what a bot is sent reveals nothing of the deal ----------------------------------
+
+SEED_MASK = (1 << 63) - 1
+
+
+def old_tournament_seeds(seed: int, game: int, players: int) -> list[int]:
+    """The deal's seed then each seat's bot seed, as tournaments drew them
+    before skyjo.seeds: NumPy's SeedSequence(seed, spawn_key=(game,)) words."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(game,))
+    return [int(word) & SEED_MASK for word in sequence.generate_state(players + 1, np.uint64)]
+
+
+def integers_in(value: object) -> set[int]:
+    """Every integer anywhere in a JSON value."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*(integers_in(item) for item in value))
+    return set()
+
+
+def guessed_secrets(messages: Sequence[dict[str, object]]) -> set[int]:
+    """An attacker's guesses at the game's seed (from which every deck is
+    shuffled), from everything its bot was sent: every integer it saw, taken
+    as the game's seed, as the old `seed * 100 + seat` bot seed of
+    `skyjo play`, or as a tournament's seed; the deal seed of any old
+    tournament seed below 1,000 and game below 10 whose bot seed for this
+    seat is hello's; and any game seed up to 10,000 whose
+    `skyjo.seeds.bot_seed` for this seat is hello's."""
+    hello = messages[0]
+    seat, players, seed = hello["seat"], hello["num_players"], hello["seed"]
+    assert isinstance(seat, int) and isinstance(players, int) and isinstance(seed, int)
+    guesses: set[int] = set()
+    for value in integers_in(list(messages)):
+        guesses |= {value, value - seat, (value - seat) // 100}
+        if value >= 0:
+            guesses |= {old_tournament_seeds(value, g, players)[0] for g in range(10)}
+    for tournament in range(1000):
+        for game in range(10):
+            deal, *bots = old_tournament_seeds(tournament, game, players)
+            if bots[seat] == seed:
+                guesses.add(deal)
+    guesses |= {secret for secret in range(10_001) if bot_seed(secret, seat) == seed}
+    return guesses
+
+
+def test_a_bot_that_knows_the_shuffle_code_tries_to_predict_the_deck_and_fails(
+    tmp_path: Path,
+) -> None:
+    """A bot that knows the project's shuffle code tries to predict the deck
+    from everything it is sent, and fails: the runner seeds it as runners do,
+    with `bot_seed(secret, seat)` of a fresh secret."""
+    log = tmp_path / "messages.jsonl"
+    secret, seat = fresh_seed(), 1
+    bot = recorder(bot_seed(secret, seat), log)
+    state, _ = play([RandomBot(2), bot], seed=secret)
+    messages = received(log)
+    assert [m["type"] for m in messages[:2]] == ["hello", "act"] and messages[0]["seat"] == seat
+    guesses = guessed_secrets(messages)
+    assert messages[0]["seed"] in guesses and secret not in guesses
+    for guess in guesses:
+        deck, _ = shuffled_deck(guess)
+        assert deck not in state.decks
+
+
+@pytest.mark.parametrize(
+    ("hello_seed", "secret"),
+    [
+        (4242 * 100 + 1, 4242),  # the old bot seed of `skyjo play --seed 4242`
+        (old_tournament_seeds(7, 3, 2)[2], old_tournament_seeds(7, 3, 2)[0]),  # an old tournament
+        (bot_seed(4242, 1), 4242),  # an explicit, small --seed (docs/bot-protocol.md, the seed)
+    ],
+)
+def test_the_same_attacker_finds_the_deck_when_the_seed_gives_it_away(
+    hello_seed: int, secret: int
+) -> None:
+    """The attack of the test above is a real one: it finds the game's seed
+    from the seeds bots were sent before skyjo.seeds, and from a seed that
+    was chosen small."""
+    hello = {"type": "hello", "seat": 1, "num_players": 2, "seed": hello_seed}
+    assert secret in guessed_secrets([hello])
 
 
 # --- the spec ----------------------------------------------------------------------------
