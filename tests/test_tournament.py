@@ -3,7 +3,9 @@ and the `skyjo tournament` command (RULES.md 6 for its errors)."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+from rich.console import Console, RenderableType
 from typer.testing import CliRunner, Result
 
 import skyjo.bots
@@ -33,7 +36,7 @@ from skyjo.sim import (
     run_tournament,
     save_results,
 )
-from skyjo.sim.commands import tournament_command, tournament_tables
+from skyjo.sim.commands import BotTable, bot_cells, shorten, tournament_command, tournament_tables
 from skyjo.sim.tournament import (
     MAX_ROUND_TURNS,
     game_seeds,
@@ -633,6 +636,56 @@ def test_labels_tell_the_bots_apart() -> None:
         make_config("external:command=a,name=,random")
     config = make_config("random,random")  # the same spec twice: one bot, two seats
     assert (config.bots, config.lineup) == (("random",), ("random", "random"))
+
+
+def rendered(items: list[RenderableType], width: int = 80) -> str:
+    """What a console `width` columns wide shows of `items`."""
+    console = Console(width=width, record=True, file=io.StringIO())
+    for item in items:
+        console.print(item)
+    return console.export_text()
+
+
+def assert_rows_whole(text: str, summary: dict[str, Any]) -> None:
+    """Every bot's numbers are in the text, in order on one line, none cut."""
+    for bot in summary["bots"]:
+        cells = bot_cells(bot)
+        assert re.search(r" +".join(map(re.escape, cells)) + "$", text, re.MULTILINE), cells
+
+
+def test_the_table_fits_80_columns_whatever_the_labels() -> None:
+    spec = f"{MISSING_BOT},timeout=0.5"
+    outcome = tournament_command(f"{spec},test-low,random", games=3, seed=1, workers=1)
+    text = rendered(tournament_tables(outcome))
+    table = text.split("Win rate by seat")[0]
+    assert max(map(len, table.splitlines())) <= 80
+    assert "seats" in table and "rating" in table and "…" not in table.splitlines()[1]
+    assert_rows_whole(text, outcome.summary)
+    legend = re.search(rf"^(.+….+) = {re.escape(spec)}$", table, re.MULTILINE)
+    assert legend, table  # the full label, under the table
+    assert any(line.startswith(f"{legend[1]} ") for line in table.splitlines())
+    # labels that would look alike shortened are wrapped instead
+    summary = json.loads(json.dumps(outcome.summary))
+    for k, bot in enumerate(summary["bots"]):
+        bot["bot"] = f"external:command=python {'x' * 40}{k}{'y' * 40}.py"
+    text = rendered([BotTable(summary)])
+    assert max(map(len, text.splitlines())) <= 80 and "…" not in text
+    assert_rows_whole(text, summary)
+    # short labels are left alone, two spaces apart as ever
+    text = rendered([BotTable(make_summary())])
+    assert "…" not in text and "random    " in text
+
+
+def make_summary() -> dict[str, Any]:
+    config = make_config("random,test-low", players=2, games=2, seed=1, rules=SHORT)
+    return run_tournament(config, workers=1).summary
+
+
+def test_shorten_keeps_both_ends() -> None:
+    assert shorten("abcdefghij", 5) == "ab…ij"
+    assert shorten("abcdefghij", 6) == "abc…ij"
+    assert shorten("abcdefghij", 10) == "abcdefghij"
+    assert all(len(shorten("x" * 30, n)) == n for n in range(1, 31))
 
 
 def test_study_command_prints_the_luck_table() -> None:

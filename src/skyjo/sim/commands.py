@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -25,6 +25,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from skyjo.rules import MAX_PLAYERS
 from skyjo.sim.report import format_wins, incidents_text
@@ -145,10 +146,10 @@ def _check_writable(path: Path) -> None:
         raise TournamentError(f"--out {str(path)!r}: no folder {str(path.parent)!r}")
 
 
-def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | str]:
+def tournament_tables(outcome: Outcome, out: str | None = None) -> list[RenderableType]:
     """What `skyjo tournament` prints without `--json`."""
     doc = outcome.document
-    shown: list[Table | str] = []
+    shown: list[RenderableType] = []
     if isinstance(doc, StudyResult):
         table = Table(title=f"Luck versus skill: {doc.strong} against n-1 x {doc.weak}")
         for name in ("players", "games", "wins", "win rate", "95% CI", "fair share", "edge"):
@@ -168,29 +169,7 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Table | 
         games = doc.games * len(doc.points)
     else:
         summary = doc.summary
-        table = Table(
-            title=f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}",
-            box=None,
-            pad_edge=False,
-        )
-        table.add_column("bot", no_wrap=True)
-        for name in TERMINAL_HEADER[1:]:
-            table.add_column(name, justify="right")
-        for b in summary["bots"]:
-            low, high = b["win_rate_ci95"]
-            rating = b["rating"]
-            table.add_row(
-                b["bot"],
-                str(b["seats"]),
-                format_wins(b["wins"]),
-                f"{100 * b['win_rate']:.1f}",
-                f"{100 * low:.1f}-{100 * high:.1f}",
-                _num(b["mean_round_score"]),
-                _num(b["mean_game_score"]),
-                f"{100 * b['ended_rate']:.1f}",
-                f"{100 * b['doubled_rate']:.1f}",
-                f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
-            )
+        table = BotTable(summary)
         shown.append(table)
         seats = ", ".join(f"{100 * r:.1f}%" for r in summary["seat_win_rates"])
         shown.append(f"Win rate by seat (0 first): {seats}")
@@ -255,6 +234,88 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def bot_cells(bot: dict[str, Any]) -> list[str]:
+    """One bot's numbers in the terminal table, after its label (see `TERMINAL_HEADER`)."""
+    low, high = bot["win_rate_ci95"]
+    rating = bot["rating"]
+    return [
+        str(bot["seats"]),
+        format_wins(bot["wins"]),
+        f"{100 * bot['win_rate']:.1f}",
+        f"{100 * low:.1f}-{100 * high:.1f}",
+        _num(bot["mean_round_score"]),
+        _num(bot["mean_game_score"]),
+        f"{100 * bot['ended_rate']:.1f}",
+        f"{100 * bot['doubled_rate']:.1f}",
+        f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
+    ]
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` cut to `width` characters by an ellipsis in the middle (its start and
+    its end are what tell bot specs apart)."""
+    if len(text) <= width:
+        return text
+    keep = max(width - 1, 0)
+    head = (keep + 1) // 2
+    return text[:head] + "…" + text[len(text) - (keep - head) :]
+
+
+#: The narrowest the label column gets, however long the labels.
+MIN_LABEL_WIDTH = 8
+
+
+class BotTable:
+    """The per-bot table of a tournament's summary, fitted to the console's width
+    when it is printed (80 columns included): the numbers are never cut; labels
+    too long for the room they leave are shortened in the middle (`shorten`) and
+    given in full below the table, or wrapped if shortening made two alike."""
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        self.summary = summary
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.render(options.max_width)
+
+    def render(self, width: int) -> list[RenderableType]:
+        """The table (and any full labels under it) for a console `width` columns wide."""
+        labels = [b["bot"] for b in self.summary["bots"]]
+        rows = [bot_cells(b) for b in self.summary["bots"]]
+        numbers = sum(
+            max(len(name), *(len(row[k]) for row in rows)) if rows else len(name)
+            for k, name in enumerate(TERMINAL_HEADER[1:])
+        )
+        columns = len(TERMINAL_HEADER) - 1
+        longest = max(map(len, labels), default=0)
+        gap = 2 if longest + numbers + 2 * columns <= width else 1
+        room = max(MIN_LABEL_WIDTH, width - numbers - gap * columns)
+        shown = [shorten(label, room) for label in labels]
+        wrap = len(set(shown)) < len(shown)
+        table = self._table(gap, room if wrap else None)
+        for label, short, row in zip(labels, shown, rows, strict=True):
+            table.add_row(label if wrap else short, *row)
+        notes = [] if wrap else [f"{s} = {f}" for s, f in zip(shown, labels, strict=True) if s != f]
+        return [table, *(Text(note) for note in notes)]
+
+    def _table(self, gap: int, wrap_width: int | None) -> Table:
+        """An empty table with the columns, `gap` spaces apart; the label column
+        wraps at `wrap_width` if given, else is never wrapped."""
+        summary = self.summary
+        table = Table(
+            title=f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}",
+            box=None,
+            pad_edge=False,
+            padding=(0, 1) if gap == 2 else (0, 1, 0, 0),
+        )
+        if wrap_width is None:
+            table.add_column(TERMINAL_HEADER[0], no_wrap=True)
+        else:
+            table.add_column(TERMINAL_HEADER[0], width=wrap_width, overflow="fold")
+        for name in TERMINAL_HEADER[1:]:
+            table.add_column(name, justify="right", no_wrap=True)
+        return table
+
+
 def report_command(paths: list[str], out_dir: str) -> list[Path]:
     """Write the report of `paths` in `out_dir` (see `skyjo.sim.report`)."""
     if not paths:
@@ -264,4 +325,13 @@ def report_command(paths: list[str], out_dir: str) -> list[Path]:
     return write_report(paths, out_dir)
 
 
-__all__ = ["Outcome", "progress_bar", "report_command", "tournament_command", "tournament_tables"]
+__all__ = [
+    "BotTable",
+    "Outcome",
+    "bot_cells",
+    "progress_bar",
+    "report_command",
+    "shorten",
+    "tournament_command",
+    "tournament_tables",
+]
