@@ -1,15 +1,18 @@
 """Tournaments between bots: many seeded games, seats rotated, in parallel.
 
-Seating. `--bots` is cycled to fill the seats: with `a,b` and 4 players the
-*lineup* is `a, b, a, b`; with `a,b,c` and 2 players it is an error (a bot
-would never play). Game `g` rotates the lineup by `g mod players`: seat `s`
-plays `lineup[(s + g) % players]`. Over any multiple of `players` games, every
-lineup entry sits in every seat equally often, so no bot profits from its
-seat. Results are reported per bot *label*: its `name=` option if it has
-one (`external:command=./bot,name=mine` is `mine`), else its spec as given
-(such as `search:turns=20000`), adding up the seats that share a label. The
-same spec given twice is one bot with several seats; two different specs with
-one label are refused.
+Seating. `--bots` is cycled to fill the `--players` seats: with `a,b` and 4
+players the *lineup* is `a, b, a, b` (two copies of each); to play one bot
+against three copies of another, name every seat: `--bots a,b,b,b` (4 players
+by default, one seat per bot given). Without `--players` there is one seat per
+bot given, at least 2 (`--bots a` is `a` against itself); with `a,b,c` and 2
+players it is an error (a bot would never play). Game `g` rotates the lineup
+by `g mod players`: seat `s` plays `lineup[(s + g) % players]`. Over any
+multiple of `players` games, every lineup entry sits in every seat equally
+often, so no bot profits from its seat. Results are reported per bot *label*:
+its `name=` option if it has one (`external:command=./bot,name=mine` is
+`mine`), else its spec as given (such as `search:turns=20000`), adding up the
+seats that share a label. The same spec given twice is one bot with several
+seats; two different specs with one label are refused.
 
 Determinism. Game `g` is a pure function of `(seed, g)` and the lineup: the
 deal's seed is the first word of NumPy's `SeedSequence(seed, spawn_key=(g,))`,
