@@ -37,7 +37,8 @@ players).
 
 Results file (`--out`), one compact JSON object of format `skyjo-tournament/1`:
 
-- `config`: bots, lineup, players, games, seed, rules, rotation, turn_sample;
+- `config`: bots (the labels), specs (each label's bot spec), lineup, players,
+  games, seed, rules, rotation, turn_sample;
 - `summary`: what `--json` prints (see `skyjo.sim.stats.summarize`);
 - `games`, in game order: `index`, `seats` (the bot label of each seat),
   `totals`, `winners` (seats), `turns`, `stalled`, `rounds` (per round
