@@ -75,7 +75,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skyjo.bots import BotError, BotFactory, build, factory
+from skyjo.bots import BotError, BotFactory, build, factory, split_specs
 from skyjo.engine import (
     FLIP,
     NEXT_ROUND,
@@ -199,21 +199,13 @@ def _close(bot: Any) -> None:
 
 
 def parse_bots(bots: str | Sequence[str]) -> list[str]:
-    """The bot specs of `--bots`: a comma-separated string or a list.
-
-    Options of one spec are separated by commas too (`search:budget=1,iterations=9`):
-    a part holding `=` but no `:` continues the previous spec.
-    """
-    parts = bots.split(",") if isinstance(bots, str) else list(bots)
-    specs: list[str] = []
-    for part in (p.strip() for p in parts):
-        if specs and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        elif part:
-            specs.append(part)
-    if not specs:
-        raise TournamentError("give at least one bot with --bots")
-    return specs
+    """The bot specs of `--bots`: a comma-separated string or a list, read as
+    every command reads it (`skyjo.bots.split_specs`: a part holding `=` but no
+    `:` continues the spec before it). `TournamentError` for an empty list."""
+    try:
+        return split_specs(bots)
+    except BotError:
+        raise TournamentError("give at least one bot with --bots") from None
 
 
 def make_lineup(bots: Sequence[str], players: int | None = None) -> list[str]:
