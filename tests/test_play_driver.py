@@ -55,3 +55,9 @@ def test_an_external_bot_gets_the_names_the_result_and_bye(tmp_path: Path) -> No
     kinds = [json.loads(line) for line in log.read_text().splitlines()]
     assert kinds[0] == {"type": "hello", "players": ["External 1", "Random 2"]}
     assert [k["type"] for k in kinds[-2:]] == ["result", "bye"]
+
+
+def test_a_tournament_without_a_seed_draws_a_fresh_one() -> None:
+    args = ["tournament", "--bots", "random", "--games", "2", "--workers", "1", "--json"]
+    seeds = {json.loads(runner.invoke(app, args).stdout)["seed"] for _ in range(2)}
+    assert len(seeds) == 2

@@ -412,7 +412,13 @@ def tournament_command(
         ),
     ] = None,
     games: Annotated[int, typer.Option(help="Games to play (per player count in a study).")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the whole tournament (default: a fresh one, shown at the end). "
+            "A bot's author who knows the seed can work out every deal."
+        ),
+    ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: every core).")
     ] = None,
