@@ -78,6 +78,7 @@ from typing import Any, NamedTuple
 from skyjo.bots import BotError, BotFactory, build, factory, split_specs
 from skyjo.engine import (
     FLIP,
+    GAME_INFO,
     NEXT_ROUND,
     SWAP,
     IllegalActionError,
@@ -100,10 +101,9 @@ BACKENDS = ("local", "ray")
 #: How many games keep their per-turn trajectories in a results file, by default.
 DEFAULT_TURN_SAMPLE = 100
 #: Turns after which a round is taken to be stalled, and its game stopped (see
-#: `GameRecord.stalled_round`). The rules set no bound (players may exchange
-#: face-up cards forever); rounds between the package's bots last at most a few
-#: hundred turns, even with 8 players.
-MAX_ROUND_TURNS = 2_000
+#: `GameRecord.stalled_round`): the one limit every driver applies, declared in
+#: `GAME_INFO` (the rules set no bound).
+MAX_ROUND_TURNS = GAME_INFO.max_round_turns
 
 _GAME_OVER = int(Phase.GAME_OVER)
 _ROUND_OVER = int(Phase.ROUND_OVER)
