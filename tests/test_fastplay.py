@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,8 +30,7 @@ def mid_round_table(seed: int, players: int, moves: int, penalty: str, policy: P
     while state.phase == Phase.REVEAL:
         state = step(state, bots[state.player].choose(observe(state, state.player)))
     sampler = Sampler(observe(state, state.player))
-    cards = list(sampler.pool)
-    random.Random(seed).shuffle(cards)
+    cards = sampler.deal(np.random.Generator(np.random.PCG64(seed)))
     return sampler.table(cards, random.Random(seed), policy)
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from conftest import deal, empty_draw_pile, reveal_all, with_face_down
 
 from skyjo.bots import make_bot
+from skyjo.bots.counting import pools, unseen_cards
 from skyjo.bots.determinize import Sampler, determinize
+from skyjo.bots.fastplay import LOWEST_CARD
 from skyjo.bots.rollout import PolicyBot, Table, policy_action
 from skyjo.bots.search import CRITICAL_DOWN, SearchBot, critical, placements
 from skyjo.engine import (
@@ -37,12 +40,18 @@ def _check_world(obs: Observation, world: State) -> None:
     assert Counter(cards_in_play(world)) == Counter(DECK)
     assert len(world.draw_pile) - world.draw_top == obs.draw_pile_size
     assert world.discard_pile == obs.discard_pile
+    assert world.results == obs.results  # the true past rounds, enders and raw scores
     for seat in range(obs.num_players):
         for k in range(GRID_SIZE):
             if obs.cards[seat][k] is not None:  # face up or cleared: the value seen
                 assert world.grids[seat][k] == obs.cards[seat][k]
     if obs.source == "deck":
         assert world.held is not None  # the drawn card is in the drawer's hand
+    if obs.draw_pile_known is not None:  # the known cards make the pile and the unseen hand
+        pile = list(world.draw_pile[world.draw_top :])
+        if obs.source == "deck" and obs.held is None:
+            pile.append(world.held)
+        assert sorted(pile) == list(obs.draw_pile_known)
 
 
 def _random_positions(seed: int, num_players: int, every: int = 3) -> list[State]:
@@ -64,17 +73,54 @@ def _random_positions(seed: int, num_players: int, every: int = 3) -> list[State
     return states
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 5, 8])
+def _reshuffled_positions(seed: int, num_players: int) -> list[State]:
+    """Every state of a round where, after the reveals, each player draws (now
+    and then takes the discard) and exchanges the card with one of its two
+    face-up cards, which neither clears a column nor ends the round, until the
+    draw pile has been reshuffled twice; then the policy plays on to the next
+    round. Mid-turn states are included: a drawn card held, seen by its
+    drawer only."""
+    rng = random.Random(seed)
+    state = new_game(num_players, seed=seed, rules=Rules(target_score=500))
+    bots = [PolicyBot(seed * 10 + i) for i in range(num_players)]
+    states = []
+    while state.phase == Phase.REVEAL:
+        state = step(state, bots[state.player].choose(observe(state, state.player)))
+    while len(state.reshuffles[-1]) < 2 or state.draw_top < 3:
+        states.append(state)
+        state = step(state, TAKE_DISCARD if rng.random() < 0.1 else DRAW)
+        states.append(state)
+        up = [k for k in range(GRID_SIZE) if not state.hidden[state.player] >> k & 1]
+        state = step(state, SWAP + rng.choice(up))
+    while state.round == 0 or state.phase == Phase.REVEAL:
+        states.append(state)
+        state = step(state, bots[state.player].choose(observe(state, state.player)))
+    return [*states, state]
+
+
+@pytest.mark.parametrize("num_players", range(2, 9))
 def test_determinize_is_consistent_with_the_observation(num_players: int) -> None:
+    """Worlds sampled at every step of whole games, and of a round whose draw pile
+    is reshuffled twice, for every viewer (a spectator included)."""
     rng = random.Random(num_players)
     phases = set()
-    for state in _random_positions(num_players, num_players):
+    kinds = set()
+    positions = _random_positions(num_players, num_players, every=3 + num_players)
+    reshuffled = [  # every fifth state (mid-turn ones too), and each between rounds
+        state
+        for i, state in enumerate(_reshuffled_positions(num_players, num_players))
+        if i % 5 == 0 or state.phase not in (Phase.TURNS, Phase.FINAL_TURNS)
+    ]
+    for state in positions + reshuffled:
         phases.add((Phase(state.phase), state.held is not None))
-        for viewer in range(num_players):
+        for viewer in [*range(num_players), None]:
             obs = observe(state, viewer)
+            kinds.add((obs.draw_pile_known is not None, obs.source == "deck", obs.held is None))
             _check_world(obs, determinize(obs, rng))
     assert (Phase.TURNS, True) in phases and (Phase.REVEAL, False) in phases
     assert (Phase.ROUND_OVER, False) in phases and (Phase.GAME_OVER, False) in phases
+    for known in (False, True):  # before and after a reshuffle: a card drawn, seen or not
+        assert {(known, True, True), (known, True, False), (known, False, True)} <= kinds
 
 
 def test_determinize_after_a_reshuffle_and_with_a_card_drawn() -> None:
@@ -113,17 +159,81 @@ def test_determinize_samples_the_unseen_cards_uniformly() -> None:
         assert abs(counts[value] - expected) < 5 * expected**0.5 + 2
 
 
-def test_sampler_table_matches_its_state() -> None:
-    state = _random_positions(4, 4, every=1)[40]
+def _after_a_reshuffle(num_players: int, drawn: bool, left: int = 6) -> State:
+    """A state of `_reshuffled_positions` after the round's first reshuffle,
+    with at least `left` cards in the draw pile (exactly none if `left` is 0):
+    its player holding a card just drawn, or at the start of a turn."""
+    for state in _reshuffled_positions(num_players, num_players):
+        size = len(state.draw_pile) - state.draw_top
+        enough = size >= left if left else size == 0
+        if state.reshuffles[-1] and enough and (state.source == DRAW) == drawn:
+            return state
+    raise AssertionError("no such state")
+
+
+def test_after_a_reshuffle_the_pile_and_the_face_down_cards_are_dealt_apart() -> None:
+    """Another player's drawn card and the draw pile come from the known pile,
+    the face-down cards from the rest of the unseen cards, each uniformly."""
+    state = _after_a_reshuffle(3, drawn=True)
+    obs = observe(state, (state.player + 1) % 3)
+    assert obs.held is None and obs.draw_pile_known is not None
+    down, pile = pools(obs)
+    assert pile == Counter(obs.draw_pile_known) and down != unseen_cards(obs)
+    sampler = Sampler(obs)
+    assert sampler.parts == (tuple(sorted(down.elements())), obs.draw_pile_known)
+    gen = np.random.Generator(np.random.PCG64(5))
+    seat, k = sampler.slots[0]
+    counts: Counter[int] = Counter()
+    tops: Counter[int] = Counter()
+    for _ in range(600):
+        cards = sampler.deal(gen)
+        table = sampler.table(cards[:], random.Random(0))  # what the search packs
+        assert table.held is not None
+        assert sorted([*table.draw, table.held]) == list(obs.draw_pile_known)
+        assert Counter(table.vals[s][j] for s, j in sampler.slots) == down
+        counts[cards[0]] += 1
+        tops[table.held] += 1
+        assert table.vals[seat][k] == cards[0]
+    for pool, seen in ((down, counts), (pile, tops)):  # a generous margin
+        total = sum(pool.values())
+        assert set(seen) <= set(pool)
+        for value, n in pool.items():
+            expected = 600 * n / total
+            assert abs(seen[value] - expected) < 5 * expected**0.5 + 2
+
+
+@pytest.mark.parametrize("reshuffled", [False, True])
+def test_sampler_table_matches_its_state(reshuffled: bool) -> None:
+    if reshuffled:
+        state = _after_a_reshuffle(4, drawn=True)
+    else:
+        state = _random_positions(4, 4, every=1)[40]
     assert state.phase in (Phase.TURNS, Phase.FINAL_TURNS)
-    sampler = Sampler(observe(state, 1))
-    cards = list(sampler.pool)
-    random.Random(2).shuffle(cards)
+    sampler = Sampler(observe(state, (state.player + 1) % 4))
+    cards = sampler.deal(np.random.Generator(np.random.PCG64(2)))
     world = sampler.state(cards, 0)
     table = sampler.table(cards[:], random.Random(0))
     expected = Table.from_state(world, random.Random(0))
     for name in ("vals", "hid", "clr", "draw", "disc", "player", "ender", "held", "source"):
         assert getattr(table, name) == getattr(expected, name), name
+
+
+@pytest.mark.parametrize("empty", [False, True])
+def test_after_a_reshuffle_the_search_places_only_cards_it_may_draw(empty: bool) -> None:
+    """The prior's placement of a drawn card is asked for the values of the known
+    draw pile only; with an empty draw pile, for those of the discard pile but
+    its top (a draw reshuffles them)."""
+    state = _after_a_reshuffle(3, drawn=False, left=0 if empty else 6)
+    obs = observe(state, state.player)
+    sampler = Sampler(obs)
+    drawable = sorted(set(obs.discard_pile[:-1] if empty else obs.draw_pile_known))
+    assert sampler.drawable() == drawable
+    for card in drawable:
+        world = sampler.drawn(card)
+        assert world.held == card and world.source == DRAW
+        assert observe(world, obs.viewer).legal_actions == legal_actions(step(state, DRAW))
+    placing = SearchBot(1, **FAST)._placing(sampler)
+    assert [c + LOWEST_CARD for c in range(len(placing)) if placing[c] >= 0] == drawable
 
 
 def test_a_playout_ends_the_round_as_the_engine_does() -> None:

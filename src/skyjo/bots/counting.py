@@ -6,6 +6,14 @@ it can see: the face-up cards of every grid (cleared columns excluded: their
 cards lie on the discard pile, or were reshuffled into the draw pile), the
 discard pile, and a card in hand that was taken from the discard pile or that
 it drew itself.
+
+After a reshuffle (RULES.md 2.7) the draw pile is made of cards that were all
+face up on the discard pile, so a player with a good memory knows which
+values it holds (`Observation.draw_pile_known`, another player's freshly
+drawn card counted as still in it): the unseen cards then fall into two
+pools, the draw pile's (`draw_pile_cards`) and the face-down cards'
+(`face_down_cards`, the rest). Before any reshuffle of the round both are
+all the unseen cards.
 """
 
 from __future__ import annotations
@@ -31,6 +39,41 @@ def unseen_cards(observation: Observation) -> Counter[int]:
     unseen = Counter(CARD_COUNTS)
     unseen.subtract(seen_cards(observation))
     return +unseen
+
+
+def pools(observation: Observation) -> tuple[Counter[int], Counter[int] | None]:
+    """The unseen cards split as the player knows them: the face-down grid
+    cards' pool, and the draw pile's (with another player's freshly drawn
+    card) when it is known after a reshuffle, else None (one pool for all).
+
+    Raises ValueError when the known draw pile holds a card that is not unseen
+    (an observation no game can give)."""
+    unseen = unseen_cards(observation)
+    if observation.draw_pile_known is None:
+        return unseen, None
+    pile = Counter(observation.draw_pile_known)
+    unseen.subtract(pile)
+    if any(n < 0 for n in unseen.values()):
+        raise ValueError(
+            "inconsistent observation: the known draw pile holds cards that are seen elsewhere"
+        )
+    return +unseen, pile
+
+
+def face_down_cards(observation: Observation) -> Counter[int]:
+    """The pool a face-down grid card comes from: the unseen cards, less the
+    known draw pile after a reshuffle."""
+    return pools(observation)[0]
+
+
+def draw_pile_cards(observation: Observation) -> Counter[int]:
+    """The pool the next card drawn comes from: the known draw pile after a
+    reshuffle, the discard pile but its top when the draw pile is empty (a
+    draw reshuffles it first), else every unseen card."""
+    if observation.draw_pile_size == 0:
+        return Counter(observation.discard_pile[:-1])
+    down, pile = pools(observation)
+    return down if pile is None else pile
 
 
 def hidden_places(observation: Observation) -> int:

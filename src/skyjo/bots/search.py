@@ -2,8 +2,10 @@
 
 Nobody in Skyjo knows a face-down card, its owner included, and the only
 private fact (another player's freshly drawn card) never matters on one's own
-turn: so dealing the unseen cards uniformly at random (`Sampler`) samples the
-exact posterior, and averaging over such worlds is sound.
+turn: so dealing the unseen cards uniformly at random (`Sampler`; after a
+reshuffle, the known draw pile's cards to the draw pile and the others to the
+face-down cards) samples the exact posterior, and averaging over such worlds
+is sound.
 
 At each decision the bot lists a few candidate moves: at the start of a turn,
 "draw" and "take the discard and exchange it at k" for each sensible k; with a
@@ -206,7 +208,6 @@ class SearchBot:
             return [0.0], [0.0]
         placing = self._placing(sampler) if (DRAW,) in candidates else no_placing()
         moves = [_move(c) for c in candidates]
-        pool = np.array(sampler.pool)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
         rng = random.Random(self._rng.getrandbits(64))
         value = _Valuer(sampler.observation)
@@ -225,7 +226,7 @@ class SearchBot:
             turns = 0.0
             playouts = 0
             while True:
-                world = sampler.table(gen.permutation(pool).tolist(), rng, self._policy).pack()
+                world = sampler.table(sampler.deal(gen), rng, self._policy).pack()
                 for i in active:
                     raw, t = play_move(world, moves[i], placing, rng)
                     got[i] = value(raw, t.ender)
@@ -265,18 +266,14 @@ class SearchBot:
         return means, margins
 
     def _placing(self, sampler: Sampler) -> np.ndarray:
-        """Where the prior would put each card it might draw now: the SWAP or FLIP
+        """Where the prior would put each card it might draw now (`Sampler.drawable`:
+        after a reshuffle, only the known draw pile's values): the SWAP or FLIP
         action for card c at index c - LOWEST_CARD, -1 for a card that cannot be drawn."""
-        obs = sampler.observation
-        cards = list(sampler.pool)
-        top = len(sampler.slots) + sampler.deal_held  # where the draw pile starts
+        viewer = sampler.observation.viewer
         placing = no_placing()
-        for card in sorted(set(cards)):
-            order = cards[:]
-            order.remove(card)
-            order.insert(top, card)
-            drawn = step(sampler.state(order, 0), DRAW)
-            placing[card - LOWEST_CARD] = self._prior.choose(observe(drawn, obs.viewer))
+        for card in sampler.drawable():
+            drawn = sampler.drawn(card)
+            placing[card - LOWEST_CARD] = self._prior.choose(observe(drawn, viewer))
         return placing
 
 
