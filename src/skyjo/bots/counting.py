@@ -66,13 +66,17 @@ def face_down_cards(observation: Observation) -> Counter[int]:
     return pools(observation)[0]
 
 
-def draw_pile_cards(observation: Observation) -> Counter[int]:
+def draw_pile_cards(
+    observation: Observation, split: tuple[Counter[int], Counter[int] | None] | None = None
+) -> Counter[int]:
     """The pool the next card drawn comes from: the known draw pile after a
     reshuffle, the discard pile but its top when the draw pile is empty (a
-    draw reshuffles it first), else every unseen card."""
+    draw reshuffles it first), else every unseen card. `split` is
+    `pools(observation)` when already computed (then returned as it is, not
+    copied, when it is the answer)."""
     if observation.draw_pile_size == 0:
         return Counter(observation.discard_pile[:-1])
-    down, pile = pools(observation)
+    down, pile = pools(observation) if split is None else split
     return down if pile is None else pile
 
 

@@ -1,14 +1,18 @@
 """The `expected` bot: one-turn expected-value decisions with card counting.
 
-Strategy. Every card it cannot see is worth the mean of the unseen cards
-(`unseen_cards`; its own face-down cards count `face_down_extra` more while the
-round goes on), and each candidate placement is scored by the expected value
-of its grid afterwards, column by column: a column's chance to clear at the
-final reveal is counted exactly, and a pair of equal face-up cards is worth
-more the more copies of that value remain unseen and the more turns the round
-is likely to last. Drawing is valued as the average, over the unseen cards, of
-the best placement of the drawn card (or of discarding it and turning up a
-card); a card it discards is charged for what it would give the next player.
+Strategy. Cards are counted in two pools (`skyjo.bots.counting.pools`): a
+face-down card is worth the mean of the unseen cards less those known to be in
+the draw pile after a reshuffle (its own face-down cards count
+`face_down_extra` more while the round goes on), and a drawn card comes from
+the draw pile's cards: the known pile after a reshuffle, the discard pile but
+its top when the draw pile is empty, else every unseen card. Each candidate
+placement is scored by the expected value of its grid afterwards, column by
+column: a column's chance to clear at the final reveal is counted exactly, and
+a pair of equal face-up cards is worth more the more copies of that value
+remain to be drawn and the more turns the round is likely to last. Drawing is
+valued as the average, over the draw pile's cards, of the best placement of
+the drawn card (or of discarding it and turning up a card); a card it
+discards is charged for what it would give the next player.
 A move that would end the round is scored by its final raw score against the
 other players' likely scores (their face-up cards, the mean for their
 face-down cards, less what their last turn should gain), with the ender's
@@ -31,7 +35,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from skyjo.bots.counting import unseen_cards
+from skyjo.bots.counting import draw_pile_cards, pools
 from skyjo.engine import (
     DRAW,
     FACE_DOWN,
@@ -53,7 +57,7 @@ Grid = list[Column | None]
 
 
 class _Pool:
-    """The distribution of an unseen card: every unseen card is equally likely."""
+    """The distribution of an unseen card of one pool: each of its cards equally likely."""
 
     __slots__ = ("counts", "dist", "mu", "n", "var")
 
@@ -124,10 +128,10 @@ class ExpectedBot:
     """Chooses the action with the best expected score after one turn (see the module
     docstring). The options are the tuned weights of its evaluation:
 
-    - `face_down_extra`: added to the mean unseen card for its own face-down cards;
+    - `face_down_extra`: added to the mean face-down card for its own face-down cards;
     - `pair_weight`, `single_weight`: how much of the chance-weighted gain of
       clearing a column later counts, from a pair / from a single face-up card;
-    - `see_rate`: cards of a value it expects to see per turn, per copy unseen;
+    - `see_rate`: cards of a value it expects to see per turn, per copy to be drawn;
     - `turns_rate`: turns left in the round per face-down card of the player
       closest to ending it;
     - `gift_weight`: how much of what a discarded card gives the next player counts;
@@ -201,7 +205,12 @@ class _Turn:
         self.obs = obs
         self.me = me = obs.viewer
         self.n = obs.num_players
-        self.pool = pool = _Pool(unseen_cards(obs))
+        split = pools(obs)
+        drawn = draw_pile_cards(obs, split)
+        #: a face-down card's pool, and the next drawn card's (one pool before any
+        #: reshuffle, unless the draw pile is empty)
+        self.down = down = _Pool(split[0])
+        self.draw = draw = down if drawn is split[0] else _Pool(drawn)
         self.grids = [_columns(c, s) for c, s in zip(obs.cards, obs.status, strict=True)]
         self.grid = self.grids[me]
         self.final = obs.ender is not None and obs.ender != me
@@ -211,16 +220,16 @@ class _Turn:
         self._obtained: dict[int, float] = {}
         self._gifts: dict[int, float] = {}
         #: The expected score removed by three face-down cards of a column that clear.
-        self._triple = sum(3 * v * pool.all_equal(v, 3) for v in pool.counts)
+        self._triple = sum(3 * v * down.all_equal(v, 3) for v in down.counts)
         self.colval: Callable[[Column], float] = self._static if self.final else self._normal
         # How many more turns the round should last, for the column potential.
         shortest = min(_face_down(grid) for grid in self.grids)
         self.turns = bot.turns_rate * shortest
-        self.face_down_value = pool.mu + (0.0 if self.final else bot.face_down_extra)
+        self.face_down_value = down.mu + (0.0 if self.final else bot.face_down_extra)
         # The other players: what their next turn should gain, their likely final score.
-        self.other_gain = {p: pool.gain(_target(self.grids[p], pool.mu)) for p in self.others}
+        self.other_gain = {p: draw.gain(_target(self.grids[p], down.mu)) for p in self.others}
         self.next = (me + 1) % self.n
-        self.next_target = _target(self.grids[self.next], pool.mu)
+        self.next_target = _target(self.grids[self.next], down.mu)
         self.base = [0.0 if col is None else self.colval(col) for col in self.grid]
         self.total = sum(self.base)
         self.face_down = _face_down(self.grid)
@@ -236,7 +245,7 @@ class _Turn:
         """The expected score of a column if every card were turned up now."""
         value = self._memo.get(column)
         if value is None:
-            value = self._memo[column] = self._column(column, self.pool.mu, 0.0, 0.0)
+            value = self._memo[column] = self._column(column, self.down.mu, 0.0, 0.0)
         return value
 
     def _normal(self, column: Column) -> float:
@@ -252,7 +261,7 @@ class _Turn:
 
     def _column(self, column: Column, down_value: float, pair: float, single: float) -> float:
         a, b, c = column
-        pool = self.pool
+        pool = self.down
         if a is not None and b is not None and c is not None:
             if a == b == c:
                 return 0.0
@@ -284,7 +293,7 @@ class _Turn:
         """The chance of getting a card of this value before the round ends."""
         chance = self._obtained.get(value)
         if chance is None:
-            pool = self.pool
+            pool = self.draw
             per_turn = min(1.0, self.bot.see_rate * pool.counts.get(value, 0) / pool.n)
             chance = self._obtained[value] = 1.0 - (1.0 - per_turn) ** self.turns
         return chance
@@ -293,7 +302,7 @@ class _Turn:
 
     def _setup_ending(self) -> None:
         """The others' likely final scores if this turn ends the round."""
-        pool = self.pool
+        pool = self.down
         self.likely: list[tuple[float, float]] = []
         for p in self.others:
             grid = self.grids[p]
@@ -301,7 +310,7 @@ class _Turn:
             spread = _face_down(grid) * pool.var + self.bot.turn_spread**2
             self.likely.append((mean - self.other_gain[p], math.sqrt(spread)))
         others = sum(self.other_gain.values()) / len(self.others)
-        mine = pool.gain(_target(self.grid, pool.mu))
+        mine = self.draw.gain(_target(self.grid, pool.mu))
         # Ending now stops the others gaining more than itself.
         self.end_adjust = self.bot.end_turns * (mine - others)
 
@@ -324,7 +333,7 @@ class _Turn:
         self.double_gain = 0.0
         if not doubles:
             return
-        pool = self.pool
+        pool = self.down
         # The seats between the ender and me have played their last turn; those
         # after me have not.
         played, seat = set(), (ender + 1) % self.n
@@ -352,7 +361,7 @@ class _Turn:
         if not self.double_gain:
             return total
         if unknown:
-            chance = _phi((self.ender_raw + 0.5 - total) / math.sqrt(unknown * self.pool.var))
+            chance = _phi((self.ender_raw + 0.5 - total) / math.sqrt(unknown * self.down.var))
         else:
             chance = 1.0 if total <= self.ender_raw + 1e-9 else 0.0
         return total - chance * self.double_gain
@@ -397,7 +406,7 @@ class _Turn:
         c, row = k % COLS, k // COLS
         column = self.grid[c]
         assert column is not None
-        dist = self.pool.dist
+        dist = self.down.dist
         if self.final:
             total = self.total - self.base[c]
             total += sum(p * self.colval(_with(column, row, v)) for v, p in dist)
@@ -426,7 +435,7 @@ class _Turn:
             # The gift of a discarded card does not depend on which card is turned up.
             flip = min((self.flip(0, k) - self._gift(0) for k in down), default=math.inf)
             draw = 0.0
-            for card, p in self.pool.dist:
+            for card, p in self.draw.dist:
                 draw += p * min(self.best_swap(card), flip + self._gift(card))
             # Taking the discard must improve the grid: a worse known card is never
             # taken just to avoid drawing, or two bots could swap cards forever.
