@@ -143,8 +143,15 @@ def print_json(document: Any) -> None:
 
 
 def console() -> Console:
-    """A Rich console on the current stdout (so tests that swap stdout see the output)."""
-    return Console(file=sys.stdout, highlight=False)
+    """The Rich console every command prints on: the current stdout (so tests that
+    swap stdout see the output), with no highlighting, no markup and no emoji codes.
+
+    Player names and bot labels come from the user (arguments, records): with
+    markup and emoji codes off, every string printed through it, in table cells,
+    titles and captions as in plain lines, is shown as written (`[/]`, `[bold]x`,
+    `:smile:`). Style with `rich.text.Text`, never with markup.
+    """
+    return Console(file=sys.stdout, highlight=False, markup=False, emoji=False)
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]
@@ -226,10 +233,13 @@ def score_grid_command(
 
 
 def parse_scores(pairs: Sequence[str]) -> dict[str, int]:
-    """The `NAME=SCORE` arguments of `score round`, in the order given (seat order)."""
+    """The `NAME=SCORE` arguments of `score round`, in the order given (seat order).
+
+    A score holds no `=`, so a name may (`[link=https://x]y=3`).
+    """
     raw: dict[str, int] = {}
     for pair in pairs:
-        name, equals, value = pair.partition("=")
+        name, equals, value = pair.rpartition("=")
         name = name.strip()
         if not equals or not name:
             fail(f"{pair!r} is not NAME=SCORE (for example Ana=9)")

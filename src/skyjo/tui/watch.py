@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from skyjo.bots import parse_spec
 from skyjo.engine import DRAW, TAKE_DISCARD, Phase, State, observe
@@ -34,11 +35,16 @@ def watch(
     console: Console,
     pace: float = 0.0,
 ) -> Match:
-    """Play one game between the bots `specs` (one per seat) and narrate it."""
+    """Play one game between the bots `specs` (one per seat) and narrate it.
+
+    Names are printed as plain strings: give a console with markup and emoji
+    codes off (`skyjo.cli.console()`) so that they show as written.
+    """
     names = seat_names(specs)
     seats = [Seat(name, spec) for name, spec in zip(names, specs, strict=True)]
     with Match(seats, rules, seed) as match:
-        console.print(f"[bold]Skyjo[/]: {', '.join(names)}; target {rules.target_score}")
+        header = f": {', '.join(names)}; target {rules.target_score}"
+        console.print(Text("Skyjo", style="bold"), header, sep="")
         before = match.state
         while not match.over:
             update = match.play_bot()

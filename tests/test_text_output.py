@@ -1,0 +1,98 @@
+"""Text output shows every name as written, whatever the name holds (issue 12).
+
+Names come from the user (arguments, game records, bot labels): Rich markup
+(`[/]`, `[bold]x`, `[link=...]`), emoji codes (`:smile:`), characters the
+output cannot encode, control characters. None of them may crash the output,
+style it, or reach the terminal as anything but text.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from skyjo import engine
+from skyjo.cli import app, console
+from skyjo.engine import Phase, State
+from skyjo.record import write_record
+from skyjo.rules import Rules
+from skyjo.tui import watch
+
+MARKUP_NAMES = ["[/]", "[bold]x", ":smile:", "[link=https://x]y"]
+
+
+def run(*args: str) -> Result:
+    """Run `skyjo ARGS...` in-process, with a wide plain terminal so tables do not wrap."""
+    env = {"COLUMNS": "200", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def finished_game(players: int, seed: int = 3) -> State:
+    """A whole seeded game (target 1: one round) by random legal play."""
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed, Rules(target_score=1))
+    while state.phase != Phase.GAME_OVER:
+        state = engine.step(state, rng.choice(engine.legal_actions(state)))
+    return state
+
+
+# ---------------------------------------------------------------- Rich markup
+
+
+def test_score_round_shows_markup_names_as_written() -> None:
+    result = run("score", "round", "--ender", "[/]", "[/]=3", "[bold]x=4", ":smile:=5")
+    assert result.exit_code == 0, result.stderr
+    cells = [line.split("│")[1].strip() for line in result.stdout.splitlines() if "│" in line]
+    assert cells == ["[/]", "[bold]x", ":smile:"]
+    assert "[/] ended with 3, the single lowest score" in result.stdout
+
+
+def test_score_round_with_a_link_name() -> None:
+    result = run("score", "round", "--ender", "[link=https://x]y", "[link=https://x]y=3", "B=4")
+    assert result.exit_code == 0, result.stderr
+    assert "[link=https://x]y ended with 3" in result.stdout
+
+
+def test_replay_shows_markup_names_in_titles_cells_and_lines(tmp_path: Path) -> None:
+    state = finished_game(4)
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(write_record(state, MARKUP_NAMES)))
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert f"Round 1, ended by {MARKUP_NAMES[state.results[0].ender]}" in out
+    for name in MARKUP_NAMES:
+        assert f"│ {name} " in out, name
+    winners = [MARKUP_NAMES[seat] for seat in engine_winners(state)]
+    assert out.splitlines()[-1] == f"Winners: {', '.join(winners)}"
+
+
+def engine_winners(state: State) -> list[int]:
+    """The seats with the lowest total."""
+    best = min(state.totals)
+    return [seat for seat, total in enumerate(state.totals) if total == best]
+
+
+def test_watch_narrates_with_markup_names_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(watch, "seat_names", lambda specs: MARKUP_NAMES[: len(specs)])
+    watch.watch(["random"] * 4, 5, Rules(target_score=1), console())
+    out = capsys.readouterr().out
+    assert out.startswith(f"Skyjo: {', '.join(MARKUP_NAMES)}; target 1\n")
+    for name in MARKUP_NAMES:
+        assert f"  {name} turned up " in out, name  # describe_events lines
+    assert "Winner: " in out
+    caption = next(line for line in out.splitlines() if "Winner: " in line).strip()
+    assert all(part in MARKUP_NAMES for part in caption.removeprefix("Winner: ").split(" and "))
+
+
+def test_watch_scoresheet_headers_show_markup_names(capsys: pytest.CaptureFixture[str]) -> None:
+    console().print(watch.scoresheet(finished_game(4), MARKUP_NAMES))
+    header = next(line for line in capsys.readouterr().out.splitlines() if "round" in line)
+    for name in MARKUP_NAMES:
+        assert name in header, name
