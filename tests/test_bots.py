@@ -9,14 +9,18 @@ cards chosen per test, and with Ana to play.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import Grid, Pos, at, deal, reveal_all, swap
+from conftest import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap
 
 from skyjo.bots import Bot, bot_names, make_bot
+from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
+from skyjo.bots.expected import ExpectedBot, _Turn
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -300,3 +304,74 @@ def test_expected_beats_random_by_far() -> None:
 def test_the_deck_helper_keeps_the_150_cards() -> None:
     state = position([LOW_ANA, BEN_GRID], discard_top=-1)
     assert sorted(cards_in_play(state)) == sorted(DECK)
+
+
+# --- card counting after a reshuffle ----------------------------------------------
+
+
+def reshuffled(num_players: int, seed: int) -> State:
+    """A round after the reveals where every player draws and exchanges the card
+    with its face-up [0, 0] (no column clears, no one ends the round) until the
+    draw pile has been reshuffled and a few cards drawn from it; the next player
+    to act holds no card."""
+    state = reveal_all(new_game(num_players, seed=seed))
+    while not state.reshuffles[-1] or state.draw_top < 4:
+        state = step(step(state, DRAW), swap(0, 0))
+    return state
+
+
+def test_after_a_reshuffle_cards_are_counted_in_two_pools() -> None:
+    state = reshuffled(3, seed=4)
+    pile = Counter(state.draw_pile[state.draw_top :])
+    face_down = Counter(
+        v
+        for seat, grid in enumerate(state.grids)
+        for k, v in enumerate(grid)
+        if state.hidden[seat] >> k & 1
+    )
+    obs = observe(state, state.player)
+    assert pools(obs) == (face_down, pile)
+    assert face_down_cards(obs) == face_down and draw_pile_cards(obs) == pile
+    assert face_down + pile == unseen_cards(obs)
+    # another player's freshly drawn card: for the others, still in the pile
+    drawn = step(state, DRAW)
+    other = observe(drawn, (drawn.player + 1) % 3)
+    assert draw_pile_cards(other) == pile and face_down_cards(other) == face_down
+    mine = observe(drawn, drawn.player)
+    assert draw_pile_cards(mine) == pile - Counter([drawn.held])
+    # before any reshuffle: one pool, every unseen card
+    fresh = observe(reveal_all(new_game(3, seed=4)), 0)
+    assert pools(fresh) == (unseen_cards(fresh), None)
+    assert draw_pile_cards(fresh) == face_down_cards(fresh) == unseen_cards(fresh)
+
+
+def test_with_an_empty_draw_pile_the_next_card_drawn_comes_from_the_discard_pile() -> None:
+    state = empty_draw_pile(reveal_all(new_game(2, seed=6)))
+    obs = observe(state, state.player)
+    assert obs.draw_pile_size == 0 and obs.draw_pile_known is None
+    assert draw_pile_cards(obs) == Counter(obs.discard_pile[:-1])
+    assert face_down_cards(obs) == unseen_cards(obs)
+
+
+def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
+    """After a reshuffle, `expected`'s draw is priced over the known draw pile and
+    a face-down card over the other unseen cards; some of its choices in
+    reshuffled rounds change when it is not told the pile."""
+    bot = ExpectedBot(1)
+    state = reshuffled(8, seed=2)
+    obs = observe(state, state.player)
+    turn = _Turn(bot, obs)
+    assert turn.draw.counts == Counter(obs.draw_pile_known)
+    assert turn.down.counts == face_down_cards(obs)
+    assert turn.draw.mu != turn.down.mu
+    changed = 0
+    for seed in range(3):
+        state = reshuffled(8, seed)
+        for _ in range(60):  # greedy plays on; expected is asked at every decision
+            obs = observe(state, state.player)
+            if state.phase not in (Phase.TURNS, Phase.FINAL_TURNS):
+                break
+            blind = dataclasses.replace(obs, draw_pile_known=None)
+            changed += ExpectedBot(1).choose(obs) != ExpectedBot(1).choose(blind)
+            state = step(state, make_bot("greedy", seed).choose(obs))
+    assert changed > 0
