@@ -12,7 +12,7 @@ $(BIN)/skyjo: pyproject.toml
 
 .PHONY: run test lint bench
 run: $(BIN)/skyjo
-	$(BIN)/skyjo play --seed 1 --pace 0.2
+	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench

@@ -1,0 +1,188 @@
+"""The FastAPI application: HTTP routes, the WebSocket `/ws/{code}`, the client's files.
+
+    POST /api/rooms               create a room (RoomConfig) -> code, seat, token
+    GET  /api/rooms               the listed rooms still in play
+    GET  /api/rooms/{code}        one room's public facts
+    POST /api/rooms/{code}/join   claim a free human seat -> seat, token
+    WS   /ws/{code}               play or watch (docs/web-protocol.md)
+    GET  /, /r/{code}             the client (static/index.html); /static/... its files
+
+Every HTTP error is `{"error": {"code", "message"}}`. Every response carries a
+Content-Security-Policy that allows scripts, styles and connections from the
+app's own origin only (no inline script).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from skyjo.web.lobby import Lobby
+from skyjo.web.protocol import ProtocolError, error
+from skyjo.web.rooms import Client, Room, RoomConfig
+from skyjo.web.settings import LADDER, Settings
+from skyjo.web.storage import Store
+
+STATIC = Path(__file__).parent / "static"
+#: The largest HTTP request body, in bytes.
+MAX_BODY = 16 * 1024
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+STATUS = {"no_room": 404, "room_full": 409, "bad_request": 400, "too_large": 413}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web app for `settings` (an in-memory SQLite database by default)."""
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, settings.database_url)
+        lobby = Lobby(settings, store)
+        await lobby.resume()
+        app.state.lobby = lobby
+        try:
+            yield
+        finally:
+            await lobby.close()
+            store.close()
+
+    app = FastAPI(title="Skyjo", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.middleware("http")(_security_headers)
+    _routes(app)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def _security_headers(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    response = await call_next(request)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _fail(failure: ProtocolError) -> JSONResponse:
+    body = {"error": {"code": failure.code, "message": failure.message}}
+    return JSONResponse(body, status_code=STATUS.get(failure.code, 400))
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ProtocolError("too_large", f"a request has at most {MAX_BODY} bytes")
+    try:
+        return json.loads(body or b"{}")
+    except ValueError:
+        raise ProtocolError("bad_request", "the request body is not JSON") from None
+
+
+def _lobby(request: Request | WebSocket) -> Lobby:
+    return request.app.state.lobby  # type: ignore[no-any-return]
+
+
+def _routes(app: FastAPI) -> None:
+    """The HTTP and WebSocket routes."""
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/r/{code}", include_in_schema=False)
+    async def page(code: str = "") -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        return {"ok": True, "rooms": len(_lobby(request).rooms), "bots": list(LADDER)}
+
+    @app.get("/api/rooms")
+    async def listed(request: Request) -> dict[str, Any]:
+        return {"rooms": _lobby(request).listed()}
+
+    @app.post("/api/rooms", status_code=201, response_model=None)
+    async def create(request: Request) -> dict[str, Any] | JSONResponse:
+        try:
+            config = RoomConfig.from_dict(await _json_body(request))
+            room, token = await _lobby(request).create(config)
+        except ProtocolError as failure:
+            return _fail(failure)
+        return {"code": room.code, "seat": config.host_seat, "token": token, "host": True}
+
+    @app.get("/api/rooms/{code}", response_model=None)
+    async def room_info(request: Request, code: str) -> dict[str, Any] | JSONResponse:
+        room = await _lobby(request).get(code)
+        if room is None:
+            return _fail(ProtocolError("no_room", f"there is no room {code!r:.20}"))
+        return room.info()
+
+    @app.post("/api/rooms/{code}/join", response_model=None)
+    async def join(request: Request, code: str) -> dict[str, Any] | JSONResponse:
+        try:
+            room, seat, token = await _lobby(request).join(code)
+        except ProtocolError as failure:
+            return _fail(failure)
+        return {"code": room.code, "seat": seat, "token": token, "host": False}
+
+    @app.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        lobby = _lobby(websocket)
+        room = await lobby.get(code)
+        if room is None:
+            await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
+            await websocket.close(4404)
+            return
+        await _converse(websocket, room, Client(lobby.settings))
+
+
+async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:
+    """Serve one connection: its messages go to the room, the room's to it,
+    until either side ends it (a client sent away stops being read)."""
+    reader = asyncio.create_task(_read(websocket, room, client))
+    writer = asyncio.create_task(_write(websocket, client))
+    try:
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        room.leave(client)
+        client.close(client.close_code, client.close_reason)
+        await writer
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
+async def _read(websocket: WebSocket, room: Room, client: Client) -> None:
+    """Hand the client's messages to the room until it disconnects or is sent away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not client.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            await room.receive(client, text if text is not None else message.get("bytes"))
+
+
+async def _write(websocket: WebSocket, client: Client) -> None:
+    """Send the client's queued messages in order, then close the socket."""
+    try:
+        while (text := await client.queue.get()) is not None:
+            await websocket.send_text(text)
+        await websocket.close(client.close_code, client.close_reason)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        client.closed = True

@@ -1,0 +1,98 @@
+"""The lobby: every room of a server, created, found by code, resumed from the database."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from skyjo.match import Match
+from skyjo.web.protocol import ProtocolError
+from skyjo.web.rooms import CODE_LENGTH, Room, RoomConfig, new_code
+from skyjo.web.settings import Settings
+from skyjo.web.storage import RoomRecord, Store
+
+log = logging.getLogger("skyjo.web")
+
+
+class Lobby:
+    """The rooms of one server process, by code. Database writes go through one
+    thread, in order (`save`), off the event loop."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
+
+    async def save(self, record: RoomRecord) -> None:
+        """Write a room's record to the database (in the database thread)."""
+        await asyncio.get_running_loop().run_in_executor(self._db, self.store.save, record)
+
+    async def _run_db(self, function: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
+
+    async def create(self, config: RoomConfig) -> tuple[Room, str]:
+        """A new room for `config`, saved and started; returns it and the host's token."""
+        match = await asyncio.to_thread(Match, config.seats, config.rules)
+        code = new_code()
+        while code in self.rooms or await self._run_db(self.store.load, code) is not None:
+            code = new_code()
+        record = RoomRecord(code, config.title, config.listed, "", {}, {})
+        room = Room(record, match, self.settings, self.save)
+        token = room.host_token(config.host_seat)
+        self.rooms[code] = room
+        await self.save(room.record())
+        room.start()
+        return room, token
+
+    async def get(self, code: str) -> Room | None:
+        """The room with this code (loaded from the database if it is not in memory)."""
+        code = code.strip().upper()
+        if len(code) != CODE_LENGTH:
+            return None
+        room = self.rooms.get(code)
+        if room is None:
+            record = await self._run_db(self.store.load, code)
+            if record is None or code in self.rooms:
+                return self.rooms.get(code)
+            room = await self._resume(record)
+        return room
+
+    async def join(self, code: str) -> tuple[Room, int, str]:
+        """Claim a free human seat of a room: the room, the seat and its token."""
+        room = await self.get(code)
+        if room is None:
+            raise ProtocolError("no_room", f"there is no room {code!r:.20}")
+        seat, token = await room.join()
+        return room, seat, token
+
+    async def resume(self) -> int:
+        """Load every unfinished room from the database; returns how many."""
+        records = await self._run_db(self.store.active)
+        for record in records:
+            try:
+                await self._resume(record)
+            except Exception:  # one damaged room must not keep the server down
+                log.exception("room %s could not be resumed", record.code)
+        return len(self.rooms)
+
+    async def _resume(self, record: RoomRecord) -> Room:
+        match = await asyncio.to_thread(Match.from_dict, record.match)
+        room = Room(record, match, self.settings, self.save)
+        self.rooms[record.code] = room
+        room.start()
+        return room
+
+    def listed(self) -> list[dict[str, Any]]:
+        """The open games of the front page: listed rooms not over, newest first."""
+        rooms = [r for r in self.rooms.values() if r.listed and not r.match.over]
+        rooms.sort(key=lambda r: r.created_at, reverse=True)
+        return [room.info() for room in rooms[:50]]
+
+    async def close(self) -> None:
+        """Stop every room and the database thread."""
+        for room in list(self.rooms.values()):
+            await room.close()
+        self._db.shutdown(wait=True)

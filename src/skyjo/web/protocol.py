@@ -1,0 +1,173 @@
+"""The WebSocket protocol (docs/web-protocol.md): client messages parsed and
+checked, server messages built.
+
+Every client message is one JSON object with a `type`; `parse` turns the raw
+text into one of the dataclasses below or raises `ProtocolError`, whose `code`
+and message go back to the client in an `error` message. Server messages are
+plain dicts built by the functions at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+#: The protocol's version, sent in every `state` message.
+VERSION = 1
+
+
+class ProtocolError(Exception):
+    """A message or request the server refuses: `code` names what was wrong."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message: a seat's token, none for a spectator, or `join` to claim a free seat."""
+
+    token: str | None
+    join: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An action id of the engine for the sender's seat."""
+
+    action: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Ask for a fresh `state` (after a gap in the update numbers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A line of room chat."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """The host hands `seat` to the bot `bot` (a ladder level) or back to its human (None)."""
+
+    seat: int
+    bot: str | None
+
+
+ClientMessage = Hello | Move | Resync | Chat | SeatChange
+
+#: Per type, the fields a message may hold besides `type`.
+FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"token", "join", "protocol"}),
+    "move": frozenset({"action"}),
+    "resync": frozenset(),
+    "chat": frozenset({"text"}),
+    "seat": frozenset({"seat", "bot"}),
+}
+
+
+def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
+    """The message in `raw`, checked; `ProtocolError` names what is wrong."""
+    if raw is None:
+        raise ProtocolError("bad_json", "a message is a JSON object sent as text")
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"a message has at most {max_bytes} bytes, not {size}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r:.40}")
+    unknown = sorted(set(data) - FIELDS[kind] - {"type"})
+    if unknown:
+        raise ProtocolError("bad_field", f"a {kind} message has no field {unknown[0]!r:.40}")
+    return _READERS[kind](data)
+
+
+def _integer(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError("bad_field", f"{key} must be an integer, not {value!r:.40}")
+    return value
+
+
+def _hello(data: dict[str, Any]) -> Hello:
+    token = data.get("token")
+    if token is not None and (not isinstance(token, str) or len(token) > 100):
+        raise ProtocolError("bad_field", "token must be a string or null")
+    join = data.get("join", False)
+    if not isinstance(join, bool):
+        raise ProtocolError("bad_field", "join must be true or false")
+    version = data.get("protocol", VERSION)
+    if version != VERSION:
+        raise ProtocolError("bad_version", f"this server speaks protocol {VERSION}")
+    if join and token is not None:
+        raise ProtocolError("bad_field", "join a free seat or give a token, not both")
+    return Hello(token, join)
+
+
+def _move(data: dict[str, Any]) -> Move:
+    return Move(_integer(data, "action"))
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise ProtocolError("bad_field", "text must be a non-empty string")
+    return Chat(text.strip())
+
+
+def _seat(data: dict[str, Any]) -> SeatChange:
+    bot = data.get("bot")
+    if bot is not None and not isinstance(bot, str):
+        raise ProtocolError("bad_field", "bot must be a bot level or null")
+    return SeatChange(_integer(data, "seat"), bot)
+
+
+_READERS = {
+    "hello": _hello,
+    "move": _move,
+    "resync": lambda data: Resync(),
+    "chat": _chat,
+    "seat": _seat,
+}
+
+
+class TokenBucket:
+    """A rate limit: `burst` messages at once, refilled at `rate` a second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._last = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token; False when none is left (the message is over the limit)."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+# --- server messages ------------------------------------------------------------
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """The `error` message: `code` names what was wrong, `message` says it in English."""
+    return {"type": "error", "code": code, "message": message}

@@ -1,0 +1,540 @@
+"""Rooms: each owns one `skyjo.match.Match`, its seats' tokens and its connections.
+
+A room is created from a JSON request (`RoomConfig.from_dict`), gets a short
+code, and gives the host a token for a seat. Every step of its match goes
+through the room under one `asyncio.Lock`: the step, then saving the room
+(`storage`), then an `update` to every connection with what that viewer may
+see (`Update.view`). Bots and stand-ins for absent humans play from the
+room's driver task, off the event loop (`asyncio.to_thread`), after a pause.
+
+A client's bad message gets an `error` and changes nothing; a client that
+floods is disconnected; nothing a client sends can stop the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from skyjo.engine import IllegalActionError, Phase, State
+from skyjo.match import Match, MatchError, MatchOver, NotYourTurn, Seat, Update, check_seats
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from skyjo.scoring import score_round
+from skyjo.web import protocol
+from skyjo.web.protocol import Chat, Hello, Move, ProtocolError, Resync, SeatChange, error
+from skyjo.web.settings import LADDER, Settings
+from skyjo.web.storage import RoomRecord
+
+log = logging.getLogger("skyjo.web")
+
+#: Room codes: 6 characters without look-alikes (no 0/O, 1/I).
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: Names given to seats the request leaves unnamed.
+DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jade")
+MAX_TITLE = 80
+
+
+def new_code() -> str:
+    """A fresh room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    """A fresh, unguessable seat token (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token: its SHA-256, so a database leak gives no seat away."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    """A short line of text: 1 to `limit` characters, no control character."""
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError("bad_request", f"{what} must be a non-empty string")
+    value = value.strip()
+    if len(value) > limit:
+        raise ProtocolError("bad_request", f"{what} has at most {limit} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+        raise ProtocolError("bad_request", f"{what} holds a control character")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """A request for a new room: its seats, rules, title and whether it is listed."""
+
+    seats: tuple[Seat, ...]
+    rules: Rules
+    title: str
+    listed: bool
+    host_seat: int | None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RoomConfig:
+        """Read `{"seats": [{"name", "bot"}...], "rules", "title", "listed", "host_seat"}`;
+        `ProtocolError("bad_request")` names what is wrong."""
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_request", "the request is a JSON object")
+        unknown = sorted(set(data) - {"seats", "rules", "title", "listed", "host_seat"})
+        if unknown:
+            raise ProtocolError("bad_request", f"unknown field {unknown[0]!r:.40}")
+        seats = _seats(data.get("seats"))
+        try:
+            rules = Rules.from_dict(data.get("rules"))
+        except (RulesError, TypeError) as failure:
+            raise ProtocolError("bad_request", str(failure)) from None
+        host_seat = _host_seat(data.get("host_seat", "first"), seats)
+        listed = data.get("listed", False)
+        if not isinstance(listed, bool):
+            raise ProtocolError("bad_request", "listed must be true or false")
+        default_title = f"{seats[host_seat].name}'s table" if host_seat is not None else "Bots"
+        title = _text(data.get("title") or default_title, "the title", MAX_TITLE)
+        return cls(seats, rules, title, listed, host_seat)
+
+
+def _seats(raw: Any) -> tuple[Seat, ...]:
+    """The seats of a request: 2 to 8, each a human or a ladder bot, named."""
+    if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+        raise ProtocolError("bad_request", f"seats is a list of {MIN_PLAYERS} to {MAX_PLAYERS}")
+    given: list[tuple[str | None, str | None]] = []
+    for i, seat in enumerate(raw):
+        if not isinstance(seat, dict) or set(seat) - {"name", "bot"}:
+            raise ProtocolError("bad_request", f"seat {i} is an object with a name and a bot")
+        bot = seat.get("bot")
+        if bot is not None and bot not in LADDER:
+            raise ProtocolError("bad_request", f"seat {i}: bot is one of {', '.join(LADDER)}")
+        name = seat.get("name")
+        given.append((None if name in (None, "") else _text(name, f"seat {i}'s name", 40), bot))
+    taken = {name for name, _ in given if name}
+    free = iter(n for n in DEFAULT_NAMES if n not in taken)
+    seats = tuple(Seat(name or next(free), bot) for name, bot in given)
+    try:
+        return check_seats(seats)
+    except ValueError as failure:
+        raise ProtocolError("bad_request", str(failure)) from None
+
+
+def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
+    """The host's seat: the one asked for, else the first human seat (None: no human seat)."""
+    if raw == "first":
+        return next((i for i, seat in enumerate(seats) if seat.human), None)
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(seats):
+        raise ProtocolError("bad_request", "host_seat is a seat number or null")
+    if not seats[raw].human:
+        raise ProtocolError("bad_request", f"seat {raw} is a bot's: the host takes a human seat")
+    return raw
+
+
+def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every finished round: ender, raw and final scores (by seat), whether the
+    ender was doubled, and why in English (`skyjo.scoring.score_round`)."""
+    summaries = []
+    for number, result in enumerate(state.results, 1):
+        raw = dict(zip(names, result.raw, strict=True))
+        reason = score_round(raw, names[result.ender], state.rules.ender_penalty).reason
+        summaries.append(
+            {
+                "round": number,
+                "ender": result.ender,
+                "raw": list(result.raw),
+                "scores": list(result.scores),
+                "doubled": result.doubled,
+                "reason": reason,
+            }
+        )
+    return summaries
+
+
+class Client:
+    """One connection: who it is (seat, host), its rate limits, its outgoing queue.
+
+    `send` never waits: messages queue for the connection's writer task, and a
+    client too slow to take them is disconnected rather than slowing the room.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue)
+        self.seat: int | None = None
+        self.host = False
+        self.greeted = False
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+        self.messages = protocol.TokenBucket(settings.rate, settings.burst)
+        self.chats = protocol.TokenBucket(settings.chat_rate, settings.chat_burst)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue `message` for this connection."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.close(1013, "too slow: messages piled up")
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Stop sending: the writer sends what is queued, then closes with `code`."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code, self.close_reason = code, reason
+        while True:
+            try:
+                self.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
+
+
+Saver = Callable[[RoomRecord], Awaitable[None]]
+
+
+class Room:
+    """A table: one match, its seats' tokens (kept as hashes), its connections."""
+
+    def __init__(self, record: RoomRecord, match: Match, settings: Settings, save: Saver) -> None:
+        self.code = record.code
+        self.title = record.title
+        self.listed = record.listed
+        self.created_at = record.created_at
+        self.match = match
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.recent: deque[Update] = deque(maxlen=settings.log_length)
+        self._host = record.host
+        self._tokens: dict[str, int | None] = dict(record.tokens)
+        self._save = save
+        now = time.monotonic()
+        self._absent_since = dict.fromkeys(range(match.num_players), now)  # seats with no one
+        self._last_step = now
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # --- reading -----------------------------------------------------------------
+
+    def record(self) -> RoomRecord:
+        """What the database keeps of the room now."""
+        return RoomRecord(
+            code=self.code,
+            title=self.title,
+            listed=self.listed,
+            host=self._host,
+            tokens=dict(self._tokens),
+            match=self.match.to_dict(),
+            finished=self.match.over,
+            steps=self.match.steps,
+            created_at=self.created_at,
+        )
+
+    def free_seats(self) -> list[int]:
+        """Human seats nobody holds a token for."""
+        held = set(self._tokens.values())
+        return [i for i, s in enumerate(self.match.seats) if s.human and i not in held]
+
+    def seats(self) -> list[dict[str, Any]]:
+        """The public facts of each seat."""
+        held = set(self._tokens.values())
+        return [
+            {
+                "name": seat.name,
+                "bot": seat.bot,
+                "human": seat.human,
+                "claimed": i in held,
+                "connected": i not in self._absent_since,
+            }
+            for i, seat in enumerate(self.match.seats)
+        ]
+
+    def info(self) -> dict[str, Any]:
+        """The room as anyone may see it (the front page's list, a join page)."""
+        return {
+            "code": self.code,
+            "title": self.title,
+            "listed": self.listed,
+            "rules": self.match.rules.to_dict(),
+            "seats": self.seats(),
+            "free_seats": self.free_seats(),
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "round": self.match.state.round + 1,
+            "over": self.match.over,
+        }
+
+    def state_message(self, client: Client) -> dict[str, Any]:
+        """The `state` snapshot for `client`: everything its viewer may see now."""
+        viewer, match = client.seat, self.match
+        return {
+            "type": "state",
+            "protocol": protocol.VERSION,
+            "number": match.steps,
+            "room": {k: v for k, v in self.info().items() if k not in ("seats",)},
+            "you": viewer,
+            "host": client.host,
+            "seats": self.seats(),
+            "observation": match.observation(viewer).to_dict(),
+            "log": [_log_entry(update, viewer) for update in self.recent],
+            "rounds": round_summaries(match.state, match.names),
+            "over": match.over,
+            "stalled": match.stalled,
+            "winners": list(match.winners()),
+        }
+
+    # --- seats and tokens ----------------------------------------------------------
+
+    def host_token(self, seat: int | None) -> str:
+        """Make a fresh host token (for `seat`, or a host without a seat)."""
+        token = new_token()
+        self._host = token_hash(token)
+        self._tokens[self._host] = seat
+        return token
+
+    def claim(self) -> tuple[int, str]:
+        """Give the first free human seat a new token (`room_full` when none is left)."""
+        free = self.free_seats()
+        if not free:
+            raise ProtocolError("room_full", "every human seat of this room is taken")
+        token = new_token()
+        self._tokens[token_hash(token)] = free[0]
+        return free[0], token
+
+    async def join(self) -> tuple[int, str]:
+        """Claim a free seat and save the room."""
+        async with self.lock:
+            seat, token = self.claim()
+            await self._save(self.record())
+        self._broadcast({"type": "seats", "seats": self.seats()})
+        return seat, token
+
+    # --- messages --------------------------------------------------------------------
+
+    async def receive(self, client: Client, raw: str | bytes | None) -> None:
+        """Handle one message of `client`; any refusal becomes an `error` to it alone."""
+        if not client.messages.take():
+            client.send(error("flood", "too many messages: disconnected"))
+            client.close(1008, "flood")
+            return
+        try:
+            message = protocol.parse(raw, self.settings.max_message)
+            await self._dispatch(client, message)
+        except ProtocolError as failure:
+            client.send(error(failure.code, failure.message))
+
+    async def _dispatch(self, client: Client, message: protocol.ClientMessage) -> None:
+        if isinstance(message, Hello):
+            await self._hello(client, message)
+        elif not client.greeted:
+            raise ProtocolError("hello_first", "the first message is hello")
+        elif isinstance(message, Move):
+            await self._move(client, message.action)
+        elif isinstance(message, Resync):
+            async with self.lock:
+                client.send(self.state_message(client))
+        elif isinstance(message, Chat):
+            self._chat(client, message.text)
+        elif isinstance(message, SeatChange):
+            await self._seat_change(client, message)
+
+    async def _hello(self, client: Client, hello: Hello) -> None:
+        """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
+        if client.greeted:
+            raise ProtocolError("already_greeted", "hello was already said")
+        if len(self.clients) >= self.settings.max_connections:
+            raise ProtocolError("room_crowded", "this room has as many connections as it takes")
+        if hello.join:
+            client.seat, token = await self.join()
+            client.send({"type": "joined", "seat": client.seat, "token": token})
+        elif hello.token is not None:
+            digest = token_hash(hello.token)
+            if digest not in self._tokens:
+                raise ProtocolError("bad_token", "this token holds no seat in this room")
+            client.seat, client.host = self._tokens[digest], digest == self._host
+        client.greeted = True
+        self.clients.add(client)
+        async with self.lock:
+            client.send(self.state_message(client))
+        if client.seat is not None and self._absent_since.pop(client.seat, None) is not None:
+            self._broadcast({"type": "seats", "seats": self.seats()})
+        self._wake.set()
+
+    def leave(self, client: Client) -> None:
+        """A connection ended: its seat may now be absent."""
+        if client not in self.clients:
+            return
+        self.clients.discard(client)
+        seat = client.seat
+        if seat is not None and not any(c.seat == seat for c in self.clients):
+            self._absent_since[seat] = time.monotonic()
+            self._broadcast({"type": "seats", "seats": self.seats()})
+            self._wake.set()
+
+    async def _move(self, client: Client, action: int) -> None:
+        """A human's move: played through the match, refused with the match's reason."""
+        if client.seat is None:
+            raise ProtocolError("spectator", "a spectator cannot move")
+        async with self.lock:
+            try:
+                update = self.match.play(client.seat, action)
+            except NotYourTurn as failure:
+                raise ProtocolError("not_your_turn", str(failure)) from None
+            except MatchOver as failure:
+                raise ProtocolError("game_over", str(failure)) from None
+            except IllegalActionError as failure:
+                raise ProtocolError("illegal", str(failure)) from None
+            except MatchError as failure:
+                raise ProtocolError("bad_move", str(failure)) from None
+            await self._commit(update)
+        self._wake.set()
+
+    def _chat(self, client: Client, text: str) -> None:
+        """Relay a chat line from a seated player to everyone in the room."""
+        if client.seat is None:
+            raise ProtocolError("spectator", "spectators watch: they do not chat")
+        if len(text) > self.settings.max_chat:
+            raise ProtocolError("too_long", f"a chat line has at most {self.settings.max_chat}")
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+            raise ProtocolError("bad_field", "a chat line holds no control character")
+        if not client.chats.take():
+            raise ProtocolError("chat_rate", "too many chat lines: wait a little")
+        name = self.match.seats[client.seat].name
+        self._broadcast({"type": "chat", "seat": client.seat, "name": name, "text": text})
+
+    async def _seat_change(self, client: Client, change: SeatChange) -> None:
+        """The host hands a seat to a bot or back to its human."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host changes who plays a seat")
+        if change.bot is not None and change.bot not in LADDER:
+            raise ProtocolError("bad_bot", f"a bot is one of {', '.join(LADDER)}")
+        if not 0 <= change.seat < self.match.num_players:
+            raise ProtocolError("bad_seat", f"there is no seat {change.seat}")
+        async with self.lock:
+            if self.match.over:
+                raise ProtocolError("game_over", "the game is over")
+            await asyncio.to_thread(self.match.set_player, change.seat, change.bot)
+            await self._save(self.record())
+        self._broadcast({"type": "seats", "seats": self.seats()})
+        self._wake.set()
+
+    # --- steps -------------------------------------------------------------------------
+
+    async def _commit(self, update: Update | None) -> None:
+        """After a step (under the lock): save the room, then tell every viewer."""
+        assert update is not None
+        self.recent.append(update)
+        self._last_step = time.monotonic()
+        await self._save(self.record())
+        views: dict[int | None, dict[str, Any]] = {}
+        for client in list(self.clients):
+            if client.seat not in views:
+                views[client.seat] = self._update_message(update, client.seat)
+            client.send(views[client.seat])
+        if self.match.over:
+            self.match.close()
+
+    def _update_message(self, update: Update, viewer: int | None) -> dict[str, Any]:
+        """The `update` message of one step for `viewer`."""
+        message: dict[str, Any] = {"type": "update", **update.view(viewer)}
+        if any(event.kind == "round_ended" for event in update.events):
+            message["round"] = round_summaries(update.state, self.match.names)[-1]
+        if update.state.phase == Phase.GAME_OVER:
+            message["winners"] = list(self.match.winners())
+        if self.match.stalled is not None:
+            message["stalled"] = self.match.stalled
+        return message
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            client.send(message)
+
+    # --- the driver: bots and stand-ins ----------------------------------------------------
+
+    def start(self) -> None:
+        """Start the task that plays the bots' and absent humans' moves."""
+        if self._driver is None:
+            self._driver = asyncio.create_task(self._drive(), name=f"room {self.code}")
+
+    async def close(self) -> None:
+        """Stop the driver and disconnect every client."""
+        self.closed = True
+        self._wake.set()
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driver
+        for client in list(self.clients):
+            client.close(1001, "the server is stopping")
+        self.match.close()
+
+    def _due(self) -> tuple[float, int, str] | None:
+        """The next automatic move: (seconds until it is due, seat, "bot" or
+        "stand_in"), or None while a present human is to move or the game is over."""
+        seat = self.match.to_move
+        if seat is None:
+            return None
+        now = time.monotonic()
+        wait = self._last_step + self.settings.bot_delay - now
+        if not self.match.seats[seat].human:
+            return max(0.0, wait), seat, "bot"
+        since = self._absent_since.get(seat)
+        if since is None:
+            return None
+        return max(0.0, wait, since + self.settings.absent_after - now), seat, "stand_in"
+
+    async def _drive(self) -> None:
+        """Play each automatic move when it is due; wake early on any change."""
+        while not self.closed:
+            self._wake.clear()
+            due = self._due()
+            if due is None:
+                await self._wake.wait()
+                continue
+            if due[0] > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), due[0])
+                continue
+            try:
+                await self._auto_move(due[1], due[2])
+            except Exception:  # a bot's failure must not end the room
+                log.exception("room %s: an automatic move failed", self.code)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
+
+    async def _auto_move(self, seat: int, kind: str) -> None:
+        """A bot's move, or a stand-in's for an absent human, thought off the event loop."""
+        async with self.lock:
+            due = self._due()
+            if due is None or due[0] > 0 or due[1:] != (seat, kind):
+                return  # something changed while waiting for the lock
+            play = (
+                self.match.play_bot
+                if kind == "bot"
+                else functools.partial(self.match.play_for, seat)
+            )
+            update = await asyncio.to_thread(play)
+            await self._commit(update)
+
+
+def _log_entry(update: Update, viewer: int | None) -> dict[str, Any]:
+    """A past step as `viewer` may see it, without the observation."""
+    return {
+        "number": update.number,
+        "seat": update.seat,
+        "action": update.action,
+        "events": [event.to_dict() for event in update.events_for(viewer)],
+    }

@@ -1,0 +1,66 @@
+"""The settings of a web server: pace, limits and where the database is."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The bots a room may seat: the package's ladder, weakest first (never `external`,
+#: which runs a command on the server).
+LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "search")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a server behaves. Every duration is in seconds."""
+
+    #: SQLAlchemy URL of the database (see `database_url`).
+    database_url: str = "sqlite://"
+    #: Pause before each bot move, so that humans can follow the game.
+    bot_delay: float = 0.8
+    #: A human seat with no connection for this long has its turns played by a stand-in bot.
+    absent_after: float = 60.0
+    #: The largest client message, in bytes of UTF-8.
+    max_message: int = 4096
+    #: Messages a client may send in a burst, and the sustained rate per second.
+    burst: int = 30
+    rate: float = 10.0
+    #: Chat messages in a burst and per second; the longest chat message in characters.
+    chat_burst: int = 5
+    chat_rate: float = 0.5
+    max_chat: int = 300
+    #: The most connections (players and spectators) one room accepts.
+    max_connections: int = 64
+    #: Messages queued for one slow client before it is disconnected.
+    send_queue: int = 512
+    #: How many recent updates a `state` message repeats as the game's log.
+    log_length: int = 30
+
+    @classmethod
+    def from_env(cls, db: str | None = None) -> Settings:
+        """Settings for `skyjo serve`: the database from `db`, else `$SKYJO_DB`,
+        else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY` and
+        `$SKYJO_ABSENT_AFTER` override the pace (tests and benchmarks set them)."""
+        values: dict[str, float] = {}
+        for name, key in (("bot_delay", "SKYJO_BOT_DELAY"), ("absent_after", "SKYJO_ABSENT_AFTER")):
+            if os.environ.get(key):
+                values[name] = float(os.environ[key])
+        return cls(database_url=database_url(db), **values)  # type: ignore[arg-type]
+
+
+def data_dir() -> Path:
+    """The user's data folder for skyjo: `$XDG_DATA_HOME/skyjo`, else `~/.local/share/skyjo`."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "skyjo"
+
+
+def database_url(db: str | None = None) -> str:
+    """The database URL: `db` if given, else `$SKYJO_DB`, else `sqlite:///` a file
+    `skyjo.db` in `data_dir()` (its folder is created)."""
+    url = db or os.environ.get("SKYJO_DB")
+    if url:
+        return url
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'skyjo.db'}"

@@ -1,0 +1,179 @@
+"""Rooms saved in a database with SQLAlchemy 2.x (SQLite by default, any URL).
+
+A room is one row: its metadata (title, listed, the hashes of its seats'
+tokens) and its match as `Match.to_dict()` JSON, which holds the game record
+(RULES.md 5, half turns included) and the secret seed. The row is written in
+one transaction after every step, so a server killed at any moment restarts
+from the last step every client was told of.
+
+The schema is versioned: table `schema_version` holds one row, the version of
+the tables. `Store` creates the tables on first start and then applies, in
+order, each function of `MIGRATIONS` from the database's version to
+`SCHEMA_VERSION`; a database of a newer version is refused (docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, create_engine, event
+from sqlalchemy import select as sql_select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
+
+#: The version of the tables this code writes.
+SCHEMA_VERSION = 1
+#: version -> the function that upgrades a database from it to the next version.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+class StorageError(RuntimeError):
+    """A database this server cannot use (a newer schema, say)."""
+
+
+class Base(DeclarativeBase):
+    """The tables of the web app."""
+
+
+class SchemaVersion(Base):
+    """One row: the schema version of the database."""
+
+    __tablename__ = "schema_version"
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class RoomRow(Base):
+    """A room: metadata and its match (JSON of `Match.to_dict`)."""
+
+    __tablename__ = "rooms"
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    listed: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+    finished: Mapped[bool] = mapped_column(Boolean, index=True)
+    steps: Mapped[int] = mapped_column(Integer)
+    host: Mapped[str] = mapped_column(String(64))  #: the hash of the host's token
+    tokens: Mapped[str] = mapped_column(Text)  #: JSON {token hash: seat or null}
+    match: Mapped[str] = mapped_column(Text)  #: JSON of Match.to_dict()
+
+
+@dataclass(slots=True)
+class RoomRecord:
+    """What is stored of a room (tokens only as hashes)."""
+
+    code: str
+    title: str
+    listed: bool
+    host: str
+    tokens: dict[str, int | None]
+    match: dict[str, Any]
+    finished: bool = False
+    steps: int = 0
+    created_at: float = field(default_factory=time.time)
+
+
+class Store:
+    """The rooms' database: `save` after every step, `load` and `active` to resume."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        self._migrate()
+
+    def save(self, room: RoomRecord) -> None:
+        """Write the room (insert or update) in one transaction."""
+        row = RoomRow(
+            code=room.code,
+            title=room.title,
+            listed=room.listed,
+            created_at=room.created_at,
+            updated_at=time.time(),
+            finished=room.finished,
+            steps=room.steps,
+            host=room.host,
+            tokens=json.dumps(room.tokens),
+            match=json.dumps(room.match, separators=(",", ":")),
+        )
+        with Session(self.engine) as session, session.begin():
+            session.merge(row)
+
+    def load(self, code: str) -> RoomRecord | None:
+        """The room with this code, or None."""
+        with Session(self.engine) as session:
+            row = session.get(RoomRow, code)
+            return None if row is None else _record(row)
+
+    def active(self) -> list[RoomRecord]:
+        """Every room whose game is not finished, oldest first."""
+        query = sql_select(RoomRow).where(RoomRow.finished.is_(False)).order_by(RoomRow.created_at)
+        with Session(self.engine) as session:
+            return [_record(row) for row in session.scalars(query)]
+
+    def version(self) -> int:
+        """The database's schema version."""
+        with Session(self.engine) as session:
+            return max(session.scalars(sql_select(SchemaVersion.version)), default=0)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _migrate(self) -> None:
+        """Create the tables on first start, then upgrade them to `SCHEMA_VERSION`."""
+        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            found = connection.scalars(sql_select(SchemaVersion.version)).all()
+            version = max(found, default=None)
+            if version is None:
+                connection.execute(SchemaVersion.__table__.insert(), {"version": SCHEMA_VERSION})
+                return
+            if version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"the database has schema version {version}, newer than this "
+                    f"server's {SCHEMA_VERSION}: upgrade skyjo"
+                )
+            while version < SCHEMA_VERSION:
+                MIGRATIONS[version](connection)
+                version += 1
+            connection.execute(SchemaVersion.__table__.delete())
+            connection.execute(SchemaVersion.__table__.insert(), {"version": version})
+
+
+def _engine(url: str) -> Engine:
+    """An engine for `url`; SQLite files in WAL mode, shared across threads."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=StaticPool if memory else None,  # one shared in-memory database
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # a committed step survives a killed process
+        cursor.close()
+
+    return engine
+
+
+def _record(row: RoomRow) -> RoomRecord:
+    return RoomRecord(
+        code=row.code,
+        title=row.title,
+        listed=row.listed,
+        host=row.host,
+        tokens=json.loads(row.tokens),
+        match=json.loads(row.match),
+        finished=row.finished,
+        steps=row.steps,
+        created_at=row.created_at,
+    )

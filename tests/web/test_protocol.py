@@ -1,0 +1,301 @@
+"""The web protocol over WebSockets (docs/web-protocol.md), through Starlette's TestClient."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import serving
+from starlette.testclient import TestClient
+from webclient import Conn, create_room, join_room, play_game, settle
+
+from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
+
+TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
+
+
+def _room_match(client: TestClient, code: str):  # the server's match, for checking
+    return client.app.state.lobby.rooms[code].match  # type: ignore[attr-defined]
+
+
+def test_a_whole_game_of_two_humans_and_a_bot(client: TestClient) -> None:
+    host = create_room(client, TWO_HUMANS_AND_A_BOT, rules={"target_score": 40})
+    guest = join_room(client, host["code"])
+    assert (host["seat"], guest["seat"]) == (0, 1)
+    ana, ben = Conn(client, host["code"]), Conn(client, host["code"])
+    state = ana.hello(host["token"])
+    assert state["type"] == "state" and state["you"] == 0 and state["host"] is True
+    assert state["protocol"] == 1 and state["room"]["rules"]["target_score"] == 40
+    assert ben.hello(guest["token"])["you"] == 1
+    play_game(ana, {0: ana, 1: ben}, random.Random(1))
+    match = _room_match(client, host["code"])
+    assert match.over and ana.number == ben.number == match.steps
+    final = [m for m in ben.messages if m["type"] == "update"][-1]
+    assert final["winners"] == list(match.winners())
+    assert max(final["observation"]["totals"]) >= 40
+    rounds = [m["round"] for m in ana.messages if m["type"] == "update" and "round" in m]
+    assert len(rounds) == len(match.state.results) and rounds[0]["round"] == 1
+    assert "ended with" in rounds[0]["reason"]
+    with pytest.raises(Exception):  # noqa: B017 (any refusal): a finished game takes no move
+        match.play(0, DRAW)
+    ana.move(DRAW)
+    assert ana.error()["code"] == "game_over"
+
+
+def test_every_step_is_numbered_and_resync_repeats_the_state(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"bot": "random"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    ana.move(REVEAL)
+    ana.move(REVEAL + 1)
+    ana.until_number(2)
+    ana.send({"type": "resync"})
+    state = ana.until(lambda m: m["type"] == "state")
+    assert state["number"] >= 2 and [e["number"] for e in state["log"]][:2] == [1, 2]
+
+
+BAD_MESSAGES = [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "bad_json"),
+    (json.dumps({"type": "dance"}), "unknown_type"),
+    (json.dumps({"action": 1}), "unknown_type"),
+    (json.dumps({"type": "move", "action": "draw"}), "bad_field"),
+    (json.dumps({"type": "move", "action": True}), "bad_field"),
+    (json.dumps({"type": "move", "action": 1, "extra": 1}), "bad_field"),
+    (json.dumps({"type": "move", "action": 99}), "illegal"),
+    (json.dumps({"type": "move", "action": DRAW}), "illegal"),  # the reveals come first
+    (json.dumps({"type": "chat", "text": ""}), "bad_field"),
+    (json.dumps({"type": "chat", "text": "x" * 301}), "too_long"),
+    (json.dumps({"type": "seat", "seat": 9, "bot": "greedy"}), "bad_seat"),
+    (json.dumps({"type": "seat", "seat": 1, "bot": "external:command=sh"}), "bad_bot"),
+    (json.dumps({"type": "hello", "token": None}), "already_greeted"),
+    (json.dumps({"type": "chat", "text": "x" * 5000}), "too_large"),
+]
+
+
+@pytest.mark.parametrize("raw, code", BAD_MESSAGES)
+def test_a_bad_message_gets_an_error_naming_it_and_changes_nothing(
+    client: TestClient, raw: str, code: str
+) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    ana = Conn(client, host["code"])
+    before = ana.hello(host["token"])
+    ana.ws.send_text(raw)
+    answer = ana.error()
+    assert answer["code"] == code and answer["message"]
+    ana.send({"type": "resync"})
+    after = ana.until(lambda m: m["type"] == "state")
+    assert after["number"] == before["number"] == 0
+    assert after["observation"] == before["observation"]
+    ana.move(REVEAL)  # the room still plays
+    assert ana.until(lambda m: m["type"] == "update")["number"] == 1
+
+
+def test_messages_before_hello_and_out_of_turn_and_from_spectators_are_refused(
+    client: TestClient,
+) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    guest = join_room(client, host["code"])
+    ben = Conn(client, host["code"])
+    ben.move(REVEAL)
+    assert ben.error()["code"] == "hello_first"
+    ben.hello(guest["token"])
+    ben.move(REVEAL)
+    error = ben.error()
+    assert error["code"] == "not_your_turn" and "Ana's turn" in error["message"]
+    ben.send({"type": "seat", "seat": 0, "bot": "greedy"})
+    assert ben.error()["code"] == "not_host"
+    watcher = Conn(client, host["code"])
+    assert watcher.hello()["you"] is None
+    watcher.move(REVEAL)
+    assert watcher.error()["code"] == "spectator"
+    watcher.send({"type": "chat", "text": "hi"})
+    assert watcher.error()["code"] == "spectator"
+    assert _room_match(client, host["code"]).steps == 0
+
+
+def test_a_wrong_token_and_an_unknown_room_are_refused(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    conn = Conn(client, host["code"])
+    answer = conn.hello("not-a-token")
+    assert answer["type"] == "error" and answer["code"] == "bad_token"
+    conn.move(REVEAL)
+    assert conn.error()["code"] == "hello_first"
+    assert conn.hello(host["token"])["you"] == 0  # a later right token is welcome
+    nowhere = Conn(client, "ZZZZZZ")
+    assert nowhere.receive()["code"] == "no_room"
+    assert client.get("/api/rooms/ZZZZZZ").json()["error"]["code"] == "no_room"
+
+
+def test_a_full_room_refuses_another_player(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}])
+    join_room(client, host["code"])
+    response = client.post(f"/api/rooms/{host['code']}/join")
+    assert response.status_code == 409 and response.json()["error"]["code"] == "room_full"
+    late = Conn(client, host["code"])
+    answer = late.hello(join=True)
+    assert answer["type"] == "error" and answer["code"] == "room_full"
+
+
+def test_joining_over_the_socket_gives_a_token(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    ben = Conn(client, host["code"])
+    ben.send({"type": "hello", "join": True})
+    joined = ben.until(lambda m: m["type"] == "joined")
+    assert joined["seat"] == 1 and len(joined["token"]) >= 32
+    assert ben.until(lambda m: m["type"] == "state")["you"] == 1
+    again = Conn(client, host["code"])
+    assert again.hello(joined["token"])["you"] == 1
+
+
+def test_reconnecting_with_the_token_resumes_the_seat_mid_turn(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    play_game(ana, {0: ana}, random.Random(3), until=lambda w: DRAW in w.obs["legal_actions"])
+    ana.move(DRAW)
+    ana.until_number(ana.number + 1)
+    held = ana.obs["held"]
+    assert held is not None
+    ana.close()
+    again = Conn(client, host["code"])
+    state = again.hello(host["token"])
+    assert state["you"] == 0 and state["observation"]["held"] == held
+    assert state["observation"]["source"] == "deck"
+    legal = state["observation"]["legal_actions"]
+    assert legal and all(SWAP <= a < NEXT_ROUND for a in legal)
+    flips = [a for a in legal if a >= FLIP]
+    again.move((flips or legal)[0])
+    assert again.until(lambda m: m["type"] == "update")["seat"] == 0
+
+
+def test_a_spectator_sees_the_game_and_only_face_up_cards(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben", "bot": "greedy"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    watcher = Conn(client, host["code"])
+    state = watcher.hello()
+    assert state["you"] is None and state["host"] is False
+    assert state["observation"]["legal_actions"] == []
+    play_game(ana, {0: ana}, random.Random(4), until=lambda w: w.number > 20)
+    watcher.until_number(ana.number)
+    for message in watcher.messages:
+        for event in message.get("events", []):
+            if event["kind"] == "drew":
+                assert "card" not in event
+    seats = client.get(f"/api/rooms/{host['code']}").json()
+    assert seats["spectators"] == 1
+
+
+def test_the_host_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    guest = join_room(client, host["code"])
+    ben = Conn(client, host["code"])
+    ben.hello(guest["token"])
+    ana.move(REVEAL)
+    ana.move(REVEAL + 1)
+    ana.until_number(2)
+    ana.send({"type": "seat", "seat": 1, "bot": "greedy"})  # Ben's reveals: now the bot's
+    seats = ana.until(lambda m: m["type"] == "seats" and m["seats"][1]["bot"] == "greedy")
+    assert seats["seats"][1]["human"] is False
+    ana.until_number(4)  # the bot turned up Ben's two cards
+    play_game(ana, {0: ana}, random.Random(5), until=lambda w: w.number >= 10)
+    ana.send({"type": "seat", "seat": 1, "bot": None})
+    ana.until(lambda m: m["type"] == "seats" and m["seats"][1]["human"])
+    settle(ana, [ben])
+    number = ana.number
+    while ana.obs["current_player"] == 0:  # Ana plays until it is Ben's turn again
+        ana.move(ana.obs["legal_actions"][0])
+        number += 1
+        ana.until_number(number)
+    ben.until_number(number)
+    assert ben.obs["current_player"] == 1 and ben.obs["legal_actions"]
+    assert _room_match(client, host["code"]).waiting_for_human
+    ben.move(ben.obs["legal_actions"][0])
+    assert ben.until(lambda m: m["type"] == "update")["seat"] == 1
+
+
+def test_an_absent_human_is_played_by_a_stand_in() -> None:
+    with serving(absent_after=0.0) as client:
+        host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+        ana = Conn(client, host["code"])
+        ana.hello(host["token"])
+        ana.move(REVEAL)
+        ana.move(REVEAL + 1)
+        ana.until_number(4)  # nobody holds Ben's seat: a stand-in turned up two cards
+        assert [m["seat"] for m in ana.messages if m["type"] == "update"] == [0, 0, 1, 1]
+
+
+def test_a_flooding_client_is_disconnected_and_the_room_plays_on() -> None:
+    with serving(burst=5, rate=0.001) as client:
+        host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+        guest = join_room(client, host["code"])
+        ben = Conn(client, host["code"])
+        ben.hello(guest["token"])
+        for _ in range(6):
+            ben.send({"type": "resync"})
+        assert ben.error()["code"] == "flood"
+        ana = Conn(client, host["code"])
+        ana.hello(host["token"])
+        ana.move(REVEAL)
+        assert ana.until(lambda m: m["type"] == "update")["number"] == 1
+
+
+def test_chat_is_relayed_as_text_and_rate_limited(client: TestClient) -> None:
+    host = create_room(client, [{"name": "<img src=x onerror=alert(1)>"}, {"bot": "greedy"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    ana.send({"type": "chat", "text": "  <b>hello</b>  "})
+    chat = ana.until(lambda m: m["type"] == "chat")
+    assert chat == {
+        "type": "chat",
+        "seat": 0,
+        "name": "<img src=x onerror=alert(1)>",
+        "text": "<b>hello</b>",
+    }
+    for _ in range(5):
+        ana.send({"type": "chat", "text": "again"})
+    assert ana.error()["code"] == "chat_rate"
+
+
+BAD_ROOMS = [
+    {"seats": [{"name": "Ana"}]},
+    {"seats": [{"name": "Ana"}, {"bot": "external:command=rm -rf /"}]},
+    {"seats": [{"name": "Ana"}, {"name": "Ana"}]},
+    {"seats": [{"name": "Ana"}, {"bot": "greedy"}], "rules": {"target_score": 0}},
+    {"seats": [{"name": "Ana"}, {"bot": "greedy"}], "rules": {"ender_penalty": "sometimes"}},
+    {"seats": [{"name": "Ana"}, {"bot": "greedy"}], "title": "x" * 81},
+    {"seats": [{"name": "Ana"}, {"bot": "greedy"}], "host_seat": 1},
+    {"seats": [{"name": "a\x00b"}, {"bot": "greedy"}]},
+    {"seats": [{"name": "Ana"}, {"bot": "greedy"}], "colour": "red"},
+]
+
+
+@pytest.mark.parametrize("body", BAD_ROOMS)
+def test_a_bad_room_request_is_refused_with_the_reason(client: TestClient, body: dict) -> None:
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+    assert response.json()["error"]["message"]
+
+
+def test_listed_rooms_are_on_the_list_and_private_ones_are_not(client: TestClient) -> None:
+    listed = create_room(client, [{"name": "Ana"}, {"name": "Ben"}], listed=True, title="Open")
+    create_room(client, [{"name": "Cleo"}, {"name": "Dev"}])
+    rooms = client.get("/api/rooms").json()["rooms"]
+    assert [r["code"] for r in rooms] == [listed["code"]]
+    assert rooms[0]["title"] == "Open" and rooms[0]["free_seats"] == [1]
+
+
+def test_pages_carry_a_content_security_policy_without_inline_scripts(
+    client: TestClient,
+) -> None:
+    for path in ("/", "/r/ABCDEF", "/static/main.js", "/api/rooms"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert response.headers["x-content-type-options"] == "nosniff"

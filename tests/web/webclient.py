@@ -1,0 +1,142 @@
+"""A test client of the web protocol over Starlette's TestClient WebSockets.
+
+`Conn` keeps every message it received (the security test reads them all) and
+the latest `state`/`update` it saw; `play_game` drives a room to its end with
+every human seat choosing at random, waiting on messages, never on time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from starlette.testclient import TestClient
+
+Message = dict[str, Any]
+
+
+class Conn:
+    """One WebSocket connection to a room, as a player or a spectator."""
+
+    #: Every connection still open (the fixtures close them before the app stops).
+    open: ClassVar[list[Conn]] = []
+
+    def __init__(self, client: TestClient, code: str) -> None:
+        self._context = client.websocket_connect(f"/ws/{code}")
+        self.ws = self._context.__enter__()
+        self.open.append(self)
+        self.messages: list[Message] = []
+        self.state: Message | None = None
+        self.obs: Message | None = None
+        self.number = 0
+        self.seats: list[Message] = []
+
+    def hello(self, token: str | None = None, join: bool = False) -> Message:
+        """Say hello and return the `state` that answers it."""
+        message: Message = {"type": "hello", "token": token}
+        if join:
+            message = {"type": "hello", "join": True}
+        self.send(message)
+        return self.until(lambda m: m["type"] in ("state", "error"))
+
+    def send(self, message: Message) -> None:
+        self.ws.send_json(message)
+
+    def move(self, action: int) -> None:
+        self.send({"type": "move", "action": action})
+
+    def receive(self) -> Message:
+        """The next message (waits for it), noted."""
+        message = self.ws.receive_json()
+        self.messages.append(message)
+        kind = message["type"]
+        if kind == "state":
+            self.state, self.obs, self.number = message, message["observation"], message["number"]
+            self.seats = message["seats"]
+        elif kind == "update":
+            assert message["number"] == self.number + 1, (message["number"], self.number)
+            self.obs, self.number = message["observation"], message["number"]
+        elif kind == "seats":
+            self.seats = message["seats"]
+        return message
+
+    def until(self, done: Callable[[Message], bool]) -> Message:
+        """Receive until a message satisfies `done`; return it."""
+        while True:
+            message = self.receive()
+            if done(message):
+                return message
+
+    def error(self) -> Message:
+        """The next `error` message (other messages before it are noted)."""
+        return self.until(lambda m: m["type"] == "error")
+
+    def until_number(self, number: int) -> None:
+        while self.number < number:
+            self.receive()
+
+    def close(self) -> None:
+        if self in self.open:
+            self.open.remove(self)
+            self._context.__exit__(None, None, None)
+
+    @classmethod
+    def close_all(cls) -> None:
+        """Close every connection still open."""
+        for conn in list(cls.open):
+            conn.close()
+
+    @property
+    def over(self) -> bool:
+        return self.obs is not None and self.obs["phase"] == "game_over"
+
+
+def create_room(client: TestClient, seats: list[Message], **fields: Any) -> Message:
+    """POST a room; the response's JSON (code, seat, token)."""
+    response = client.post("/api/rooms", json={"seats": seats, **fields})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def join_room(client: TestClient, code: str) -> Message:
+    response = client.post(f"/api/rooms/{code}/join")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def human_to_move(watcher: Conn) -> bool:
+    """Whether the watcher's latest view awaits a human (or the game is over):
+    then no update is coming until a human moves."""
+    obs = watcher.obs
+    assert obs is not None
+    if obs["phase"] == "game_over" or (watcher.state and watcher.state["stalled"]):
+        return True
+    return watcher.seats[obs["current_player"]]["human"]
+
+
+def settle(watcher: Conn, players: list[Conn]) -> None:
+    """Read until the game waits for a human, and bring every player to that step."""
+    while not human_to_move(watcher):
+        watcher.receive()
+    for player in players:
+        player.until_number(watcher.number)
+
+
+def play_game(
+    watcher: Conn,
+    players: dict[int, Conn],
+    rng: random.Random,
+    until: Callable[[Conn], bool] | None = None,
+) -> None:
+    """Play on until the game is over (or `until(watcher)`): each human seat picks
+    a legal action at random when the game waits for it."""
+    while True:
+        settle(watcher, list(players.values()))
+        if watcher.over or (until is not None and until(watcher)):
+            return
+        assert watcher.obs is not None
+        mover = players[watcher.obs["current_player"]]
+        assert mover.obs is not None and mover.obs["legal_actions"], mover.obs
+        mover.move(rng.choice(mover.obs["legal_actions"]))
+        watcher.until_number(watcher.number + 1)
