@@ -9,7 +9,10 @@ style it, or reach the terminal as anything but text.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +99,56 @@ def test_watch_scoresheet_headers_show_markup_names(capsys: pytest.CaptureFixtur
     header = next(line for line in capsys.readouterr().out.splitlines() if "round" in line)
     for name in MARKUP_NAMES:
         assert name in header, name
+
+
+# ---------------------------------------------------------------- encodings
+
+
+def run_ascii(*args: str | bytes) -> subprocess.CompletedProcess[bytes]:
+    """Run `python -m skyjo ARGS...` in a subprocess whose output encoding is ASCII."""
+    env = dict(os.environ, PYTHONIOENCODING="ascii", COLUMNS="120")
+    return subprocess.run(
+        [sys.executable, "-m", "skyjo", *args], capture_output=True, env=env, check=False
+    )
+
+
+def test_a_name_the_output_cannot_encode_is_replaced() -> None:
+    done = run_ascii("score", "round", "--ender", "Zoë", "Zoë=3", "B=4")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    assert b"Zo? ended with 3" in done.stdout
+    assert b"| Zo? " in done.stdout  # ASCII table borders on an ASCII output
+
+
+def test_an_error_naming_what_the_output_cannot_encode_is_one_line() -> None:
+    done = run_ascii("score", "round", "--ender", "Zoë", "Ana=3", "B=4")
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert done.stderr == b"skyjo: error: the ender 'Zo?' is not one of the players (Ana, B)\n"
+
+
+def test_json_output_stays_valid_json_whatever_the_encoding() -> None:
+    done = run_ascii("score", "round", "--ender", "Zoë", "Zoë=3", "B=4", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["scores"] == {"Zoë": 3, "B": 4}
+
+
+def test_an_argument_that_is_not_utf8_is_shown_with_a_replacement() -> None:
+    name = b"Zo\xff"  # a lone surrogate, "Zo\udcff", once Python has decoded it
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="120")
+    done = subprocess.run(
+        [sys.executable, "-m", "skyjo", "score", "round", "--ender", name, name + b"=3", "B=4"],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Zo? ended with 3" in done.stdout
+
+
+def test_a_lone_surrogate_in_process() -> None:
+    result = run("score", "round", "--ender", "\ud800", "\ud800=3", "B=4")
+    assert result.exit_code == 0, result.stderr
+    assert "? ended with 3" in result.stdout
+    as_json = run("score", "round", "--ender", "\ud800", "\ud800=3", "B=4", "--json")
+    assert json.loads(as_json.stdout)["raw"] == {"\ud800": 3, "B": 4}

@@ -13,6 +13,7 @@ their bodies short, do the work in library code, and wrap it in `user_input()`.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -80,6 +81,20 @@ def report_error(error: typer.TyperException) -> None:
     sys.stderr.flush()
 
 
+def replace_unencodable_output() -> None:
+    """Let stdout and stderr write `?` for what their encoding cannot hold.
+
+    A name may hold characters the terminal's encoding lacks (`Zoë` with
+    `PYTHONIOENCODING=ascii`) or none can encode (a lone surrogate from an
+    argument that is not valid UTF-8): text output shows a replacement
+    character rather than ending with `UnicodeEncodeError`. `--json` output is
+    ASCII whatever the names (`json.dumps` escapes the rest), so it stays valid.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
 class SkyjoGroup(TyperGroup):
     """The top-level command group: every error becomes one line on stderr (RULES.md 6).
 
@@ -87,6 +102,7 @@ class SkyjoGroup(TyperGroup):
     Rich panel). Here the group runs Typer in non-standalone mode, catches every
     `typer.TyperException` (which includes all Click usage errors and `BadInput`)
     and reports it with `report_error`, exit status 2. `--help` still works.
+    Output never fails on a character it cannot encode (`replace_unencodable_output`).
     """
 
     def main(
@@ -102,6 +118,7 @@ class SkyjoGroup(TyperGroup):
         run = super().main
         if not standalone_mode:
             return run(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        replace_unencodable_output()
         try:
             code = run(args, prog_name or PROG, complete_var, False, windows_expand_args, **extra)
         except typer.TyperException as error:
