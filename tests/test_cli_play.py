@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from conftest import assert_bad_input
 from typer.testing import CliRunner
 
 from skyjo.cli import app
@@ -58,3 +60,27 @@ def test_bad_lineups_and_rules_are_one_line_errors() -> None:
         assert result.stdout == ""
         assert len(result.stderr.splitlines()) == 1
         assert reason in result.stderr, (args, result.stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--pace", "-1"], ["--pace takes 0 to 60 seconds, not -1"]),
+        (["--pace", "nan"], ["--pace", "not nan"]),
+        (["--pace", "inf"], ["--pace", "not inf"]),
+        (["--pace", "1e300"], ["--pace", "not 1e+300"]),
+    ],
+)
+def test_bad_options_are_refused_before_the_game(args: list[str], fragments: list[str]) -> None:
+    assert_bad_input(runner.invoke(app, ["play", "--bots", "random,random", *args]), *fragments)
+
+
+def test_a_record_path_that_is_a_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "--bots", "random,random", "--record", str(tmp_path)])
+    assert_bad_input(result, "--record", "is a folder")
+
+
+def test_a_record_path_in_no_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "none" / "game.json"
+    result = runner.invoke(app, ["play", "--bots", "random,random", "--record", str(path)])
+    assert_bad_input(result, "--record", f"no folder '{path.parent}'")

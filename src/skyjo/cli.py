@@ -382,6 +382,28 @@ def replay_command(
 # --------------------------------------------------------------------------
 
 
+#: The longest pause `skyjo play --pace` takes after a turn, in seconds.
+MAX_PACE = 60.0
+
+
+def check_pace(pace: float) -> None:
+    """Fail unless `--pace` is a number of seconds from 0 to `MAX_PACE` (not NaN)."""
+    if not 0 <= pace <= MAX_PACE:
+        fail(f"--pace takes 0 to {MAX_PACE:g} seconds, not {pace:g}")
+
+
+def check_record_path(path: Path) -> None:
+    """Fail before the game rather than after it if `--record` names a folder or
+    a file in a folder that does not exist: the check of `skyjo tournament --out`."""
+    from skyjo.sim.commands import _check_writable
+    from skyjo.sim.tournament import TournamentError
+
+    try:
+        _check_writable(path)
+    except TournamentError as error:  # its message names the tournament's option
+        fail(str(error).replace("--out", "--record", 1))
+
+
 @app.command("play")
 def play_command(
     bots: Annotated[
@@ -396,7 +418,9 @@ def play_command(
     ] = None,
     target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
     ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = "positive",
-    pace: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.0,
+    pace: Annotated[
+        float, typer.Option(help=f"Seconds to pause after each turn (0 to {MAX_PACE:g}).")
+    ] = 0.0,
     record: Annotated[
         Path | None, typer.Option(help="Write the game record (RULES.md 5) to this file.")
     ] = None,
@@ -407,6 +431,9 @@ def play_command(
     from skyjo.tui.watch import watch  # imports the bots only when needed
 
     with user_input():
+        check_pace(pace)
+        if record is not None:
+            check_record_path(record)
         specs = split_specs(bots)
         rules = Rules(target_score=target, ender_penalty=ender_penalty)  # type: ignore[arg-type]
         if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
