@@ -188,6 +188,25 @@ def test_bad_input_exits_2_with_one_line_on_stderr(args: list[str], fragments: l
     assert_bad_input(run(*args), *fragments)
 
 
+@pytest.mark.parametrize("card", ["1_0", "+3", "\u0663", "\uff13", "\u00b3", "3.0", "-", "xx"])
+def test_score_grid_takes_only_cards_a_person_types(card: str) -> None:
+    result = run("score", "grid", f"{card} 5 2 4", "7 -1 3 1", "7 0 -2 2")
+    assert_bad_input(result, "the card at row 0, column 0 is", repr(card), "write a number or x")
+
+
+@pytest.mark.parametrize("score", ["1_0", "+3", "\u0663", "\uff13", "3.0", "", "- 3"])
+def test_score_round_takes_only_scores_a_person_types(score: str) -> None:
+    result = run("score", "round", "--ender", "Ana", f"Ana={score}", "Ben=4")
+    assert_bad_input(result, "Ana's score is", repr(score.strip()), "write a whole number")
+
+
+def test_both_minus_signs_are_taken() -> None:
+    grid = run("score", "grid", "\u22122 5 2 4", "-2 -1 3 1", "7 0 \u22122 2", "--json")
+    assert json.loads(grid.stdout)["columns"][0]["cards"] == [-2, -2, 7]
+    scores = run("score", "round", "--ender", "Ana", "Ana=\u22123", "Ben=-4", "--json")
+    assert json.loads(scores.stdout)["raw"] == {"Ana": -3, "Ben": -4}
+
+
 def test_bad_input_with_json_prints_nothing_on_stdout() -> None:
     result = run("score", "round", "--ender", "Dan", "Ana=9", "Cleo=14", "--json")
     assert_bad_input(result, "not one of the players")
@@ -210,4 +229,4 @@ def test_python_dash_m_skyjo_follows_the_same_contract() -> None:
     )
     assert bad.returncode == 2
     assert bad.stdout == ""
-    assert bad.stderr == "skyjo: error: Ana's score 'abc' is not a whole number\n"
+    assert bad.stderr == "skyjo: error: Ana's score is 'abc': write a whole number\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -179,14 +180,28 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document 
 # --------------------------------------------------------------------------
 
 
+#: A whole number as a person types it: an optional minus sign, ASCII `-` or the
+#: typographic `\u2212` of RULES.md, then ASCII digits.
+WHOLE_NUMBER = re.compile("[-\u2212]?[0-9]+")
+
+
+def parse_whole_number(text: str, what: str, expected: str) -> int:
+    """`text` read as a whole number typed by a person (`WHOLE_NUMBER`), for the
+    cards of `score grid` and the scores of `score round` alike.
+
+    Nothing else is taken, though `int` would: no `+`, no `_` between digits, no
+    digits of other scripts. Otherwise fail with `<what> is <text>: write <expected>`.
+    """
+    if not WHOLE_NUMBER.fullmatch(text):
+        fail(f"{what} is {text!r}: write {expected}")
+    return int(text.replace("\u2212", "-"))
+
+
 def parse_card(text: str, row: int, col: int) -> int | None:
-    """One card of a `score grid` row: an integer, or `x` for a cleared card (RULES.md 6)."""
-    if text.lower() == "x":
+    """One card of a `score grid` row: a whole number, or `x` for a cleared card (RULES.md 6)."""
+    if text in ("x", "X"):
         return CLEARED
-    try:
-        return int(text.replace("\u2212", "-"))  # accept the typographic minus of RULES.md
-    except ValueError:
-        fail(f"the card at row {row}, column {col} is {text!r}: write a number or x")
+    return parse_whole_number(text, f"the card at row {row}, column {col}", "a number or x")
 
 
 def parse_rows(texts: Sequence[str]) -> list[list[int | None]]:
@@ -262,10 +277,7 @@ def parse_scores(pairs: Sequence[str]) -> dict[str, int]:
             fail(f"{pair!r} is not NAME=SCORE (for example Ana=9)")
         if name in raw:
             fail(f"{name} is given twice")
-        try:
-            raw[name] = int(value.replace("\u2212", "-"))
-        except ValueError:
-            fail(f"{name}'s score {value!r} is not a whole number")
+        raw[name] = parse_whole_number(value.strip(), f"{name}'s score", "a whole number")
     return raw
 
 
