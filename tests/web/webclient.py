@@ -22,9 +22,15 @@ class Conn:
     #: Every connection still open (the fixtures close them before the app stops).
     open: ClassVar[list[Conn]] = []
 
-    def __init__(self, client: TestClient, code: str) -> None:
-        self._context = client.websocket_connect(f"/ws/{code}")
-        self.ws = self._context.__enter__()
+    def __init__(self, client: TestClient | None, code: str, socket: Any = None) -> None:
+        """A TestClient connection to room `code`, or `socket` (any object with
+        send_json, receive_json and close) when given."""
+        self._context: Any = None
+        if socket is None:
+            assert client is not None
+            self._context = client.websocket_connect(f"/ws/{code}")
+            socket = self._context.__enter__()
+        self.ws = socket
         self.open.append(self)
         self.messages: list[Message] = []
         self.state: Message | None = None
@@ -79,7 +85,10 @@ class Conn:
     def close(self) -> None:
         if self in self.open:
             self.open.remove(self)
-            self._context.__exit__(None, None, None)
+            if self._context is not None:
+                self._context.__exit__(None, None, None)
+            else:
+                self.ws.close()
 
     @classmethod
     def close_all(cls) -> None:
