@@ -175,6 +175,14 @@ def test_score_round_ender_penalty_variants(
             ["'half'", "positive, always, none"],
         ),
         (["score", "round", "Ana=1", "Cleo=2"], ["Missing option", "--ender"]),
+        (
+            ["score", "round", "--ender", "Ana", "Ana=999", "Cleo=2"],
+            ["Ana's score is 999", "from -17 to 140"],
+        ),
+        (
+            ["score", "round", "--ender", "Ana", "Ana=1", "Cleo=-18"],
+            ["Cleo's score is -18", "from -17 to 140"],
+        ),
         (["score", "round", "--ender", "Ana"], ["Missing argument"]),
         (["score", "round", "--ender"], ["--ender"]),
         (["score", "round", "--ender", "Ana", "Ana=1", "Cleo=2", "--bogus"], ["--bogus"]),

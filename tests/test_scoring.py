@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
+from collections import Counter
 
 import pytest
 from hypothesis import assume, given
@@ -12,6 +14,8 @@ from hypothesis import strategies as st
 from skyjo.rules import CARD_COUNTS
 from skyjo.scoring import (
     CLEARED,
+    MAX_ROUND_SCORE,
+    MIN_ROUND_SCORE,
     RoundScore,
     Scoresheet,
     ScoringError,
@@ -395,6 +399,51 @@ def test_bad_rounds_raise_scoring_error(
     with pytest.raises(ScoringError) as caught:
         score_round(raw, ender, penalty)
     assert message in str(caught.value)
+
+
+# ---------------------------------------------------------------- round score bounds
+
+
+def test_the_extreme_grids_score_the_bounds() -> None:
+    lowest = score_grid([[-2, -2, -2, -2], [-2, -1, -1, -1], [-1, -1, -1, -1]])
+    assert lowest.total == MIN_ROUND_SCORE == -17
+    highest = score_grid([[12, 12, 12, 12], [12, 12, 12, 12], [11, 11, 11, 11]])
+    assert highest.total == MAX_ROUND_SCORE == 140
+
+
+def _grid_totals(values: tuple[int, ...]) -> set[int]:
+    """The totals of every grid made of `values` only, within the deck's copies."""
+    columns = list(itertools.combinations_with_replacement(values, 3))
+    totals = set()
+    for grid in itertools.combinations_with_replacement(columns, 4):
+        counts = Counter(card for column in grid for card in column)
+        if all(n <= CARD_COUNTS[v] for v, n in counts.items()):
+            rows = [[column[r] for column in grid] for r in range(3)]
+            totals.add(score_grid(rows).total)
+    return totals
+
+
+def test_no_grid_of_the_lowest_or_highest_cards_passes_the_bounds() -> None:
+    # Enough: the lowest grid holds only -2, -1 and 0 (putting one of the 15
+    # zeros for a card above 0 never raises a column that does not clear, and a
+    # cleared column counts 0, more than -1 -1 0); likewise the highest holds
+    # only 10, 11 and 12 (a card of at most 9 can give way to one of them that
+    # does not clear its column: the deck has 30 of them).
+    assert min(_grid_totals((-2, -1, 0))) == MIN_ROUND_SCORE
+    assert max(_grid_totals((10, 11, 12))) == MAX_ROUND_SCORE
+
+
+@pytest.mark.parametrize("score", [MIN_ROUND_SCORE, MAX_ROUND_SCORE])
+def test_a_round_takes_the_bounds(score: int) -> None:
+    assert score_round({"Ana": score, "Ben": 3}, "Ben").raw["Ana"] == score
+
+
+@pytest.mark.parametrize("score", [MIN_ROUND_SCORE - 1, MAX_ROUND_SCORE + 1, 999, -(10**6)])
+def test_a_round_refuses_a_score_no_grid_makes(score: int) -> None:
+    with pytest.raises(ScoringError) as caught:
+        score_round({"Ana": 3, "Ben": score}, "Ana")
+    assert f"Ben's score is {score}, but no grid scores that" in str(caught.value)
+    assert "from -17 to 140" in str(caught.value)
 
 
 # ---------------------------------------------------------------- Scoresheet

@@ -33,6 +33,8 @@ from skyjo.rules import (
 
 __all__ = [
     "CLEARED",
+    "MAX_ROUND_SCORE",
+    "MIN_ROUND_SCORE",
     "ColumnScore",
     "GridScore",
     "RoundScore",
@@ -55,6 +57,26 @@ CLEARED = None
 
 _MIN_CARD = min(CARD_COUNTS)
 _MAX_CARD = max(CARD_COUNTS)
+
+MIN_ROUND_SCORE = -17
+"""The lowest raw round score a grid can make (RULES.md 1, 2.6, 2.9).
+
+A grid is four columns of three cards from the 150 of the deck, which holds
+five -2, ten -1 and fifteen 0; a column of three equal cards clears and counts
+0. A column that does not clear scores at least -2 (-1 -1 0) with no -2 in it,
+-4 (-2 -1 -1) with one, -5 (-2 -2 -1) with two; three -2 clear. Each -2 is
+worth most in a column that has none yet (2 points off, against 1 for the
+second in a column), so the five -2 are spread two, one, one, one: -2 -2 -1
+and three columns of -2 -1 -1, with seven of the ten -1. That is -5 - 3 x 4 =
+-17; two columns of -2 -2 -1 would give only -5 - 5 - 4 - 2 = -16.
+"""
+
+MAX_ROUND_SCORE = 140
+"""The highest raw round score a grid can make (RULES.md 1, 2.6, 2.9).
+
+The highest column that does not clear is 12 12 11 = 35 (three 12 clear and
+count 0); the deck's ten 12 and ten 11 make four of them: 4 x 35 = 140.
+"""
 
 
 class ScoringError(ValueError):
@@ -281,8 +303,9 @@ def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -
     ``"always"`` or ``"none"``).
 
     Raises `ScoringError` for fewer than 2 or more than 8 players, a player
-    name that is not a non-empty string, a score that is not an integer, an
-    ender who is not one of the players, or an unknown penalty.
+    name that is not a non-empty string, a score that is not an integer or that
+    no grid makes (outside `MIN_ROUND_SCORE`..`MAX_ROUND_SCORE`), an ender who
+    is not one of the players, or an unknown penalty.
     """
     players = list(raw)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -295,6 +318,11 @@ def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -
         score = raw[player]
         if isinstance(score, bool) or not isinstance(score, int):
             raise ScoringError(f"{player}'s score must be a whole number, not {score!r}")
+        if not MIN_ROUND_SCORE <= score <= MAX_ROUND_SCORE:
+            raise ScoringError(
+                f"{player}'s score is {score}, but no grid scores that: a round's raw "
+                f"score goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}"
+            )
     if ender not in raw:
         raise ScoringError(f"the ender {ender!r} is not one of the players ({', '.join(players)})")
     if penalty not in ENDER_PENALTIES:
