@@ -176,6 +176,10 @@ def test_score_round_ender_penalty_variants(
         ),
         (["score", "round", "Ana=1", "Cleo=2"], ["Missing option", "--ender"]),
         (
+            ["score", "round", "--ender", "Ana", "--ender", "Cleo", "Ana=1", "Cleo=2"],
+            ["--ender is given 2 times (Ana, Cleo): a round has one ender"],
+        ),
+        (
             ["score", "round", "--ender", "Ana", "Ana=999", "Cleo=2"],
             ["Ana's score is 999", "from -17 to 140"],
         ),

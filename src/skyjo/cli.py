@@ -281,6 +281,14 @@ def parse_scores(pairs: Sequence[str]) -> dict[str, int]:
     return raw
 
 
+def the_ender(enders: Sequence[str]) -> str:
+    """The one `--ender` of `score round`: a round has one ender, so a second is refused
+    rather than silently taking the last."""
+    if len(enders) != 1:
+        fail(f"--ender is given {len(enders)} times ({', '.join(enders)}): a round has one ender")
+    return enders[0]
+
+
 def round_table(result: RoundScore) -> Table:
     """A Rich table of a round: raw and final score of each player."""
     table = Table(title="Round score")
@@ -307,7 +315,13 @@ def score_round_command(
         ),
     ],
     ender: Annotated[
-        str, typer.Option("--ender", metavar="NAME", help="The player who ended the round.")
+        list[str],
+        typer.Option(
+            "--ender",
+            metavar="NAME",
+            help="The player who ended the round (once).",
+            show_default=False,
+        ),
     ],
     ender_penalty: Annotated[
         str,
@@ -321,7 +335,7 @@ def score_round_command(
 ) -> None:
     """Apply the ender's penalty to a round's raw scores (RULES.md 2.10)."""
     with user_input():
-        result = score_round(parse_scores(pairs), ender, ender_penalty)
+        result = score_round(parse_scores(pairs), the_ender(ender), ender_penalty)
     if as_json:
         print_json(result.to_dict())
     else:
