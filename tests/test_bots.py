@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap
+from conftest import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with_face_down
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
@@ -375,3 +375,19 @@ def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
             changed += ExpectedBot(1).choose(obs) != ExpectedBot(1).choose(blind)
             state = step(state, make_bot("greedy", seed).choose(obs))
     assert changed > 0
+
+
+def test_expected_in_its_last_turn_when_its_face_down_cards_are_known() -> None:
+    """After a reshuffle, the face-down pool may be one known card (spread 0):
+    `expected` still chooses (once, it divided by that spread)."""
+    state = reshuffled(3, seed=0)  # seat 0 ends with 62, seat 2 may double it
+    state = with_face_down(state, [[], [], [(2, 3)]])
+    state = state._replace(phase=Phase.FINAL_TURNS, ender=0, player=2)
+    obs = observe(state, 2)
+    assert sum(face_down_cards(obs).values()) == 1
+    for penalty in ("always", "positive"):
+        rules = dataclasses.replace(obs.rules, ender_penalty=penalty)
+        view = dataclasses.replace(obs, rules=rules)
+        assert ExpectedBot(1).choose(view) in obs.legal_actions
+        held = observe(step(state, DRAW), 2)
+        assert ExpectedBot(1).choose(dataclasses.replace(held, rules=rules)) in held.legal_actions

@@ -360,8 +360,9 @@ class _Turn:
         """My expected score, less the chance-weighted gain of doubling the ender."""
         if not self.double_gain:
             return total
-        if unknown:
-            chance = _phi((self.ender_raw + 0.5 - total) / math.sqrt(unknown * self.down.var))
+        spread = unknown * self.down.var  # 0 when the face-down cards are all known
+        if spread > 0:
+            chance = _phi((self.ender_raw + 0.5 - total) / math.sqrt(spread))
         else:
             chance = 1.0 if total <= self.ender_raw + 1e-9 else 0.0
         return total - chance * self.double_gain
