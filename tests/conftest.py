@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typer.testing import Result
 
 from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, Phase, State, new_game, step
+from skyjo.render import visible
 from skyjo.rules import CARD_COUNTS, COLS, ROWS, Rules
 
 Grid = Sequence[Sequence[int]]  # three rows of four cards, top row first
@@ -135,12 +136,14 @@ def empty_draw_pile(state: State) -> State:
 
 
 def assert_bad_input(result: Result, *fragments: str) -> None:
-    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout."""
+    """RULES.md 6: exit status 2, one line on stderr, nothing on stdout; the line
+    holds no control character (they are shown escaped) and each of `fragments`."""
     assert result.exit_code == 2, (result.stdout, result.stderr)
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert result.stderr.endswith("\n")
     assert lines[0].startswith("skyjo: error: ")
+    assert visible(lines[0]) == lines[0], lines[0]
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])

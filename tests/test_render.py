@@ -34,6 +34,7 @@ from skyjo.render import (
     render_grid,
     render_observation,
     render_state,
+    visible,
 )
 from skyjo.rules import CARD_COUNTS, DECK, Rules
 
@@ -402,3 +403,24 @@ def test_render_state_shows_everything() -> None:
         "( 5) [12] [ 8] [-2]    [10] [11] [12] [ 9]",
         "shows 0, holds 84      shows 26, holds 97",
     ]
+
+
+# ---------------------------------------------------------------- visible
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("\x1b[31mAna", "\\x1b[31mAna"),
+        ("\x1b]0;title\x07", "\\x1b]0;title\\x07"),
+        ("a\x00b\x7fc\x9bd", "a\\x00b\\x7fc\\x9bd"),
+        ("line\nnext\ttab\r", "line\\x0anext\\x09tab\\x0d"),
+        ("Zoë [/] :smile: \u2212", "Zoë [/] :smile: \u2212"),
+    ],
+)
+def test_visible_escapes_every_control_character(text: str, shown: str) -> None:
+    assert visible(text) == shown
+
+
+def test_visible_keeps_the_characters_asked_for() -> None:
+    assert visible("a\nb\tc\x1b", keep="\n\t") == "a\nb\tc\\x1b"

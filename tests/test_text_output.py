@@ -16,12 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo import engine
 from skyjo.cli import app, console
 from skyjo.engine import Phase, State
 from skyjo.record import write_record
+from skyjo.render import visible
 from skyjo.rules import Rules
 from skyjo.tui import watch
 
@@ -152,3 +154,55 @@ def test_a_lone_surrogate_in_process() -> None:
     assert "? ended with 3" in result.stdout
     as_json = run("score", "round", "--ender", "\ud800", "\ud800=3", "B=4", "--json")
     assert json.loads(as_json.stdout)["raw"] == {"\ud800": 3, "B": 4}
+
+
+# ---------------------------------------------------------------- control characters, long words
+
+ESCAPES = ["\x1b[2J\x1b[31mAna", "\x1b]0;pwned\x07Ana", "A\x9b31mna", "A\x00\x7fna"]
+
+
+@pytest.mark.parametrize("name", ESCAPES)
+def test_error_lines_show_control_characters_escaped(name: str) -> None:
+    result = run("score", "round", "--ender", "Ben", f"{name}=3", f"{name}=4", "Ben=1")
+    assert_bad_input(result, f"{visible(name)} is given twice")
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in result.stderr[:-1])
+
+
+def test_error_lines_show_escaped_what_repr_would_not_escape() -> None:
+    # repr() leaves C1 characters as they are; the error line does not
+    result = run("score", "round", "--ender", "\x9b31mX", "Ana=3", "Ben=4")
+    assert_bad_input(result, "the ender '\\x9b31mX' is not one of the players")
+
+
+@pytest.mark.parametrize("name", ESCAPES)
+def test_text_output_shows_control_characters_escaped(name: str) -> None:
+    result = run("score", "round", "--ender", name, f"{name}=3", "Ben=4")
+    assert result.exit_code == 0, result.stderr
+    assert f"│ {visible(name)} " in result.stdout
+    assert f"{visible(name)} ended with 3" in result.stdout
+    assert "\x1b" not in result.stdout and "\x9b" not in result.stdout
+
+
+def test_error_lines_cut_a_very_long_word() -> None:
+    card = "y" * 5000
+    result = run("score", "grid", f"{card} 5 2 4", "7 -1 3 1", "7 0 -2 2")
+    assert_bad_input(result, "the card at row 0, column 0 is 'yyy", "...(5003 characters)...")
+    assert len(result.stderr) < 200
+    assert result.stderr.endswith("yyy': write a number or x\n")
+
+
+@pytest.mark.parametrize("digits", [10, 4000, 5000])
+def test_a_huge_number_is_too_long_a_number(digits: int) -> None:
+    number = "9" * digits
+    score = run("score", "round", "--ender", "Ana", f"Ana={number}", "Ben=4")
+    assert_bad_input(score, f"Ana's score is too long a number ({digits} digits)")
+    card = run("score", "grid", f"-{number} 5 2 4", "7 -1 3 1", "7 0 -2 2")
+    assert_bad_input(card, f"row 0, column 0 is too long a number ({digits} digits)")
+    for result in (score, card):
+        assert "Exceeds the limit" not in result.stderr
+        assert len(result.stderr) < 200
+
+
+def test_leading_zeros_do_not_make_a_number_long() -> None:
+    result = run("score", "round", "--ender", "Ana", f"Ana={'0' * 50}7", "Ben=4", "--json")
+    assert json.loads(result.stdout)["raw"] == {"Ana": 7, "Ben": 4}

@@ -25,9 +25,11 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from typer.core import TyperGroup
 
 from skyjo.record import load_record, replay, replay_summary
+from skyjo.render import visible
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
 
@@ -71,12 +73,31 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+#: The longest word an error line echoes in full; a longer one (a pasted number,
+#: a wrong argument) is cut in the middle by `_cut`.
+MAX_ECHO = 80
+
+
+def _cut(word: str) -> str:
+    """`word`, or if longer than `MAX_ECHO` its start and end around its length:
+    `'y99999...(5004 characters)...99999':`."""
+    if len(word) <= MAX_ECHO:
+        return word
+    return f"{word[: MAX_ECHO // 2]}...({len(word)} characters)...{word[-MAX_ECHO // 4 :]}"
+
+
 def report_error(error: typer.TyperException) -> None:
-    """Print a bad-input or usage error as the single line of RULES.md 6."""
+    """Print a bad-input or usage error as the single line of RULES.md 6.
+
+    The line is safe to echo whatever the input: whitespace runs are one space,
+    a very long word is cut (`_cut`), and control characters are shown escaped
+    (`render.visible`: ESC as `\\x1b`), never sent to the terminal.
+    """
     reason = _one_line(error.format_message()) or "bad input"
     ctx = getattr(error, "ctx", None)  # usage errors know the command they concern
     if ctx is not None and not isinstance(error, BadInput):
         reason = f"{reason.rstrip('.')} (see '{ctx.command_path} --help')"
+    reason = visible(" ".join(_cut(word) for word in reason.split(" ")))
     sys.stdout.flush()
     sys.stderr.write(f"{PROG}: error: {reason}\n")
     sys.stderr.flush()
@@ -160,6 +181,16 @@ def print_json(document: Any) -> None:
     sys.stdout.write(json.dumps(document) + "\n")
 
 
+class PlainConsole(Console):
+    """A Rich console that shows control characters of the strings it prints
+    escaped (`render.visible`: ESC as `\\x1b`), newlines and tabs excepted."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        """Rich's `render_str` (every string printed, table cells and titles
+        included, passes here) of `text` with its control characters made visible."""
+        return super().render_str(visible(text, keep="\n\t"), **options)
+
+
 def console() -> Console:
     """The Rich console every command prints on: the current stdout (so tests that
     swap stdout see the output), with no highlighting, no markup and no emoji codes.
@@ -167,9 +198,10 @@ def console() -> Console:
     Player names and bot labels come from the user (arguments, records): with
     markup and emoji codes off, every string printed through it, in table cells,
     titles and captions as in plain lines, is shown as written (`[/]`, `[bold]x`,
-    `:smile:`). Style with `rich.text.Text`, never with markup.
+    `:smile:`), and its control characters are escaped (`PlainConsole`). Style
+    with `rich.text.Text`, never with markup.
     """
-    return Console(file=sys.stdout, highlight=False, markup=False, emoji=False)
+    return PlainConsole(file=sys.stdout, highlight=False, markup=False, emoji=False)
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]
@@ -185,15 +217,24 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document 
 WHOLE_NUMBER = re.compile("[-\u2212]?[0-9]+")
 
 
+#: The most digits (leading zeros aside) of a number read by `parse_whole_number`:
+#: no card or score comes near, and Python's `int` refuses beyond 4,300.
+MAX_DIGITS = 9
+
+
 def parse_whole_number(text: str, what: str, expected: str) -> int:
     """`text` read as a whole number typed by a person (`WHOLE_NUMBER`), for the
     cards of `score grid` and the scores of `score round` alike.
 
     Nothing else is taken, though `int` would: no `+`, no `_` between digits, no
-    digits of other scripts. Otherwise fail with `<what> is <text>: write <expected>`.
+    digits of other scripts. Otherwise fail with `<what> is <text>: write
+    <expected>`, or `<what> is too long a number` beyond `MAX_DIGITS` digits.
     """
     if not WHOLE_NUMBER.fullmatch(text):
         fail(f"{what} is {text!r}: write {expected}")
+    digits = len(text.lstrip("-\u2212").lstrip("0"))
+    if digits > MAX_DIGITS:
+        fail(f"{what} is too long a number ({digits} digits)")
     return int(text.replace("\u2212", "-"))
 
 

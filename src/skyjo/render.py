@@ -23,6 +23,7 @@ as `[row, col]`, like `action_name`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from skyjo.engine import (
     CLEARED,
@@ -44,6 +45,7 @@ __all__ = [
     "render_grid",
     "render_observation",
     "render_state",
+    "visible",
 ]
 
 #: Seats drawn side by side before wrapping to a new band of grids.
@@ -56,6 +58,26 @@ _PHASE_NAMES = {
     Phase.ROUND_OVER: "round over",
     Phase.GAME_OVER: "game over",
 }
+
+
+# --- text safe for a terminal -----------------------------------------------------
+
+#: Every control character (C0, DEL, C1) and its escaped form, `\x1b` for ESC.
+_CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def visible(text: str, keep: str = "") -> str:
+    """`text` with every control character but those in `keep` written as its
+    escape (ESC as `\x1b`), so that a name read from a record or an argument
+    reaches a terminal as text, never as a command (colours, cursor moves, a
+    changed window title)."""
+    return text.translate(_escapes(keep))
+
+
+@cache
+def _escapes(keep: str) -> dict[int, str]:
+    """The translation table of `visible`, for the characters `keep` left as they are."""
+    return {code: escape for code, escape in _CONTROL_ESCAPES.items() if chr(code) not in keep}
 
 
 # --- small helpers -------------------------------------------------------------
