@@ -3,7 +3,8 @@
 Names come from the user (arguments, game records, bot labels): Rich markup
 (`[/]`, `[bold]x`, `[link=...]`), emoji codes (`:smile:`), characters the
 output cannot encode, control characters. None of them may crash the output,
-style it, or reach the terminal as anything but text.
+style it, or reach the terminal as anything but text. Last, the help of
+`skyjo tournament` says how `--bots` fills the `--players` seats.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from conftest import assert_bad_input
 from typer.testing import CliRunner, Result
 
@@ -206,3 +208,15 @@ def test_a_huge_number_is_too_long_a_number(digits: int) -> None:
 def test_leading_zeros_do_not_make_a_number_long() -> None:
     result = run("score", "round", "--ender", "Ana", f"Ana={'0' * 50}7", "Ben=4", "--json")
     assert json.loads(result.stdout)["raw"] == {"Ana": 7, "Ben": 4}
+
+
+# ---------------------------------------------------------------- tournament help
+
+
+def test_tournament_help_says_how_the_bots_fill_the_seats() -> None:
+    command = typer.main.get_command(app).commands["tournament"]  # type: ignore[attr-defined]
+    helps = {param.name: " ".join(param.help.split()) for param in command.params}
+    for name in ("bots", "players"):
+        assert "A, B, A, B" in helps[name], helps[name]
+        assert "A,B,B,B" in helps[name], helps[name]
+    assert "one bot against three is A,B,B,B" in helps["bots"]

@@ -520,16 +520,20 @@ def tournament_command(
     bots: Annotated[
         str,
         typer.Option(
-            help="Bot specs, comma-separated, cycled to fill the seats (e.g. expected,greedy); "
-            "with --study luck: the stronger bot, then the weaker.",
+            help="Bot specs, comma-separated, one a seat in order and cycled to fill the "
+            "--players seats: A,B with --players 4 seats A, B, A, B (two against two); one "
+            "bot against three is A,B,B,B. Seats rotate one place per game. "
+            "With --study luck: the stronger bot, then the weaker.",
             show_default=False,
         ),
     ],
     players: Annotated[
         int | None,
         typer.Option(
-            help="Seats per game (default: one per bot, at least 2); "
-            "with --study luck, the largest player count (default 8)."
+            help="Seats per game (default: one per bot given, at least 2), filled by "
+            "cycling --bots: A,B at 4 players seats A, B, A, B; give every seat, A,B,B,B, "
+            "for one bot against three. "
+            "With --study luck, the largest player count (default 8)."
         ),
     ] = None,
     games: Annotated[int, typer.Option(help="Games to play (per player count in a study).")] = 1000,
