@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 from skyjo.rules import (
@@ -951,6 +952,17 @@ class Observation:
         }
 
 
+_POSITIONS = tuple(_positions(m) for m in range(1 << GRID_SIZE))  # per 12-bit mask
+
+
+@cache
+def _status_row(hidden: int, cleared: int) -> tuple[int, ...]:
+    """One grid's FACE_DOWN / FACE_UP / CLEARED per position, from its two masks."""
+    return tuple(
+        CLEARED if cleared & bit else FACE_DOWN if hidden & bit else FACE_UP for bit in _BIT
+    )
+
+
 def observe(state: State, viewer: int | None) -> Observation:
     """What `viewer` may see of `state`: a seat, or None for a spectator, who
     sees only what is face up (a drawn card only once it is placed)."""
@@ -967,13 +979,17 @@ def observe(state: State, viewer: int | None) -> Observation:
     if held is not None and state.source == DRAW and viewer != state.player:
         held = None
     cards, status = [], []
-    for grid, hidden, cleared in zip(state.grids, state.hidden, state.cleared, strict=True):
-        status.append(
-            tuple(
-                CLEARED if cleared & bit else FACE_DOWN if hidden & bit else FACE_UP for bit in _BIT
-            )
-        )
-        cards.append(tuple(None if hidden & bit else v for v, bit in zip(grid, _BIT, strict=True)))
+    cells, hidden_bits, cleared_bits = state.cells, state.hidden_bits, state.cleared_bits
+    for shift in range(0, GRID_SIZE * state.num_players, GRID_SIZE):
+        hidden = hidden_bits >> shift & ALL_POSITIONS
+        status.append(_status_row(hidden, cleared_bits >> shift & ALL_POSITIONS))
+        grid = cells[shift : shift + GRID_SIZE]
+        if hidden:
+            shown = list(grid)
+            for k in _POSITIONS[hidden]:
+                shown[k] = None
+            grid = tuple(shown)
+        cards.append(grid)
     source = {DRAW: "deck", TAKE_DISCARD: "discard"}.get(state.source)
     return Observation(
         viewer=viewer,
