@@ -22,6 +22,7 @@ import skyjo.bots
 from skyjo.bots import BotError, bot_names
 from skyjo.cli import app
 from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation, Phase
+from skyjo.match import MAX_NAME
 from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 from skyjo.sim import (
@@ -45,6 +46,7 @@ from skyjo.sim.tournament import (
     parse_bots,
     play_chunk,
     seat_lineup,
+    seat_names,
 )
 
 #: A fast registered bot besides `random`, when the bots of the issue are there.
@@ -370,7 +372,9 @@ def test_an_external_bot_hears_hello_with_the_labels_then_result_and_bye(tmp_pat
     config = make_config([spec, "random"], players=2, games=1, seed=1, rules=SHORT)
     result = run_tournament(config, workers=1)
     messages = [json.loads(line) for line in log.read_text().splitlines()]
-    assert messages[0] == {"type": "hello", "seat": 0, "players": [spec, "random"], "winners": None}
+    names = seat_names([spec, "random"])  # a long spec is shortened to a seat's name
+    assert names[1] == "random" and names[0].endswith(" #1") and len(names[0]) <= MAX_NAME
+    assert messages[0] == {"type": "hello", "seat": 0, "players": names, "winners": None}
     assert [m["type"] for m in messages[-2:]] == ["result", "bye"]
     assert messages[-2]["winners"] == list(result.games[0].winners)
     assert {m["type"] for m in messages[1:-2]} == {"act"}

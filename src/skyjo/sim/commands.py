@@ -44,6 +44,7 @@ from skyjo.sim.tournament import (
     run_luck_study,
     run_tournament,
     save_results,
+    shorten,
 )
 
 
@@ -249,16 +250,6 @@ def bot_cells(bot: dict[str, Any]) -> list[str]:
         f"{100 * bot['doubled_rate']:.1f}",
         f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
     ]
-
-
-def shorten(text: str, width: int) -> str:
-    """`text` cut to `width` characters by an ellipsis in the middle (its start and
-    its end are what tell bot specs apart)."""
-    if len(text) <= width:
-        return text
-    keep = max(width - 1, 0)
-    head = (keep + 1) // 2
-    return text[:head] + "…" + text[len(text) - (keep - head) :]
 
 
 #: The narrowest the label column gets, however long the labels.

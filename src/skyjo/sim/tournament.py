@@ -77,18 +77,13 @@ from typing import Any, NamedTuple
 
 from skyjo.bots import BotError, BotFactory, build, factory, split_specs
 from skyjo.engine import (
-    FLIP,
     GAME_INFO,
-    NEXT_ROUND,
-    SWAP,
     IllegalActionError,
     Phase,
     RoundResult,
     State,
-    new_game,
-    observe,
-    step,
 )
+from skyjo.match import MAX_NAME, Match, Seat
 from skyjo.rules import GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.seeds import bot_seed, fresh_seed
 
@@ -473,96 +468,91 @@ def play_game(
 ) -> GameRecord:
     """Play game `index` of a tournament: `entries[s]` plays seat `s` (already rotated).
 
-    What docs/bot-protocol.md promises a bot that has these methods (an
-    external one): `start(seat, num_players, rules, players=labels)` before
-    the game, `game_over(observation)` once it is over, and always `close()`.
+    The game runs on the match driver (`skyjo.match.Match`), which seeds each
+    bot with `bot_seed(deal seed, seat)`, greets the bots that listen (`start`,
+    with the seats' names), shows them the end (`game_over`), closes them,
+    and stops a round at the round limit. The loop here only notes each
+    seat's grid value after its turns.
     """
     n = len(entries)
-    deal_seed, bot_seeds = game_seeds(seed, index, n)
-    bots = [entry.new(bot_seed) for entry, bot_seed in zip(entries, bot_seeds, strict=True)]
-    try:
-        state = new_game(n, seed=deal_seed, rules=rules)
-        _start(bots, [entry.label for entry in entries], state.rules)
-        record = _play(entries, bots, index, state)
-    finally:
-        for bot in bots:
-            _close(bot)
-    incidents = _incidents(bots)
+    deal_seed, _ = game_seeds(seed, index, n)
+    by_label = {entry.label: entry for entry in entries}
+    labels = [entry.label for entry in entries]
+    seats = [Seat(name, label) for name, label in zip(seat_names(labels), labels, strict=True)]
+    with Match(
+        seats,
+        rules,
+        deal_seed,
+        make=lambda label, bot_seed: by_label[label].new(bot_seed),
+        record_events=False,
+    ) as match:
+        record = _play(match, labels, index)
+        incidents = _incidents(match)
     return replace(record, incidents=incidents) if incidents else record
 
 
-def _incidents(bots: Sequence[Any]) -> tuple[Incident, ...]:
+def seat_names(labels: Sequence[str]) -> list[str]:
+    """A name for each seat of a game, from the bots' labels: the label itself
+    when it is short enough (`skyjo.match.MAX_NAME`) and sits once, else the
+    label shortened in the middle and followed by its seat number (from 1)."""
+    names = []
+    for seat, label in enumerate(labels):
+        if len(label) <= MAX_NAME and labels.count(label) == 1:
+            names.append(label)
+        else:
+            suffix = f" #{seat + 1}"
+            names.append(shorten(label, MAX_NAME - len(suffix)) + suffix)
+    return names
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` cut to `width` characters by an ellipsis in the middle (its start and
+    its end are what tell bot specs apart)."""
+    if len(text) <= width:
+        return text
+    keep = max(width - 1, 0)
+    head = (keep + 1) // 2
+    return text[:head] + "…" + text[len(text) - (keep - head) :]
+
+
+def _incidents(match: Match) -> tuple[Incident, ...]:
     """What the bots that keep `incidents` (external ones) reported, seat by seat."""
     found = []
-    for seat, bot in enumerate(bots):
-        for incident in getattr(bot, "incidents", None) or ():
+    for seat, incidents in sorted(match.incidents.items()):
+        for incident in incidents:
             kind, detail = str(incident.get("kind")), str(incident.get("detail", ""))
             found.append(Incident(seat, int(incident.get("turn") or 0), kind, detail))
     return tuple(found)
 
 
-def _start(bots: Sequence[Any], labels: list[str], rules: Rules) -> None:
-    """Greet every bot that has a `start`: its seat, the table and the players' labels."""
-    for seat, bot in enumerate(bots):
-        start = getattr(bot, "start", None)
-        if callable(start):
-            start(seat, len(bots), rules, players=list(labels))
-
-
-def _game_over(bots: Sequence[Any], state: State) -> None:
-    """Show every bot that has a `game_over` its observation of the finished game."""
-    for seat, bot in enumerate(bots):
-        game_over = getattr(bot, "game_over", None)
-        if callable(game_over):
-            game_over(observe(state, seat))
-
-
-def _play(entries: Sequence[BotEntry], bots: list[Any], index: int, state: State) -> GameRecord:
-    """The game loop of `play_game`: bots choose, the engine steps, grid values are noted."""
-    n = len(entries)
+def _play(match: Match, labels: Sequence[str], index: int) -> GameRecord:
+    """The bots play `match` to its end, through the driver; each seat's grid
+    value is noted after the deal and after each of its turns."""
+    state = match.state
+    n = len(labels)
     rounds: list[tuple[tuple[int, ...], ...]] = []
     current = [[_grid_value(state, s)] for s in range(n)]
-    turns = round_start = 0
-    while True:
-        phase = state.phase
-        if phase == _ROUND_OVER or phase == _GAME_OVER:
-            rounds.append(tuple(tuple(seat) for seat in current))
-            if phase == _GAME_OVER:
-                _game_over(bots, state)
-                break
-            state = step(state, NEXT_ROUND)
-            current = [[_grid_value(state, s)] for s in range(n)]
-            round_start = turns
-            continue
-        if turns - round_start >= MAX_ROUND_TURNS:
-            return _record(entries, index, state, turns, rounds, state.game.round + 1)
+    turns = 0
+    while not match.over:
         seat = state.player
-        action = bots[seat].choose(observe(state, seat))
         try:
-            state = step(state, action)
+            match.play_bot()
         except IllegalActionError as error:
             raise IllegalActionError(
-                f"bot {entries[seat].label!r} (seat {seat}, game {index}) chose an illegal "
-                f"action: {error}"
+                f"bot {labels[seat]!r} (seat {seat}, game {index}) chose an illegal action: {error}"
             ) from None
-        if SWAP <= action < FLIP + GRID_SIZE:  # the end of a turn
+        before, state = state, match.state
+        if before.held is not None:  # a placement: the end of a turn
             turns += 1
             current[seat].append(_grid_value(state, seat))
-    return _record(entries, index, state, turns, rounds)
-
-
-def _record(
-    entries: Sequence[BotEntry],
-    index: int,
-    state: State,
-    turns: int,
-    rounds: list[tuple[tuple[int, ...], ...]],
-    stalled_round: int | None = None,
-) -> GameRecord:
-    """The record of a game over, or stopped in its round `stalled_round`."""
+        if state.phase == _ROUND_OVER or state.phase == _GAME_OVER:
+            rounds.append(tuple(tuple(seat_values) for seat_values in current))
+        elif before.phase == _ROUND_OVER:  # the next round was dealt
+            current = [[_grid_value(state, s)] for s in range(n)]
+    stalled_round = state.round + 1 if match.stalled else None
     return GameRecord(
         index=index,
-        seats=tuple(entry.label for entry in entries),
+        seats=tuple(labels),
         totals=state.totals,
         rounds=state.results,
         turns=turns,
