@@ -20,7 +20,7 @@ from skyjo.sim.stats import (
     tally,
     wilson_interval,
 )
-from skyjo.sim.tournament import GameRecord, Incident, TournamentConfig, seat_lineup
+from skyjo.sim.tournament import GameResult, Incident, TournamentConfig, seat_lineup
 
 # The `test-low` bot (far better than random), registered while a test runs.
 from test_tournament import registered_test_bots  # isort: skip
@@ -80,11 +80,11 @@ def record(
     totals: tuple[int, ...],
     rounds: tuple[RoundResult, ...] = (),
     trajectories: tuple[tuple[tuple[int, ...], ...], ...] | None = None,
-) -> GameRecord:
+) -> GameResult:
     """A game record written by hand: one round scoring the totals unless given."""
     if not rounds:
         rounds = (RoundResult(0, totals, totals, False),)
-    return GameRecord(index, seats, totals, rounds, turns=10, trajectories=trajectories)
+    return GameResult(index, seats, totals, rounds, turns=10, trajectories=trajectories)
 
 
 def config_for(bots: tuple[str, ...], lineup: tuple[str, ...], games: int) -> TournamentConfig:

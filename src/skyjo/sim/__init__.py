@@ -13,7 +13,7 @@
 """
 
 from skyjo.sim.tournament import (
-    GameRecord,
+    GameResult,
     StudyResult,
     TournamentConfig,
     TournamentError,
@@ -27,7 +27,7 @@ from skyjo.sim.tournament import (
 )
 
 __all__ = [
-    "GameRecord",
+    "GameResult",
     "StudyResult",
     "TournamentConfig",
     "TournamentError",

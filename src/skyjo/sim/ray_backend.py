@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skyjo.sim.tournament import Chunk, GameRecord, ProgressCallback
+    from skyjo.sim.tournament import Chunk, GameResult, ProgressCallback
 
 #: What to install when Ray is missing.
 INSTALL_HINT = "pip install 'skyjo[ray]'"
@@ -39,7 +39,7 @@ def ray_module() -> Any:
     return ray
 
 
-def _play_chunk_task(chunk: Chunk) -> list[GameRecord]:
+def _play_chunk_task(chunk: Chunk) -> list[GameResult]:
     """The body of one Ray task: play a chunk of games."""
     from skyjo.sim.tournament import play_chunk
 
@@ -48,7 +48,7 @@ def _play_chunk_task(chunk: Chunk) -> list[GameRecord]:
 
 def run_ray(
     chunks: Sequence[Chunk], address: str | None = None, progress: ProgressCallback | None = None
-) -> Iterator[list[GameRecord]]:
+) -> Iterator[list[GameResult]]:
     """Play the chunks as Ray tasks; yield each chunk's games as it finishes."""
     ray = ray_module()
     started = False

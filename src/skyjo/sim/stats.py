@@ -1,6 +1,6 @@
 """Tournament statistics: wins, win rates with intervals, scores, ratings.
 
-Everything here reads games *in game order* (`GameRecord.index`), so the
+Everything here reads games *in game order* (`GameResult.index`), so the
 numbers depend only on the tournament's settings, never on how the games were
 spread over workers.
 
@@ -21,7 +21,7 @@ spread over workers.
   illegal, malformed, crashed: an external bot's, `skyjo.bots.external`)
   happened, in every game, stalled ones included; the fallback bot played
   those moves (after a crash, every later move of that game).
-- Stalled games (`GameRecord.stalled`: a round that would not end) count
+- Stalled games (`GameResult.stalled`: a round that would not end) count
   neither as a win nor as a loss: they are left out of every figure above
   (a bot's `seats` are its seats in finished games) and of the turn curves;
   the summary gives their number (`stalled_games`) and, per game, the round
@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skyjo.sim.tournament import GameRecord, TournamentConfig
+    from skyjo.sim.tournament import GameResult, TournamentConfig
 
 #: The normal quantile for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -76,7 +76,7 @@ class TurnCurves:
     sums: dict[str, list[int]] = field(default_factory=dict)
     counts: dict[str, list[int]] = field(default_factory=dict)
 
-    def add(self, game: GameRecord) -> None:
+    def add(self, game: GameResult) -> None:
         """Add one game's trajectories (a game without them, or stalled, adds nothing)."""
         if game.trajectories is None or game.stalled:
             return
@@ -121,12 +121,12 @@ class _BotTally:
     scores: list[int] = field(default_factory=list)
 
 
-def finished(games: Iterable[GameRecord]) -> list[GameRecord]:
+def finished(games: Iterable[GameResult]) -> list[GameResult]:
     """The games that were not stalled, in game order: those the statistics count."""
     return sorted((g for g in games if not g.stalled), key=lambda g: g.index)
 
 
-def tally(games: Sequence[GameRecord]) -> dict[str, _BotTally]:
+def tally(games: Sequence[GameResult]) -> dict[str, _BotTally]:
     """Per bot label: seats, shared wins, score sums, rounds ended and doubled
     (in finished games)."""
     tallies: dict[str, _BotTally] = defaultdict(_BotTally)
@@ -151,7 +151,7 @@ def tally(games: Sequence[GameRecord]) -> dict[str, _BotTally]:
     return tallies
 
 
-def incident_counts(games: Iterable[GameRecord]) -> dict[str, dict[str, int]]:
+def incident_counts(games: Iterable[GameResult]) -> dict[str, dict[str, int]]:
     """Per bot label, the number of incidents of each kind, in every game given.
 
     Kinds are in the order of `skyjo.bots.external.INCIDENT_KINDS`, then any
@@ -172,12 +172,12 @@ def incident_counts(games: Iterable[GameRecord]) -> dict[str, dict[str, int]]:
     }
 
 
-def shared_wins(games: Sequence[GameRecord]) -> dict[str, Fraction]:
+def shared_wins(games: Sequence[GameResult]) -> dict[str, Fraction]:
     """Each bot's wins, a win shared by k tied seats counting 1/k to each."""
     return {label: t.wins for label, t in tally(games).items()}
 
 
-def ratings(games: Sequence[GameRecord], labels: Sequence[str]) -> dict[str, dict[str, float]]:
+def ratings(games: Sequence[GameResult], labels: Sequence[str]) -> dict[str, dict[str, float]]:
     """OpenSkill Plackett-Luce ratings, updated game by game in game order.
 
     Each seat is a one-player team ranked by its final total (lowest first,
@@ -210,7 +210,7 @@ def ratings(games: Sequence[GameRecord], labels: Sequence[str]) -> dict[str, dic
     }
 
 
-def seat_win_rates(games: Sequence[GameRecord], players: int) -> list[float]:
+def seat_win_rates(games: Sequence[GameResult], players: int) -> list[float]:
     """Shared wins per finished game of each seat, whoever sat there: the seat's own edge."""
     games = finished(games)
     wins = [Fraction(0)] * players
@@ -239,7 +239,7 @@ def _quantiles(values: Sequence[int]) -> dict[str, float]:
 
 
 def summarize(
-    config: TournamentConfig, games: Sequence[GameRecord], curves: TurnCurves | None = None
+    config: TournamentConfig, games: Sequence[GameResult], curves: TurnCurves | None = None
 ) -> dict[str, Any]:
     """The tournament's summary: per bot statistics and rating, per seat win rates,
     mean grid value by turn, the stalled games. A JSON-ready dict (what `--json`
@@ -296,7 +296,7 @@ def summarize(
     }
 
 
-def stalled_entry(game: GameRecord) -> dict[str, Any]:
+def stalled_entry(game: GameResult) -> dict[str, Any]:
     """What the summary says of a stalled game: which, the round, who sat where, the totals."""
     return {
         "game": game.index,

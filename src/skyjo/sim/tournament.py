@@ -96,7 +96,7 @@ BACKENDS = ("local", "ray")
 #: How many games keep their per-turn trajectories in a results file, by default.
 DEFAULT_TURN_SAMPLE = 100
 #: Turns after which a round is taken to be stalled, and its game stopped (see
-#: `GameRecord.stalled_round`): the one limit every driver applies, declared in
+#: `GameResult.stalled_round`): the one limit every driver applies, declared in
 #: `GAME_INFO` (the rules set no bound).
 MAX_ROUND_TURNS = GAME_INFO.max_round_turns
 
@@ -369,8 +369,9 @@ class Incident(NamedTuple):
 
 
 @dataclass(frozen=True)
-class GameRecord:
-    """What one game of a tournament gives: who sat where, every round, the totals.
+class GameResult:
+    """One row of a tournament's results (not a RULES.md 5 game record): who sat
+    where, every round, the totals.
 
     `trajectories[r][s]` is seat `s`'s grid value after the deal and after each
     of its turns in round `r` (see the module docstring); it is None once
@@ -433,7 +434,7 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+    def from_dict(cls, data: dict[str, Any]) -> GameResult:
         """The inverse of `to_dict`."""
         trajectories = data.get("trajectories")
         return cls(
@@ -465,7 +466,7 @@ def _grid_value(state: State, seat: int) -> int:
 
 def play_game(
     entries: Sequence[BotEntry], index: int, seed: int, rules: Rules | None = None
-) -> GameRecord:
+) -> GameResult:
     """Play game `index` of a tournament: `entries[s]` plays seat `s` (already rotated).
 
     The game runs on the match driver (`skyjo.match.Match`), which seeds each
@@ -525,7 +526,7 @@ def _incidents(match: Match) -> tuple[Incident, ...]:
     return tuple(found)
 
 
-def _play(match: Match, labels: Sequence[str], index: int) -> GameRecord:
+def _play(match: Match, labels: Sequence[str], index: int) -> GameResult:
     """The bots play `match` to its end, through the driver; each seat's grid
     value is noted after the deal and after each of its turns."""
     state = match.state
@@ -550,7 +551,7 @@ def _play(match: Match, labels: Sequence[str], index: int) -> GameRecord:
         elif before.phase == _ROUND_OVER:  # the next round was dealt
             current = [[_grid_value(state, s)] for s in range(n)]
     stalled_round = state.round + 1 if match.stalled else None
-    return GameRecord(
+    return GameResult(
         index=index,
         seats=tuple(labels),
         totals=state.totals,
@@ -572,7 +573,7 @@ class Chunk:
     rules: Rules
 
 
-def play_chunk(chunk: Chunk) -> list[GameRecord]:
+def play_chunk(chunk: Chunk) -> list[GameResult]:
     """Play games `chunk.start` to `chunk.stop - 1`, each with its seats rotated."""
     return [
         play_game(seat_lineup(chunk.lineup, g), g, chunk.seed, chunk.rules)
@@ -620,7 +621,7 @@ def _context() -> multiprocessing.context.BaseContext:
 
 def run_local(
     chunks: Sequence[Chunk], workers: int, progress: ProgressCallback | None = None
-) -> Iterator[list[GameRecord]]:
+) -> Iterator[list[GameResult]]:
     """Play the chunks on `workers` processes (in this process for 1); yield each
     chunk's games as it finishes, in no particular order."""
     total = sum(c.stop - c.start for c in chunks)
@@ -634,7 +635,7 @@ def run_local(
             yield games
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context()) as pool:
-        pending: set[Future[list[GameRecord]]] = {pool.submit(play_chunk, c) for c in chunks}
+        pending: set[Future[list[GameResult]]] = {pool.submit(play_chunk, c) for c in chunks}
         try:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -654,7 +655,7 @@ class TournamentResult:
     """A played tournament: its settings, every game in order and the summary."""
 
     config: TournamentConfig
-    games: tuple[GameRecord, ...]
+    games: tuple[GameResult, ...]
     summary: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
@@ -673,7 +674,7 @@ class TournamentResult:
             raise TournamentError(f"not a tournament results file (format {FORMAT!r})")
         return cls(
             config=TournamentConfig.from_dict(data["config"]),
-            games=tuple(GameRecord.from_dict(g) for g in data["games"]),
+            games=tuple(GameResult.from_dict(g) for g in data["games"]),
             summary=data["summary"],
         )
 
@@ -705,12 +706,12 @@ def run_tournament(
 
         ray_module()  # fail before any work if Ray is missing
         chunks = make_chunks(config, workers=max(workers, 8))
-        produced: Iterable[list[GameRecord]] = run_ray(chunks, address, progress)
+        produced: Iterable[list[GameResult]] = run_ray(chunks, address, progress)
     else:
         chunks = make_chunks(config, workers)
         produced = run_local(chunks, workers, progress)
     curves = TurnCurves()
-    games: list[GameRecord] = []
+    games: list[GameResult] = []
     for chunk_games in produced:
         for game in chunk_games:
             curves.add(game)  # integer sums: the same in any order
@@ -890,7 +891,7 @@ __all__ = [
     "STUDY_FORMAT",
     "BotEntry",
     "Chunk",
-    "GameRecord",
+    "GameResult",
     "Incident",
     "StudyResult",
     "TournamentConfig",
