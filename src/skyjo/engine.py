@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 from skyjo.rules import (
     COLS,
+    COLUMNS,
     DECK_SIZE,
     GRID_SIZE,
     MAX_PLAYERS,
@@ -58,8 +59,8 @@ NUM_ACTIONS = 39
 
 ALL_POSITIONS = (1 << GRID_SIZE) - 1  # a bitmask with every grid position set
 _BIT = tuple(1 << k for k in range(GRID_SIZE))
-_COLUMN = tuple((c, c + COLS, c + 2 * COLS) for c in range(COLS))
-_COLUMN_MASK = tuple(_BIT[a] | _BIT[b] | _BIT[c] for a, b, c in _COLUMN)
+_COLUMN = COLUMNS
+_COLUMN_MASK = tuple(sum(_BIT[k] for k in column) for column in COLUMNS)
 
 
 class Phase(IntEnum):

@@ -13,6 +13,15 @@ from typing import Any, Literal
 ROWS = 3
 COLS = 4
 GRID_SIZE = ROWS * COLS
+#: The grid indices of each column, top to bottom (grids are laid row by row,
+#: index = row * COLS + col, RULES.md 5): the one statement of column geometry.
+COLUMNS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(col + COLS * row for row in range(ROWS)) for col in range(COLS)
+)
+#: Per grid index, the other positions of its column, top to bottom.
+COLUMN_PARTNERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in COLUMNS[index % COLS] if k != index) for index in range(GRID_SIZE)
+)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 

@@ -41,6 +41,7 @@ from skyjo.bots import make_bot
 from skyjo.bots.base import Bot, BotError
 from skyjo.engine import ACTION_NAMES, Observation, action_from_name
 from skyjo.rules import Rules
+from skyjo.scoring import winners
 
 PROTOCOL = "skyjo-bot/1"  #: the protocol version sent in `hello`
 MAX_LINE = 1 << 20  #: the longest line (in bytes, without the newline) a bot may write
@@ -532,13 +533,12 @@ class ExternalBot:
         if self._alive and self._process is not None and not self._result_sent:
             self._result_sent = True
             totals = list(observation.totals)
-            best = min(totals)
             self._process.send(
                 {
                     "type": "result",
                     "observation": observation.to_dict(),
                     "totals": totals,
-                    "winners": [seat for seat, total in enumerate(totals) if total == best],
+                    "winners": winners(dict(enumerate(totals))),
                 }
             )
 

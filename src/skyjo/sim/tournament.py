@@ -85,6 +85,7 @@ from skyjo.engine import (
 )
 from skyjo.match import MAX_NAME, Match, Seat
 from skyjo.rules import GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
+from skyjo.scoring import winners
 from skyjo.seeds import bot_seed, fresh_seed
 
 #: The `format` of a tournament results file.
@@ -403,8 +404,7 @@ class GameResult:
         in a stalled game."""
         if self.stalled_round is not None:
             return ()
-        best = min(self.totals)
-        return tuple(s for s, total in enumerate(self.totals) if total == best)
+        return tuple(winners(dict(enumerate(self.totals))))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (see the results file format in the module docstring)."""
