@@ -61,3 +61,26 @@ def test_a_tournament_without_a_seed_draws_a_fresh_one() -> None:
     args = ["tournament", "--bots", "random", "--games", "2", "--workers", "1", "--json"]
     seeds = {json.loads(runner.invoke(app, args).stdout)["seed"] for _ in range(2)}
     assert len(seeds) == 2
+
+
+def test_outputs_in_a_file_or_a_read_only_folder_are_refused_before_any_game(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from skyjo.paths import check_writable
+
+    a_file = tmp_path / "f"
+    a_file.write_text("")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    cases = [(a_file / "x.json", "is a file, not a folder")]
+    if os.geteuid() != 0:  # root writes anywhere
+        cases.append((locked / "x.json", "may not be written"))
+    for path, reason in cases:
+        result = runner.invoke(app, ["play", "--bots", "random,random", "--record", str(path)])
+        assert result.exit_code == 2 and result.stdout == "" and reason in result.stderr
+        result = runner.invoke(app, ["tournament", "--bots", "random", "--out", str(path)])
+        assert result.exit_code == 2 and result.stdout == "" and reason in result.stderr
+    assert check_writable(tmp_path / "ok.json", "--out") == tmp_path / "ok.json"

@@ -462,13 +462,10 @@ def check_pace(pace: float) -> None:
 def check_record_path(path: Path) -> None:
     """Fail before the game rather than after it if `--record` names a folder or
     a file in a folder that does not exist: the check of `skyjo tournament --out`."""
-    from skyjo.sim.commands import _check_writable
-    from skyjo.sim.tournament import TournamentError
+    from skyjo.paths import check_writable
 
-    try:
-        _check_writable(path)
-    except TournamentError as error:  # its message names the tournament's option
-        fail(str(error).replace("--out", "--record", 1))
+    with user_input():
+        check_writable(path, "--record")
 
 
 @app.command("play")

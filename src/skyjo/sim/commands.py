@@ -27,6 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from skyjo.paths import check_writable
 from skyjo.rules import MAX_PLAYERS
 from skyjo.sim.report import format_wins, incidents_text
 from skyjo.sim.stats import CI_METHOD, RATING_MODEL
@@ -117,7 +118,7 @@ def tournament_command(
 
         ray_module()  # one line saying what to install, before any work
     if out is not None:
-        _check_writable(Path(out))
+        check_writable(out, "--out")
     workers = workers or default_workers()
     start = time.perf_counter()
     document: TournamentResult | StudyResult
@@ -137,14 +138,6 @@ def tournament_command(
     if out is not None:
         save_results(document, out)
     return Outcome(document, summary, seconds, workers, backend)
-
-
-def _check_writable(path: Path) -> None:
-    """Fail before playing rather than after, if `--out` cannot be written."""
-    if path.is_dir():
-        raise TournamentError(f"--out {str(path)!r} is a folder")
-    if not path.parent.exists() and str(path.parent) not in ("", "."):
-        raise TournamentError(f"--out {str(path)!r}: no folder {str(path.parent)!r}")
 
 
 def tournament_tables(outcome: Outcome, out: str | None = None) -> list[RenderableType]:
