@@ -852,3 +852,12 @@ def test_a_name_with_a_lone_surrogate_is_refused(name: str) -> None:
     for data in (text, text.encode(), json.loads(text)):
         with pytest.raises(RecordError, match="lone surrogate"):
             read_record(data)
+
+
+def test_a_number_too_long_is_named_not_pythons_message() -> None:
+    _, doc = base_game()
+    text = json.dumps(doc).replace('"seed": 1', '"seed": ' + "9" * 5000)
+    assert "9" * 5000 in text
+    with pytest.raises(RecordError, match="a number of 5000 digits is too long") as caught:
+        read_record(text)
+    assert "4300" not in str(caught.value)

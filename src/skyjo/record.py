@@ -88,6 +88,8 @@ FORMAT = "skyjo-record/1"
 #: The largest record accepted, in bytes of JSON text (5 MB).
 MAX_RECORD_BYTES = 5 * 1024 * 1024
 
+#: The most digits a number of a record may have (a seed below 2**63 has 19).
+MAX_NUMBER_DIGITS = 30
 _RECORD_KEYS = ("format", "players", "rules", "seed", "rounds")
 _ROUND_KEYS = ("deck", "reveals", "turns", "reshuffles")
 _TURN_KEYS = ("player", "take", "swap", "flip")
@@ -350,10 +352,17 @@ def _parse_json(data: str | bytes | bytearray) -> Any:
     def no_constant(name: str) -> Any:
         raise ValueError(f"{name} is not a JSON number")
 
+    def short_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+            raise ValueError(f"a number of {len(digits.lstrip('-'))} digits is too long")
+        return int(digits)
+
     try:
         if not isinstance(data, str):
             data = bytes(data).decode("utf-8")  # strictly: no other encoding, no surrogates
-        return json.loads(data, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+        return json.loads(
+            data, object_pairs_hook=no_duplicates, parse_constant=no_constant, parse_int=short_int
+        )
     except json.JSONDecodeError as error:
         raise RecordError(
             f"the record is not valid JSON: {error.msg} at line {error.lineno}, "
