@@ -1,1 +1,114 @@
-// placeholder
+// The client's entry: the page chrome, routing between the front page and a room.
+import { createRoom, joinRoom, roomInfo, savedConfig, savedSeat } from "./api.js";
+import { renderBoard } from "./board.js";
+import { h, replace } from "./dom.js";
+import { renderFront } from "./front.js";
+import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+
+const main = document.getElementById("main");
+let game = null; // the room being shown, if any
+let ui = {};
+
+function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+function chrome() {
+  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
+    setLanguage(e.target.value);
+    chrome();
+    route({ keep: true });
+  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
+  replace(document.getElementById("top"),
+    h("a", { href: "/", class: "logo", onclick: (e) => { e.preventDefault(); navigate("/"); } }, "Skyjo"),
+    h("span", { class: "tagline" }, t("app.tagline")),
+    select);
+}
+
+/** Show what the address asks for; `keep` redraws the room without reconnecting. */
+function route({ keep = false } = {}) {
+  const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})$/);
+  if (!match) {
+    stopGame();
+    document.title = "Skyjo";
+    renderFront(main, navigate);
+    return;
+  }
+  const code = match[1].toUpperCase();
+  if (keep && game && game.code === code) {
+    draw();
+    return;
+  }
+  openRoom(code, new URLSearchParams(location.search).has("watch"));
+}
+
+function stopGame() {
+  if (game) game.stop();
+  game = null;
+}
+
+async function openRoom(code, watch) {
+  stopGame();
+  const saved = savedSeat(code);
+  if (watch || saved) {
+    startGame(code, watch ? null : saved.token);
+    return;
+  }
+  replace(main, h("p", { class: "notice" }, t("room.connecting")));
+  try {
+    const room = await roomInfo(code);
+    if (!room.free_seats.length) {
+      startGame(code, null);
+      return;
+    }
+    replace(main, h("section", { class: "panel join-room" },
+      h("h2", {}, room.title),
+      h("p", {}, t("room.joinPrompt")),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "start", onclick: async () => {
+          const seat = await joinRoom(code);
+          startGame(code, seat.token);
+        } }, t("room.takeSeat")),
+        h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
+  } catch {
+    replace(main, h("section", { class: "panel" }, h("p", {}, t("room.noRoom", { code })),
+      h("a", { href: "/" }, t("room.back"))));
+  }
+}
+
+async function again(code) {
+  const config = savedConfig(code);
+  if (!config) {
+    navigate("/");
+    return;
+  }
+  const room = await createRoom(config);
+  navigate(`/r/${room.code}`);
+}
+
+function startGame(code, token) {
+  // Imported lazily so that the front page loads the least.
+  import("./game.js").then(({ Game }) => {
+    ui = { again: () => again(code) };
+    game = new Game(code, token, draw);
+    draw();
+  });
+}
+
+function draw() {
+  if (!game) return;
+  if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
+  renderBoard(main, game, ui);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!game?.state || event.target.closest("input, select, textarea")) return;
+  const shortcut = { d: "choice-draw", t: "choice-take", f: "choice-flip", n: "choice-next" }[event.key];
+  if (shortcut) document.querySelector(`[data-key="${shortcut}"]`)?.click();
+});
+
+window.addEventListener("popstate", () => route());
+setLanguage(language());
+chrome();
+route();

@@ -1,0 +1,55 @@
+// The HTTP side of the server, and the seat tokens this browser keeps.
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error?.message || response.statusText);
+  return data;
+}
+
+/** Create a room; remember its token and the request (for "another game"). */
+export async function createRoom(config) {
+  const room = await call("POST", "/api/rooms", config);
+  saveSeat(room.code, room);
+  localStorage.setItem(`skyjo:config:${room.code}`, JSON.stringify(config));
+  return room;
+}
+
+/** Claim a free seat of a room. */
+export async function joinRoom(code) {
+  const room = await call("POST", `/api/rooms/${encodeURIComponent(code)}/join`);
+  saveSeat(room.code, room);
+  return room;
+}
+
+export const roomInfo = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`);
+export const listRooms = () => call("GET", "/api/rooms");
+
+/** The token this browser holds for a room, if any. */
+export function savedSeat(code) {
+  try {
+    return JSON.parse(localStorage.getItem(`skyjo:seat:${code}`));
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(code, room) {
+  localStorage.setItem(`skyjo:seat:${code}`, JSON.stringify({ token: room.token, seat: room.seat }));
+}
+
+export function forgetSeat(code) {
+  localStorage.removeItem(`skyjo:seat:${code}`);
+}
+
+export function savedConfig(code) {
+  try {
+    return JSON.parse(localStorage.getItem(`skyjo:config:${code}`));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,117 @@
+// The front page: play against bots in two clicks, join by code, the open games.
+import { createRoom, listRooms } from "./api.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+
+const LEVELS = ["random", "greedy", "basic", "expected", "search"];
+
+/** What the visitor chose so far (kept while the page lives). */
+const choice = {
+  opponents: 3,
+  level: "greedy",
+  seats: [], // per opponent: a level, or "friend"; empty: all at `level`
+  target: 100,
+  penalty: "positive",
+  listed: false,
+  title: "",
+};
+
+/** Draw the front page; `navigate(path)` opens a room. */
+export function renderFront(root, navigate) {
+  const draw = () => replace(root, solo(draw, navigate),
+    h("div", { class: "front-side" }, join(navigate), openGames(navigate)));
+  draw();
+}
+
+function solo(draw, navigate) {
+  const name = h("input", { id: "your-name", maxlength: 40, value: localStorage.getItem("skyjo:name") || "",
+    placeholder: t("front.player"),
+    "data-key": "name", autocomplete: "nickname" });
+  const error = h("p", { class: "error", role: "alert" });
+  const start = async () => {
+    localStorage.setItem("skyjo:name", name.value.trim());
+    try {
+      const room = await createRoom(config(name.value.trim() || t("front.player")));
+      navigate(`/r/${room.code}`);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  };
+  return h("section", { class: "panel solo", "aria-labelledby": "solo-title" },
+    h("h2", { id: "solo-title" }, t("front.solo")),
+    h("label", { for: "your-name" }, t("front.name")), name,
+    h("fieldset", {}, h("legend", {}, t("front.opponents")),
+      h("div", { class: "counts" }, [1, 2, 3, 4, 5, 6, 7].map((n) => h("button", {
+        type: "button", class: "count", "aria-pressed": String(choice.opponents === n), "data-key": `count-${n}`,
+        onclick: () => { choice.opponents = n; draw(); } }, String(n))))),
+    h("label", { for: "level" }, t("front.level")),
+    h("select", { id: "level", "data-key": "level", onchange: (e) => { choice.level = e.target.value; choice.seats = []; draw(); } },
+      LEVELS.map((level) => h("option", { value: level, selected: level === choice.level }, t(`level.${level}`)))),
+    h("button", { type: "button", class: "start", "data-key": "start", onclick: start }, t("front.start")),
+    error,
+    more(draw));
+}
+
+function more(draw) {
+  const seats = [];
+  for (let i = 0; i < choice.opponents; i++) {
+    const value = choice.seats[i] || choice.level;
+    seats.push(h("label", { class: "seat-choice" }, t("front.seat", { n: i + 2 }), " ",
+      h("select", { "data-key": `seat-${i}`, onchange: (e) => { choice.seats[i] = e.target.value; draw(); } },
+        h("option", { value: "friend", selected: value === "friend" }, t("front.friend")),
+        LEVELS.map((level) => h("option", { value: level, selected: value === level }, t(`level.${level}`))))));
+  }
+  return h("details", { class: "more", open: choice.seats.length > 0 || undefined },
+    h("summary", {}, t("front.more")),
+    seats,
+    h("label", {}, t("front.target"), " ", h("input", { type: "number", min: 1, max: 1000, value: choice.target,
+      "data-key": "target", oninput: (e) => { choice.target = Number(e.target.value) || 100; } })),
+    h("label", {}, t("front.penalty"), " ", h("select", { "data-key": "penalty",
+      onchange: (e) => { choice.penalty = e.target.value; } },
+      ["positive", "always", "none"].map((p) => h("option", { value: p, selected: p === choice.penalty }, t(`penalty.${p}`))))),
+    h("label", {}, h("input", { type: "checkbox", checked: choice.listed, "data-key": "listed",
+      onchange: (e) => { choice.listed = e.target.checked; } }), " ", t("front.listed")),
+    h("label", {}, t("front.title"), " ", h("input", { maxlength: 80, value: choice.title, "data-key": "title",
+      oninput: (e) => { choice.title = e.target.value; } })));
+}
+
+/** The room request for the choices made. */
+function config(name) {
+  const seats = [{ name }];
+  for (let i = 0; i < choice.opponents; i++) {
+    const value = choice.seats[i] || choice.level;
+    seats.push(value === "friend" ? { bot: null } : { bot: value });
+  }
+  const request = { seats, rules: { target_score: choice.target, ender_penalty: choice.penalty }, listed: choice.listed };
+  request.title = choice.title.trim() || t("front.defaultTitle", { name });
+  return request;
+}
+
+function join(navigate) {
+  const code = h("input", { id: "code", maxlength: 6, autocapitalize: "characters", autocomplete: "off",
+    "data-key": "code", placeholder: "K7QM2X" });
+  const go = (watch) => {
+    const value = code.value.trim().toUpperCase();
+    if (value) navigate(`/r/${value}${watch ? "?watch" : ""}`);
+  };
+  return h("section", { class: "panel join", "aria-labelledby": "join-title" },
+    h("h2", { id: "join-title" }, t("front.join")),
+    h("label", { for: "code" }, t("front.code")), code,
+    h("div", { class: "row" },
+      h("button", { type: "button", onclick: () => go(false) }, t("front.joinButton")),
+      h("button", { type: "button", onclick: () => go(true) }, t("front.watch"))));
+}
+
+function openGames(navigate) {
+  const list = h("ul", { class: "open" });
+  listRooms().then(({ rooms }) => {
+    replace(list, rooms.length ? rooms.map((room) => h("li", {},
+      h("span", { class: "title" }, room.title), " ",
+      h("span", { class: "meta" }, t("front.seats", { free: room.free_seats.length, n: room.seats.length })), " ",
+      room.free_seats.length ? h("button", { type: "button", onclick: () => navigate(`/r/${room.code}`) }, t("front.joinButton")) : null,
+      h("button", { type: "button", onclick: () => navigate(`/r/${room.code}?watch`) }, t("front.watch"))))
+      : h("li", {}, t("front.none")));
+  }, () => {});
+  return h("section", { class: "panel open-games", "aria-labelledby": "open-title" },
+    h("h2", { id: "open-title" }, t("front.open")), list);
+}

@@ -1,0 +1,106 @@
+// One room's WebSocket: hello, the state, numbered updates (resync on a gap), reconnects.
+const LOG_EVENTS = 80;
+
+export class Game {
+  /** Connect to room `code` with `token` (null: watch); `onChange` runs after every change. */
+  constructor(code, token, onChange) {
+    this.code = code;
+    this.token = token;
+    this.onChange = onChange;
+    this.state = null; // the last `state` message, kept up to date by the updates
+    this.events = []; // the latest events, oldest first (the board words them)
+    this.chat = [];
+    this.error = null;
+    this.lastRound = null; // the round summary to show, until dismissed
+    this.status = "connecting";
+    this.retries = 0;
+    this.stopped = false;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
+    this.socket.addEventListener("open", () => this.send({ type: "hello", token: this.token }));
+    this.socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    this.socket.addEventListener("close", () => this.closed());
+  }
+
+  closed() {
+    if (this.stopped) return;
+    this.status = "reconnecting";
+    this.onChange();
+    const wait = Math.min(10000, 500 * 2 ** this.retries++);
+    setTimeout(() => this.connect(), wait);
+  }
+
+  stop() {
+    this.stopped = true;
+    this.socket.close();
+  }
+
+  send(message) {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  move(action) {
+    this.error = null;
+    this.send({ type: "move", action });
+  }
+
+  say(text) {
+    this.send({ type: "chat", text });
+  }
+
+  setSeat(seat, bot) {
+    this.send({ type: "seat", seat, bot });
+  }
+
+  receive(message) {
+    const handler = {
+      state: () => this.onState(message),
+      update: () => this.onUpdate(message),
+      seats: () => { if (this.state) this.state.seats = message.seats; },
+      chat: () => { this.chat = [...this.chat.slice(-30), message]; },
+      error: () => this.onError(message),
+    }[message.type];
+    if (handler) handler();
+    this.onChange();
+  }
+
+  onState(message) {
+    this.state = message;
+    this.status = "open";
+    this.retries = 0;
+    this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
+  }
+
+  onUpdate(message) {
+    if (!this.state || message.number !== this.state.number + 1) {
+      this.send({ type: "resync" }); // a step was missed
+      return;
+    }
+    const state = this.state;
+    state.number = message.number;
+    state.observation = message.observation;
+    this.events = [...this.events, ...message.events].slice(-LOG_EVENTS);
+    if (message.round) {
+      state.rounds = [...state.rounds, message.round];
+      this.lastRound = message.round;
+    }
+    if (message.winners) {
+      state.winners = message.winners;
+      state.over = true;
+    }
+    if (message.stalled) state.stalled = message.stalled;
+  }
+
+  onError(message) {
+    if (message.code === "bad_token" && this.token) {
+      this.token = null; // the seat is not ours: watch instead
+      this.send({ type: "hello", token: null });
+      return;
+    }
+    this.error = message;
+  }
+}

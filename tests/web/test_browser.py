@@ -1,0 +1,247 @@
+"""End to end in a real browser: Playwright driving Debian's chromium against
+`skyjo serve` on localhost. Screenshots of the main screens go to
+tests/web/artifacts/. Every wait is on a condition of the page, never on time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+from liveserver import Server
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 360, "height": 740}
+MY_TURN = ".mine button.card.playable, .choices .choice, .round-over"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    live = Server(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'skyjo.db'}")
+    yield live
+    live.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(
+    browser: Browser, viewport: dict[str, int], problems: list[str], still: bool = True
+) -> Page:
+    """A page in a fresh context; script errors and dialogs are noted in `problems`.
+    `still` asks for reduced motion (steady screenshots, and the setting honoured)."""
+    motion = "reduce" if still else "no-preference"
+    page = browser.new_context(viewport=viewport, reduced_motion=motion).new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("dialog", lambda box: (problems.append(f"dialog: {box.message}"), box.dismiss()))
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    return page
+
+
+@pytest.fixture
+def problems() -> Iterator[list[str]]:
+    found: list[str] = []
+    yield found
+    assert found == []
+
+
+def step_number(page: Page) -> int:
+    return int(page.get_attribute("#main", "data-number") or -1)
+
+
+def click_and_wait(page: Page, selector: str) -> None:
+    """Click, then wait until the board shows a later step."""
+    number = step_number(page)
+    page.locator(selector).first.click()
+    page.wait_for_function(
+        "n => Number(document.getElementById('main').dataset.number) > n", arg=number
+    )
+
+
+def play_my_turn(page: Page) -> bool:
+    """Wait for my turn and play it by clicking: turn up a card, or draw, then
+    discard and turn up a card (or exchange). False once the round is over."""
+    page.wait_for_selector(MY_TURN)
+    if page.locator(".round-over").count():
+        return False
+    if page.locator("[data-key=choice-next]").count():
+        click_and_wait(page, "[data-key=choice-next]")
+    elif page.locator("[data-key=choice-draw]").count():
+        click_and_wait(page, "[data-key=choice-draw]")
+        assert page.locator(".held .card").first.inner_text().strip()  # I see what I drew
+        if page.locator("[data-key=choice-flip]").count():
+            page.click("[data-key=choice-flip]")
+            assert "face-down" in page.inner_text(".prompt")
+        click_and_wait(page, ".mine button.card.playable")
+    else:
+        click_and_wait(page, ".mine button.card.playable")
+    return True
+
+
+def start_against_bots(page: Page, base: str, opponents: int, target: int | None = None) -> None:
+    """From the front page: choose the opponents (and the target score), Start."""
+    page.goto(base)
+    page.click(f"[data-key=count-{opponents}]")
+    page.fill("#your-name", "Zoë")
+    if target is not None:
+        page.click(".more summary")
+        page.fill("[data-key=target]", str(target))
+    page.click("[data-key=start]")
+    page.wait_for_selector(".mine .grid.large")
+
+
+def test_a_human_plays_a_whole_round_against_bots_by_clicking(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(server.base)
+    page.wait_for_selector(".solo")
+    assert page.locator("h2#solo-title").inner_text() == "Play against bots"
+    page.screenshot(path=artifacts / "front-desktop.png", full_page=True)
+    start_against_bots(page, server.base, 2, target=400)
+    assert page.locator(".others .seat").count() == 2
+    assert "First to 400" in page.inner_text(".rules")
+    assert page.get_attribute(".mine button.card >> nth=0", "aria-label") == (
+        "Your card row 1 column 1: face down"
+    )
+    play_my_turn(page)
+    play_my_turn(page)
+    page.wait_for_selector(MY_TURN)
+    page.screenshot(path=artifacts / "board-desktop.png", full_page=True)
+    turns = 0
+    while play_my_turn(page):
+        turns += 1
+        assert turns < 200
+    explanation = page.inner_text(".round-over .explain")
+    assert "ended with" in explanation
+    assert page.locator(".scores thead th", has_text="R1").count() == 1
+    assert page.locator(".log li").count() > 5
+    assert page.locator(".game-over").count() == 0
+    page.screenshot(path=artifacts / "round-end-desktop.png", full_page=True)
+    page.click("[data-key=round-close]")
+    assert page.locator(".round-over").count() == 0
+
+
+def test_the_game_end_names_the_winners_and_offers_another_game(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, server.base, 1, target=1)
+    while play_my_turn(page):
+        pass
+    page.wait_for_selector(".game-over")
+    winners = page.inner_text(".game-over .winners")
+    assert winners.endswith("wins!") or winners.endswith("share the win!")
+    page.screenshot(path=artifacts / "game-end-desktop.png", full_page=True)
+    code = page.url.rsplit("/", 1)[-1]
+    page.click("[data-key=again]")
+    page.wait_for_function("c => !location.pathname.endsWith(c)", arg=code)
+    page.wait_for_selector(".mine .grid.large")
+    assert "First to 1 " in page.inner_text(".rules") + " "
+
+
+def test_the_phone_layout_plays_a_turn_with_the_keyboard(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, PHONE, problems, still=False)
+    page.goto(server.base)
+    page.wait_for_selector(".solo")
+    page.screenshot(path=artifacts / "front-phone.png", full_page=True)
+    start_against_bots(page, server.base, 3)
+    for _ in range(2):  # the two opening cards, chosen with the keyboard
+        page.wait_for_selector(".mine button.card.playable")
+        number = step_number(page)
+        page.locator(".mine button.card.playable").first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "n => Number(document.getElementById('main').dataset.number) > n", arg=number
+        )
+    page.wait_for_selector(MY_TURN)
+    if page.locator("[data-key=choice-draw]").count():
+        number = step_number(page)
+        page.keyboard.press("d")  # the shortcut for "Draw a card"
+        page.wait_for_function(
+            "n => Number(document.getElementById('main').dataset.number) > n", arg=number
+        )
+        page.screenshot(path=artifacts / "board-phone-holding.png", full_page=True)
+        click_and_wait(page, ".mine button.card.playable")
+    page.screenshot(path=artifacts / "board-phone.png", full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways ({width} px)"
+    assert page.locator(".log li").count() >= 3
+
+
+def test_names_stay_text_and_the_page_forbids_inline_scripts(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    evil = "<img src=x onerror=alert(1)>"
+    room = server.post(
+        "/api/rooms",
+        {"seats": [{"name": evil}, {"bot": "greedy"}], "title": "<script>alert(2)</script>"},
+    )
+    response = httpx2.get(f"{server.base}/r/{room['code']}", timeout=10)
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(f"{server.base}/r/{room['code']}?watch")
+    page.wait_for_selector(".seat")
+    assert page.inner_text(".room-head h1") == "<script>alert(2)</script>"
+    assert page.locator(".seat .name", has_text=evil).count() == 1
+    assert page.locator("main img, main script").count() == 0
+    assert page.inner_text(".spectating") == "You are watching"
+
+
+def test_two_browsers_play_one_room_and_a_reload_keeps_the_seat(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    host = open_page(browser, DESKTOP, problems)
+    host.goto(server.base)
+    host.click("[data-key=count-1]")
+    host.click(".more summary")
+    host.select_option("[data-key=seat-0]", "friend")
+    host.fill("#your-name", "Ana")
+    host.click("[data-key=start]")
+    host.wait_for_selector(".mine .grid.large")
+    link = host.input_value(".room-head .link")
+    guest = open_page(browser, PHONE, problems)
+    guest.goto(link)
+    guest.click("text=Take a seat")
+    guest.wait_for_selector(".mine .grid.large")
+    play_my_turn(host)
+    play_my_turn(host)
+    guest.reload()  # the token in localStorage gives the seat back
+    guest.wait_for_selector(".mine .grid.large")
+    play_my_turn(guest)
+    play_my_turn(guest)
+    host.wait_for_function("document.querySelectorAll('.mine .card:not(.down)').length >= 2")
+    watcher = open_page(browser, DESKTOP, problems)
+    watcher.goto(link + "?watch")
+    watcher.wait_for_selector(".others.watching .seat")
+    assert watcher.locator(".mine").count() == 0
+    assert watcher.locator(".seat .card:not(.down):not(.pile)").count() == 4
+
+
+def test_the_language_switches_to_spanish(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(server.base)
+    page.select_option("#language", "es")
+    assert page.inner_text("h2#solo-title") == "Jugar contra bots"
+    assert page.get_attribute("html", "lang") == "es"
+    page.select_option("#language", "en")
