@@ -84,3 +84,12 @@ def test_outputs_in_a_file_or_a_read_only_folder_are_refused_before_any_game(
         result = runner.invoke(app, ["tournament", "--bots", "random", "--out", str(path)])
         assert result.exit_code == 2 and result.stdout == "" and reason in result.stderr
     assert check_writable(tmp_path / "ok.json", "--out") == tmp_path / "ok.json"
+
+
+def test_replay_shows_a_half_turn_in_progress() -> None:
+    record = Path(__file__).parent / "data" / "vectors" / "half-turn-2p.json"
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 0, result.stderr
+    assert "Round 2: in progress" in result.stdout
+    assert "P0 holds the " in result.stdout or "P1 holds the " in result.stdout
+    assert "taken from the deck, not yet placed" in result.stdout

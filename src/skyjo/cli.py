@@ -28,7 +28,8 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
-from skyjo.record import load_record, replay, replay_summary
+from skyjo.engine import DRAW
+from skyjo.record import Replay, load_record, replay, replay_summary
 from skyjo.render import visible
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
@@ -435,13 +436,27 @@ def replay_command(
 ) -> None:
     """Replay a game record and show each round's scores, the totals and the winners."""
     with user_input():
-        summary = replay_summary(replay(load_record(path)))
+        replayed = replay(load_record(path))
+        summary = replay_summary(replayed)
     if as_json:
         print_json(summary)
     else:
         out = console()
         for shown in replay_tables(summary):
             out.print(shown, soft_wrap=True)
+        held = half_turn(replayed)
+        if held:
+            out.print(held, soft_wrap=True)
+
+
+def half_turn(replayed: Replay) -> str:
+    """The sentence for a record that ends with a half turn (RULES.md 5), else ""."""
+    state = replayed.state
+    if state.held is None:
+        return ""
+    who = replayed.record.players[state.player]
+    source = "the deck" if state.source == DRAW else "the discard pile"
+    return f"{who} holds the {state.held} taken from {source}, not yet placed"
 
 
 # --------------------------------------------------------------------------
