@@ -40,12 +40,17 @@ class Settings:
     @classmethod
     def from_env(cls, db: str | None = None) -> Settings:
         """Settings for `skyjo serve`: the database from `db`, else `$SKYJO_DB`,
-        else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY` and
-        `$SKYJO_ABSENT_AFTER` override the pace (tests and benchmarks set them)."""
+        else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY`,
+        `$SKYJO_ABSENT_AFTER` and `$SKYJO_RATE` (messages a second a client may
+        send, the burst three times that) override the pace (tests and
+        benchmarks set them)."""
         values: dict[str, float] = {}
         for name, key in (("bot_delay", "SKYJO_BOT_DELAY"), ("absent_after", "SKYJO_ABSENT_AFTER")):
             if os.environ.get(key):
                 values[name] = float(os.environ[key])
+        if os.environ.get("SKYJO_RATE"):
+            values["rate"] = float(os.environ["SKYJO_RATE"])
+            values["burst"] = max(30, int(3 * values["rate"]))
         return cls(database_url=database_url(db), **values)  # type: ignore[arg-type]
 
 
