@@ -366,9 +366,9 @@ class Room:
                 raise ProtocolError("bad_token", "this token holds no seat in this room")
             client.seat, client.host = self._tokens[digest], digest == self._host
         client.greeted = True
-        self.clients.add(client)
-        async with self.lock:
+        async with self.lock:  # the state first, then every later update
             client.send(self.state_message(client))
+            self.clients.add(client)
         if client.seat is not None and self._absent_since.pop(client.seat, None) is not None:
             self._broadcast({"type": "seats", "seats": self.seats()})
         self._wake.set()
