@@ -186,10 +186,13 @@ TEST_BOTS = {
 def registered_test_bots() -> Iterator[None]:
     """Register the test bots in this process while the block runs, so that no
     other test module ever sees them in the registry."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name, target in TEST_BOTS.items():
-            patch.setitem(skyjo.bots._REGISTRY, name, target)
+    for name, target in TEST_BOTS.items():
+        skyjo.bots.register(name, target)
+    try:
         yield
+    finally:
+        for name in TEST_BOTS:
+            skyjo.bots.unregister(name)
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,17 @@ _REGISTRY: dict[str, str] = {
 
 
 def register(name: str, target: str) -> None:
-    """Add a bot: `target` is "package.module:Factory", called as Factory(seed, **options)."""
+    """Add a bot of your own: `target` is "package.module:Factory", called as
+    Factory(seed, **options); the bot then plays anywhere a spec is taken
+    (`skyjo play`, tournaments, their worker processes, matches)."""
+    if name in _REGISTRY:
+        raise BotError(f"there is already a bot named {name!r}")
     _REGISTRY[name] = target
+
+
+def unregister(name: str) -> None:
+    """Remove a bot added with `register`."""
+    _REGISTRY.pop(name, None)
 
 
 def bot_names() -> list[str]:
@@ -110,4 +119,5 @@ __all__ = [
     "parse_spec",
     "register",
     "split_specs",
+    "unregister",
 ]
