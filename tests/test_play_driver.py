@@ -1,4 +1,4 @@
-"""`skyjo play` runs on the match driver: bot lists, seeds, the protocol's messages."""
+"""`skyjo watch` runs on the match driver: bot lists, seeds, the protocol's messages."""
 
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ from skyjo.cli import app
 runner = CliRunner()
 
 
-def test_play_reads_bot_options_as_the_tournament_does() -> None:
+def test_watch_reads_bot_options_as_the_tournament_does() -> None:
     result = runner.invoke(
-        app, ["play", "--bots", "search:turns=200,confidence=2,random", "--target", "1"]
+        app, ["watch", "--bots", "search:turns=200,confidence=2,random", "--target", "1"]
     )
     assert result.exit_code == 0, result.stderr
     assert "Search 1" in result.stdout and "Random 2" in result.stdout
 
 
-def test_without_a_seed_play_draws_one_and_shows_it(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["play", "--bots", "random,random", "--target", "1"])
+def test_without_a_seed_watch_draws_one_and_shows_it(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["watch", "--bots", "random,random", "--target", "1"])
     assert result.exit_code == 0, result.stderr
     seed = int(result.stdout.split("--seed ")[-1].split(")")[0])
     again = runner.invoke(
-        app, ["play", "--bots", "random,random", "--target", "1", "--seed", str(seed)]
+        app, ["watch", "--bots", "random,random", "--target", "1", "--seed", str(seed)]
     )
     assert again.stdout == result.stdout
 
@@ -50,7 +50,7 @@ def test_an_external_bot_gets_the_names_the_result_and_bye(tmp_path: Path) -> No
         "        break\n"
     )
     spec = f"external:command={sys.executable} {bot}"
-    result = runner.invoke(app, ["play", "--bots", f"{spec},random", "--target", "1"])
+    result = runner.invoke(app, ["watch", "--bots", f"{spec},random", "--target", "1"])
     assert result.exit_code == 0, result.stderr
     kinds = [json.loads(line) for line in log.read_text().splitlines()]
     assert kinds[0] == {"type": "hello", "players": ["External 1", "Random 2"]}
@@ -79,7 +79,7 @@ def test_outputs_in_a_file_or_a_read_only_folder_are_refused_before_any_game(
     if os.geteuid() != 0:  # root writes anywhere
         cases.append((locked / "x.json", "may not be written"))
     for path, reason in cases:
-        result = runner.invoke(app, ["play", "--bots", "random,random", "--record", str(path)])
+        result = runner.invoke(app, ["watch", "--bots", "random,random", "--record", str(path)])
         assert result.exit_code == 2 and result.stdout == "" and reason in result.stderr
         result = runner.invoke(app, ["tournament", "--bots", "random", "--out", str(path)])
         assert result.exit_code == 2 and result.stdout == "" and reason in result.stderr

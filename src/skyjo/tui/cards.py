@@ -1,0 +1,101 @@
+"""Cards drawn as terminal cells: colours by value as on the real cards.
+
+Every card is a cell of `CELL` characters. A face-up card shows its value
+(always as a number, so a monochrome terminal reads it too) on the colour of
+its value band: negative dark blue, 0 light blue, 1 to 4 green, 5 to 8
+yellow, 9 to 12 red. A face-down card is a card back (`▒▒`), a card of a
+cleared column a dim `··`. The cursor puts the cell in brackets (`[ 7]`), in
+reverse video: visible without colours as well.
+
+Only `Text` objects are built here: nothing is read as markup.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+#: Characters a card takes, padding included.
+CELL = 4
+#: What a card back shows.
+BACK = "▒▒"
+#: What a card of a cleared column shows.
+GONE = "··"
+
+_DARK_BLUE = Style(color="#ffffff", bgcolor="#1f3f99", bold=True)
+_LIGHT_BLUE = Style(color="#000000", bgcolor="#8fd3f4", bold=True)
+_GREEN = Style(color="#000000", bgcolor="#5dbb63", bold=True)
+_YELLOW = Style(color="#000000", bgcolor="#f3d34a", bold=True)
+_RED = Style(color="#ffffff", bgcolor="#d2413a", bold=True)
+#: The back of a card (the real ones are a deep violet blue).
+BACK_STYLE = Style(color="#a9a3e0", bgcolor="#3b3470")
+#: A face-down card whose value a replay shows anyway.
+PEEK_STYLE = Style(color="#e8e4ff", bgcolor="#3b3470", italic=True)
+GONE_STYLE = Style(color="#6c6c6c", dim=True)
+CURSOR_STYLE = Style(reverse=True, bold=True, underline=True)
+#: A card that may not be chosen now (a face-up card in flip mode).
+IDLE_STYLE = Style(dim=True)
+
+
+def card_style(value: int) -> Style:
+    """The colours of a face-up card of `value` (the real cards' five bands)."""
+    if value < 0:
+        return _DARK_BLUE
+    if value == 0:
+        return _LIGHT_BLUE
+    if value <= 4:
+        return _GREEN
+    if value <= 8:
+        return _YELLOW
+    return _RED
+
+
+def band_name(value: int) -> str:
+    """The colour of `value` in words, for the help screen and tests."""
+    if value < 0:
+        return "dark blue"
+    if value == 0:
+        return "light blue"
+    if value <= 4:
+        return "green"
+    if value <= 8:
+        return "yellow"
+    return "red"
+
+
+def _framed(inner: str, cursor: bool) -> str:
+    """Two characters padded to `CELL`: `[ 7]` under the cursor, ` 7 ` (with a
+    trailing space) otherwise."""
+    return f"[{inner}]" if cursor else f" {inner} "
+
+
+def face_up(value: int, *, cursor: bool = False, idle: bool = False) -> Text:
+    """A face-up card: its value, right-aligned on two characters, on its colours."""
+    style = card_style(value)
+    if idle:
+        style += IDLE_STYLE
+    if cursor:
+        style += CURSOR_STYLE
+    return Text(_framed(f"{value:>2}", cursor), style=style)
+
+
+def face_down(*, cursor: bool = False, peek: int | None = None) -> Text:
+    """A card back; `peek` (a replay only) shows the value it hides, in brackets."""
+    if peek is not None:
+        text = f"({peek:>2})" if not cursor else f"[{peek:>2}]"
+        style = PEEK_STYLE
+    else:
+        text, style = _framed(BACK, cursor), BACK_STYLE
+    return Text(text, style=style + CURSOR_STYLE if cursor else style)
+
+
+def gone(*, cursor: bool = False) -> Text:
+    """A card of a cleared column: nothing left to play there."""
+    return Text(_framed(GONE, cursor), style=GONE_STYLE + CURSOR_STYLE if cursor else GONE_STYLE)
+
+
+def card(value: int | None) -> Text:
+    """A pile's card: `value` face up, or a card back when None."""
+    if value is None:
+        return Text(f" {BACK} ", style=BACK_STYLE)
+    return face_up(value)

@@ -1,0 +1,200 @@
+"""Replay a game record step by step on the game's board (`skyjo replay --watch`).
+
+A record (RULES.md 5) is first checked by `skyjo.record.replay`; its steps
+are then the engine's states along the game's actions, dealt from the
+record's decks and reshuffled in its order, so a record without a seed
+replays as well. A record shows everything: the board shows every card,
+face-down ones in brackets, and every drawn card.
+
+Keys: right (or l) a step forward, left (or h) a step back, ] and [ a round
+forward and back, 1 to 9 the start of that round, Home and End the first and
+last step, space plays on by itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+
+from skyjo.engine import (
+    DRAW,
+    NEXT_ROUND,
+    Event,
+    State,
+    new_game,
+    reshuffle,
+    start_round,
+    step_with_events,
+)
+from skyjo.match import FORMAT as MATCH_FORMAT
+from skyjo.record import Record, RecordError, load_record, read_record, replay
+from skyjo.tui.game import BoardApp
+from skyjo.tui.narrate import event_lines
+from skyjo.tui.screens import HelpScreen, TextScreen, scoresheet
+from skyjo.tui.view import TableView, from_state
+
+#: Seconds between two steps when the replay plays on by itself.
+AUTOPLAY = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A step of a replay: the state after it and what it did, in words."""
+
+    state: State
+    lines: tuple[Text, ...]
+
+
+def load_game(path: str) -> Record:
+    """The record in `path`: a game record, or the record a saved match holds
+    (`skyjo play --save`)."""
+    try:
+        return load_record(path)
+    except RecordError:
+        document = _saved_match(path)
+        if document is None:
+            raise
+        return read_record(document["record"])
+
+
+def _saved_match(path: str) -> dict[str, Any] | None:
+    """The document in `path` if it is a saved match, else None."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            document = json.load(file)
+    except (OSError, ValueError):
+        return None
+    if isinstance(document, dict) and document.get("format") == MATCH_FORMAT:
+        return document
+    return None
+
+
+def frames(record: Record) -> list[Frame]:
+    """Every step of the recorded game, the dealt first round first."""
+    final = replay(record).state
+    names = record.players
+    state = new_game(len(names), record.seed, record.rules, deck=final.decks[0])
+    steps = [Frame(state, (Text(f"Replay: {', '.join(names)}; round 1 dealt"),))]
+    for action in final.history:
+        before = state
+        state, events = _step(state, action, final)
+        lines = event_lines(events, names, before, state.results, state.rules.ender_penalty)
+        steps.append(Frame(state, tuple(lines)))
+    assert state.history == final.history and state.cells == final.cells
+    return steps
+
+
+def _step(state: State, action: int, final: State) -> tuple[State, tuple[Event, ...]]:
+    """One action of the record, with the record's deck or reshuffle where it needs one."""
+    if action == NEXT_ROUND:
+        return start_round(state, final.decks[state.round + 1]), (Event("dealt"),)
+    before: tuple[Event, ...] = ()
+    if action == DRAW and state.draw_top == len(state.draw_pile):
+        order = final.reshuffles[state.round][len(state.reshuffles[-1])]
+        state = reshuffle(state, order)
+        before = (Event("reshuffled", count=len(order)),)
+    state, events = step_with_events(state, action)
+    return state, before + events
+
+
+def round_starts(steps: Sequence[Frame]) -> list[int]:
+    """The index of each round's first step (its deal)."""
+    starts = [0]
+    for index in range(1, len(steps)):
+        if steps[index].state.round != steps[index - 1].state.round:
+            starts.append(index)
+    return starts
+
+
+class ReplayApp(BoardApp):
+    """A recorded game, step by step, forward and back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "step(1)", "Next"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("right_square_bracket", "round(1)", "Next round", key_display="]"),
+        Binding("left_square_bracket", "round(-1)", "Round back", key_display="["),
+        Binding("home", "go(0)", "Start", show=False),
+        Binding("end", "go(-1)", "End", show=False),
+        Binding("space", "autoplay", "Play"),
+        Binding("s", "scores", "Scores"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q,ctrl+q", "quit", "Quit"),
+        *(Binding(str(n), f"to_round({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, record: Record, *, autoplay: float = AUTOPLAY) -> None:
+        super().__init__(record.players)
+        self.steps = frames(record)
+        self.starts = round_starts(self.steps)
+        self.index = 0
+        self.delay = autoplay
+        self.timer: Timer | None = None
+
+    def on_mount(self) -> None:
+        self.go(0)
+
+    def table(self) -> TableView:
+        return from_state(self.steps[self.index].state, self.names)
+
+    def go(self, index: int) -> None:
+        """Show step `index` and the log up to it."""
+        self.index = max(0, min(index, len(self.steps) - 1))
+        self.draw_board(self.table())
+        log = self.game_log
+        log.clear()
+        first = max(0, self.index - 200)
+        for frame in self.steps[first : self.index + 1]:
+            log.say(list(frame.lines))
+        self.set_prompt(self.where(), "→ ←: a step · ] [: a round · 1-9: round N · space: play")
+
+    def where(self) -> Text:
+        """`Step 37 of 412 · round 2 of 5`."""
+        rnd = self.steps[self.index].state.round
+        last = len(self.steps) - 1
+        return Text(f"Replay: step {self.index} of {last} · round {rnd + 1} of {len(self.starts)}")
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.index + delta)
+
+    def action_go(self, index: int) -> None:
+        self.go(index if index >= 0 else len(self.steps) - 1)
+
+    def action_round(self, delta: int) -> None:
+        rnd = self.steps[self.index].state.round
+        if delta < 0 and self.index != self.starts[rnd]:
+            self.go(self.starts[rnd])
+        else:
+            self.go(self.starts[max(0, min(rnd + delta, len(self.starts) - 1))])
+
+    def action_to_round(self, number: int) -> None:
+        if number <= len(self.starts):
+            self.go(self.starts[number - 1])
+        else:
+            self.warn(f"The game has {len(self.starts)} rounds")
+
+    def action_autoplay(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+            return
+        self.timer = self.set_interval(self.delay, self.autostep)
+
+    def autostep(self) -> None:
+        if self.index >= len(self.steps) - 1 and self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+            return
+        self.go(self.index + 1)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_scores(self) -> None:
+        self.push_screen(TextScreen([scoresheet(self.table())]))
