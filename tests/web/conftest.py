@@ -7,6 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browsing import ARGS, CHROMIUM
+from liveserver import Server
+from playwright.sync_api import Browser, sync_playwright
 from starlette.testclient import TestClient
 from webclient import Conn
 
@@ -50,3 +53,25 @@ def client() -> Iterator[TestClient]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    live = Server(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'skyjo.db'}")
+    yield live
+    live.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def problems() -> Iterator[list[str]]:
+    found: list[str] = []
+    yield found
+    assert found == []

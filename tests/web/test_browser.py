@@ -4,106 +4,21 @@ tests/web/artifacts/. Every wait is on a condition of the page, never on time.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
-import pytest
+from browsing import (
+    DESKTOP,
+    MY_TURN,
+    PHONE,
+    click_and_wait,
+    open_page,
+    play_my_turn,
+    start_against_bots,
+    step_number,
+)
 from liveserver import Server
-from playwright.sync_api import Browser, Page, sync_playwright
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 360, "height": 740}
-MY_TURN = ".mine button.card.playable, .choices .choice, .round-over"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    live = Server(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'skyjo.db'}")
-    yield live
-    live.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-def open_page(
-    browser: Browser, viewport: dict[str, int], problems: list[str], still: bool = True
-) -> Page:
-    """A page in a fresh context; script errors and dialogs are noted in `problems`.
-    `still` asks for reduced motion (steady screenshots, and the setting honoured)."""
-    motion = "reduce" if still else "no-preference"
-    page = browser.new_context(viewport=viewport, reduced_motion=motion).new_page()
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("dialog", lambda box: (problems.append(f"dialog: {box.message}"), box.dismiss()))
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
-    return page
-
-
-@pytest.fixture
-def problems() -> Iterator[list[str]]:
-    found: list[str] = []
-    yield found
-    assert found == []
-
-
-def step_number(page: Page) -> int:
-    return int(page.get_attribute("#main", "data-number") or -1)
-
-
-def click_and_wait(page: Page, selector: str) -> None:
-    """Click, then wait until the board shows a later step."""
-    number = step_number(page)
-    page.locator(selector).first.click()
-    page.wait_for_function(
-        "n => Number(document.getElementById('main').dataset.number) > n", arg=number
-    )
-
-
-def play_my_turn(page: Page) -> bool:
-    """Wait for my turn and play it by clicking: turn up a card, or draw, then
-    discard and turn up a card (or exchange). False once the round is over."""
-    page.wait_for_selector(MY_TURN)
-    if page.locator(".round-over").count():
-        return False
-    if page.locator("[data-key=choice-next]").count():
-        click_and_wait(page, "[data-key=choice-next]")
-    elif page.locator("[data-key=choice-draw]").count():
-        click_and_wait(page, "[data-key=choice-draw]")
-        assert page.locator(".held .card").first.inner_text().strip()  # I see what I drew
-        if page.locator("[data-key=choice-flip]").count():
-            page.click("[data-key=choice-flip]")
-            assert "face-down" in page.inner_text(".prompt")
-        click_and_wait(page, ".mine button.card.playable")
-    else:
-        click_and_wait(page, ".mine button.card.playable")
-    return True
-
-
-def start_against_bots(page: Page, base: str, opponents: int, target: int | None = None) -> None:
-    """From the front page: choose the opponents (and the target score), Start."""
-    page.goto(base)
-    page.click(f"[data-key=count-{opponents}]")
-    page.fill("#your-name", "Zoë")
-    if target is not None:
-        page.click(".more summary")
-        page.fill("[data-key=target]", str(target))
-    page.click("[data-key=start]")
-    page.wait_for_selector(".mine .grid.large")
+from playwright.sync_api import Browser
 
 
 def test_a_human_plays_a_whole_round_against_bots_by_clicking(

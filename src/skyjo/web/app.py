@@ -4,8 +4,12 @@
     GET  /api/rooms               the listed rooms still in play
     GET  /api/rooms/{code}        one room's public facts
     POST /api/rooms/{code}/join   claim a free human seat -> seat, token
+    GET  /api/rooms/{code}/record the game record (RULES.md 5), once the game is over
+    GET  /api/rooms/{code}/replay the frames of a finished game (`replays.frames`)
+    POST /api/replays             the frames of an uploaded record (checked)
     WS   /ws/{code}               play or watch (docs/web-protocol.md)
-    GET  /, /r/{code}             the client (static/index.html); /static/... its files
+    GET  /, /r/{code}, /r/{code}/replay, /replay
+                                  the client (static/index.html); /static/... its files
 
 Every HTTP error is `{"error": {"code", "message"}}`. Every response carries a
 Content-Security-Policy that allows scripts, styles and connections from the
@@ -24,9 +28,12 @@ from typing import Any
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
+from skyjo.record import RecordError
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error
+from skyjo.web.replays import MAX_UPLOAD, frames
 from skyjo.web.rooms import Client, Room, RoomConfig
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import Store
@@ -45,7 +52,14 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
-STATUS = {"no_room": 404, "room_full": 409, "bad_request": 400, "too_large": 413}
+STATUS = {
+    "no_room": 404,
+    "room_full": 409,
+    "not_over": 409,
+    "bad_request": 400,
+    "bad_record": 400,
+    "too_large": 413,
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -66,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Skyjo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.middleware("http")(_security_headers)
+    app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     _routes(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -86,13 +101,21 @@ def _fail(failure: ProtocolError) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ProtocolError("too_large", f"a request has at most {MAX_BODY} bytes")
+    body = await _body(request, MAX_BODY)
     try:
         return json.loads(body or b"{}")
     except ValueError:
         raise ProtocolError("bad_request", "the request body is not JSON") from None
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body, refused (`too_large`) as soon as it passes `limit` bytes."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise ProtocolError("too_large", f"a request has at most {limit} bytes")
+    return bytes(body)
 
 
 def _lobby(request: Request | WebSocket) -> Lobby:
@@ -104,6 +127,8 @@ def _routes(app: FastAPI) -> None:
 
     @app.get("/", include_in_schema=False)
     @app.get("/r/{code}", include_in_schema=False)
+    @app.get("/r/{code}/replay", include_in_schema=False)
+    @app.get("/replay", include_in_schema=False)
     async def page(code: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -138,6 +163,34 @@ def _routes(app: FastAPI) -> None:
         except ProtocolError as failure:
             return _fail(failure)
         return {"code": room.code, "seat": seat, "token": token, "host": False}
+
+    @app.get("/api/rooms/{code}/record", response_model=None)
+    async def game_record(request: Request, code: str) -> JSONResponse:
+        try:
+            game = await _lobby(request).finished(code)
+        except ProtocolError as failure:
+            return _fail(failure)
+        name = f"skyjo-{code.strip().upper()}.json"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return JSONResponse(game["record"], headers=disposition)
+
+    @app.get("/api/rooms/{code}/replay", response_model=None)
+    async def room_replay(request: Request, code: str) -> dict[str, Any] | JSONResponse:
+        try:
+            return await _lobby(request).replay(code)
+        except ProtocolError as failure:
+            return _fail(failure)
+
+    @app.post("/api/replays", response_model=None)
+    async def uploaded_replay(request: Request) -> dict[str, Any] | JSONResponse:
+        try:
+            body = await _body(request, MAX_UPLOAD)
+            try:
+                return await asyncio.to_thread(frames, body)
+            except RecordError as failure:
+                raise ProtocolError("bad_record", f"Not a game record: {failure}") from None
+        except ProtocolError as failure:
+            return _fail(failure)
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:

@@ -9,11 +9,22 @@ from typing import Any
 
 from skyjo.match import Match
 from skyjo.web.protocol import ProtocolError
+from skyjo.web.replays import frames
 from skyjo.web.rooms import CODE_LENGTH, Room, RoomConfig, new_code
 from skyjo.web.settings import Settings
 from skyjo.web.storage import RoomRecord, Store
 
 log = logging.getLogger("skyjo.web")
+#: How many finished games' replays a server keeps ready.
+REPLAY_CACHE = 16
+
+
+def _not_over(code: str) -> ProtocolError:
+    return ProtocolError(
+        "not_over",
+        f"the game of room {code} is still being played: its record, which holds every "
+        "deck, is given once the game is over",
+    )
 
 
 class Lobby:
@@ -25,6 +36,7 @@ class Lobby:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
+        self._replays: dict[str, dict[str, Any]] = {}
 
     async def save(self, record: RoomRecord) -> None:
         """Write a room's record to the database (in the database thread)."""
@@ -84,6 +96,41 @@ class Lobby:
         self.rooms[record.code] = room
         room.start()
         return room
+
+    async def finished(self, code: str) -> dict[str, Any]:
+        """What a replay of room `code` shows: `{title, seats, record}`, the record
+        whole (seed and decks) and so only once the game is over: `no_room`, or
+        `not_over` while it is played."""
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            async with room.lock:
+                if not room.match.over:
+                    raise _not_over(code)
+                seats = [seat.to_dict() for seat in room.match.seats]
+                return {"title": room.title, "seats": seats, "record": room.match.record()}
+        record = await self._run_db(self.store.load, code) if len(code) == CODE_LENGTH else None
+        if record is None:
+            raise ProtocolError("no_room", f"there is no room {code!r:.20}")
+        if not record.finished:
+            raise _not_over(code)
+        seats = list(record.match["seats"])
+        return {"title": record.title, "seats": seats, "record": record.match["record"]}
+
+    async def replay(self, code: str) -> dict[str, Any]:
+        """The frames of a finished room's game (`replays.frames`), kept for the
+        last few rooms asked for (a finished game never changes)."""
+        code = code.strip().upper()
+        cached = self._replays.get(code)
+        if cached is not None:
+            return cached
+        game = await self.finished(code)
+        shown = await asyncio.to_thread(frames, game["record"])
+        shown.update(code=code, title=game["title"], seats=game["seats"])
+        self._replays[code] = shown
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.pop(next(iter(self._replays)))
+        return shown
 
     def listed(self) -> list[dict[str, Any]]:
         """The open games of the front page: listed rooms not over, newest first."""

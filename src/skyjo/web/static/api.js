@@ -1,10 +1,10 @@
 // The HTTP side of the server, and the seat tokens this browser keeps.
 
-async function call(method, path, body) {
+async function call(method, path, body, raw = false) {
   const response = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined || raw ? body : JSON.stringify(body),
   });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error?.message || response.statusText);
@@ -28,6 +28,10 @@ export async function joinRoom(code) {
 
 export const roomInfo = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`);
 export const listRooms = () => call("GET", "/api/rooms");
+/** A finished game's frames (refused while it is played). */
+export const roomReplay = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}/replay`);
+/** The frames of a record file's text, checked by the server. */
+export const uploadRecord = (text) => call("POST", "/api/replays", text, true);
 
 /** The token this browser holds for a room, if any. */
 export function savedSeat(code) {

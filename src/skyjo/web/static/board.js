@@ -53,11 +53,18 @@ function play(game, ui, action) {
 function header(game, view) {
   const room = view.state.room;
   const link = `${location.origin}/r/${room.code}`;
+  const rules = t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) });
+  if (view.ui.replay) {
+    return h("header", { class: "room-head" },
+      h("h1", {}, room.title, " ", h("span", { class: "badge replay-badge" }, t("replay.badge"))),
+      h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null,
+        rules, " · ", t("room.round", { n: view.obs.round + 1 })),
+      view.ui.replay());
+  }
   return h("header", { class: "room-head" },
     h("h1", {}, room.title),
     h("p", { class: "rules" },
-      t("room.code", { code: room.code }), " · ",
-      t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
+      t("room.code", { code: room.code }), " · ", rules,
       " · ", t("room.round", { n: view.obs.round + 1 })),
     h("p", { class: "links" },
       h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.copy"), "data-key": "link" }),
@@ -74,7 +81,7 @@ function status(game, view) {
   return h("div", { class: "status" },
     h("p", { class: "prompt", role: "status", "aria-live": "polite" }, prompt(view)),
     game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: game.error.message })) : null,
-    view.you === null ? h("p", { class: "spectating" }, t("room.spectating")) : null);
+    view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
 }
 
 /** The line that says whose turn it is and what to do. */
@@ -237,11 +244,18 @@ function totalAfter(rounds, number, seat) {
 
 function gameOver(view) {
   if (!view.state.over || view.obs.phase !== "game_over") return null;
+  const code = encodeURIComponent(view.state.room.code);
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
     h("h2", { id: "over-title" }, t("game.over")),
     h("p", { class: "winners" }, winnersText(view.state.winners, view.seats, view.you)),
-    h("button", { type: "button", class: "start", "data-key": "again",
-      onclick: () => view.ui.again?.() }, t("game.again")));
+    view.ui.replay ? null : h("button", { type: "button", class: "start", "data-key": "again",
+      onclick: () => view.ui.again?.() }, t("game.again")),
+    view.ui.replay ? null : h("p", { class: "row after" },
+      h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
+        onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
+      t("replay.watch")),
+      h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
+        t("replay.download"))));
 }
 
 function scores(view) {

@@ -99,7 +99,9 @@ function join(navigate) {
     h("label", { for: "code" }, t("front.code")), code,
     h("div", { class: "row" },
       h("button", { type: "button", onclick: () => go(false) }, t("front.joinButton")),
-      h("button", { type: "button", onclick: () => go(true) }, t("front.watch"))));
+      h("button", { type: "button", onclick: () => go(true) }, t("front.watch"))),
+    h("p", { class: "replay-link" }, h("a", { href: "/replay", "data-key": "upload-link",
+      onclick: (e) => { e.preventDefault(); navigate("/replay"); } }, t("replay.uploadTitle"))));
 }
 
 function openGames(navigate) {

@@ -1,12 +1,14 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { createRoom, joinRoom, roomInfo, savedConfig, savedSeat } from "./api.js";
+import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, uploadRecord } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
 import { renderFront } from "./front.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 
 const main = document.getElementById("main");
 let game = null; // the room being shown, if any
+let replay = null; // the replay being shown, if any
 let ui = {};
 
 function navigate(path) {
@@ -28,6 +30,17 @@ function chrome() {
 
 /** Show what the address asks for; `keep` redraws the room without reconnecting. */
 function route({ keep = false } = {}) {
+  const watch = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})\/replay$/);
+  if (watch || location.pathname === "/replay") {
+    if (keep && replay) {
+      draw();
+      return;
+    }
+    stopGame();
+    if (watch) openReplay(watch[1].toUpperCase());
+    else openUpload();
+    return;
+  }
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})$/);
   if (!match) {
     stopGame();
@@ -45,7 +58,39 @@ function route({ keep = false } = {}) {
 
 function stopGame() {
   if (game) game.stop();
+  if (replay) replay.stop();
   game = null;
+  replay = null;
+}
+
+/** A finished game of this server, watched step by step (`?step=N` is where it starts). */
+async function openReplay(code) {
+  replace(main, h("p", { class: "notice" }, t("room.connecting")));
+  let data;
+  try {
+    data = await roomReplay(code);
+  } catch (failure) {
+    replace(main, h("section", { class: "panel replay-refused" }, h("p", { class: "error", role: "alert" }, failure.message),
+      h("a", { href: `/r/${code}` }, t("replay.toRoom")), " · ", h("a", { href: "/" }, t("room.back"))));
+    return;
+  }
+  const start = Number(new URLSearchParams(location.search).get("step")) || 0;
+  showReplay(data, start, true);
+}
+
+function showReplay(data, start, linked) {
+  ui = { navigate };
+  replay = new Replay(data, () => {
+    if (linked) history.replaceState(null, "", `${location.pathname}?step=${replay.index}`);
+    draw();
+  }, start);
+  draw();
+}
+
+/** The upload page: a record from this machine, checked by the server, then watched. */
+function openUpload() {
+  document.title = `Skyjo · ${t("replay.uploadTitle")}`;
+  replace(main, uploadPanel((data) => showReplay(data, 0, false), uploadRecord));
 }
 
 async function openRoom(code, watch) {
@@ -90,19 +135,28 @@ async function again(code) {
 function startGame(code, token) {
   // Imported lazily so that the front page loads the least.
   import("./game.js").then(({ Game }) => {
-    ui = { again: () => again(code) };
+    ui = { again: () => again(code), navigate };
     game = new Game(code, token, draw);
     draw();
   });
 }
 
 function draw() {
+  if (replay) {
+    document.title = `Skyjo · ${t("replay.badge")} · ${replay.state.room.title}`;
+    renderReplay(main, replay, ui);
+    return;
+  }
   if (!game) return;
   if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
   renderBoard(main, game, ui);
 }
 
 document.addEventListener("keydown", (event) => {
+  if (replay && !event.target.closest("input, select, textarea")) {
+    replayKey(replay, event);
+    return;
+  }
   if (!game?.state || event.target.closest("input, select, textarea")) return;
   const shortcut = { d: "choice-draw", t: "choice-take", f: "choice-flip", n: "choice-next" }[event.key];
   if (shortcut) document.querySelector(`[data-key="${shortcut}"]`)?.click();

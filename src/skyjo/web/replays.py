@@ -1,0 +1,97 @@
+"""Replays: a game record (RULES.md 5) turned into the frames a browser steps through.
+
+A replay is built only from a record that may be shown whole: a game of this
+server once it is over (`Room.record_if_over`), or a record someone uploads
+(theirs already). `frames` checks the record with `skyjo.record.read_record`
+and `replay` (a bad record raises `RecordError`, whose one-line message names
+the round, the turn and the reason), then plays it again step by step through
+the engine, from each round's recorded deck and reshuffles, so that a record
+without a seed replays as well as one with.
+
+Each frame is what a spectator would have seen after that step, and more: the
+game is over, so a drawn card is shown at once (in `held` and in its `drew`
+event). Face-down cards stay face down, as they were at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from skyjo.engine import (
+    DRAW,
+    NEXT_ROUND,
+    Event,
+    Phase,
+    State,
+    new_game,
+    observe,
+    reshuffle,
+    start_round,
+    step_with_events,
+)
+from skyjo.record import RecordError, read_record, replay
+from skyjo.scoring import winners
+
+#: The longest record a replay is made of (bytes of JSON); RULES.md allows 5 MB,
+#: but a whole game of eight players is well under 200 KB.
+MAX_UPLOAD = 2 * 1024 * 1024
+#: Parts of an observation a replay's board does not show (nobody moves in a replay).
+_UNSHOWN = ("draw_pile_known", "legal_actions", "rules", "viewer")
+
+
+def frames(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """The replay of a record: `players`, `rules`, `frames` (step 0, the first
+    deal, then one per step: `number`, `seat`, `action`, `events`, `observation`),
+    `rounds` (the first frame of each round), `finished` and `winners`."""
+    record = read_record(data)
+    final = replay(record).state
+    n = len(record.players)
+    decks, reshuffles = final.game.decks, final.game.reshuffles
+    state = new_game(n, record.seed, record.rules, deck=decks[0])
+    shown = [_frame(0, None, None, (), state)]
+    starts = [0]
+    round_index, used = 0, 0
+    for number, action in enumerate(final.history, 1):
+        seat = state.player
+        before: tuple[Event, ...] = ()
+        if action == NEXT_ROUND:
+            round_index, used = round_index + 1, 0
+            state, events = start_round(state, decks[round_index]), (Event("dealt"),)
+            starts.append(number)
+        else:
+            if action == DRAW and state.draw_top == len(state.draw_pile):
+                order = reshuffles[round_index][used]
+                used += 1
+                state = reshuffle(state, order)
+                before = (Event("reshuffled", count=len(order)),)
+            state, events = step_with_events(state, action)
+        shown.append(_frame(number, seat, int(action), before + events, state))
+    if state.cells != final.cells or state.totals != final.totals:  # pragma: no cover
+        raise RecordError("the record does not replay the same way twice")
+    over = state.phase == Phase.GAME_OVER
+    return {
+        "players": list(record.players),
+        "rules": record.rules.to_dict(),
+        "frames": shown,
+        "rounds": starts,
+        "finished": over,
+        "winners": winners(dict(enumerate(state.totals))) if over else [],
+    }
+
+
+def _frame(
+    number: int, seat: int | None, action: int | None, events: tuple[Event, ...], state: State
+) -> dict[str, Any]:
+    observation = observe(state, None).to_dict()
+    observation["held"] = state.held  # the game is over: a drawn card is no secret now
+    observation["discard_pile"] = observation["discard_pile"][-1:]  # the board shows the top
+    for key in _UNSHOWN:
+        observation.pop(key, None)
+    return {
+        "number": number,
+        "seat": seat,
+        "action": action,
+        "events": [event.to_dict() for event in events],
+        "observation": observation,
+    }

@@ -1,0 +1,174 @@
+// A finished game (or an uploaded record) watched move by move: step, play, pause, jump to a round.
+import { renderBoard } from "./board.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const LOG_FRAMES = 40; // how many past frames the log words
+const PACE = 700; // milliseconds between frames while playing
+
+export class Replay {
+  /**
+   * `data` is the server's replay (`frames`, `rounds`, `players`, `rules`, and for a
+   * room `code`, `title`, `seats`); `onChange` redraws; `start` the first frame shown.
+   */
+  constructor(data, onChange, start = 0) {
+    this.data = data;
+    this.onChange = onChange;
+    this.index = Math.max(0, Math.min(start, data.frames.length - 1));
+    this.playing = false;
+    this.timer = null;
+    this.status = "open";
+    this.error = null;
+    this.chat = [];
+    const seats = data.seats || data.players.map((name) => ({ name, bot: null }));
+    this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true }));
+  }
+
+  get last() {
+    return this.data.frames.length - 1;
+  }
+
+  get frame() {
+    return this.data.frames[this.index];
+  }
+
+  /** The state message the board draws, for the frame shown. */
+  get state() {
+    const obs = { ...this.frame.observation, legal_actions: [] };
+    const over = obs.phase === "game_over";
+    return {
+      number: this.frame.number,
+      room: { code: this.data.code || null, title: this.data.title || t("replay.uploaded"), rules: this.data.rules },
+      you: null,
+      host: false,
+      seats: this.seats,
+      observation: obs,
+      rounds: obs.results.map((result, i) => ({ round: i + 1, ...result })),
+      over,
+      stalled: null,
+      winners: over ? this.data.winners : [],
+    };
+  }
+
+  get events() {
+    return this.data.frames.slice(Math.max(0, this.index - LOG_FRAMES), this.index + 1).flatMap((f) => f.events);
+  }
+
+  /** The summary of the round that just ended, while the frame shows its end. */
+  get lastRound() {
+    const obs = this.frame.observation;
+    if (!["round_over", "game_over"].includes(obs.phase) || !obs.results.length) return null;
+    return { round: obs.results.length, ...obs.results[obs.results.length - 1] };
+  }
+
+  /** The round (from 1) the frame shown belongs to. */
+  get round() {
+    return this.frame.observation.round + 1;
+  }
+
+  go(index) {
+    this.index = Math.max(0, Math.min(this.last, index));
+    if (this.index === this.last) this.pause();
+    this.onChange();
+  }
+
+  play() {
+    if (this.index === this.last) this.index = 0;
+    this.playing = true;
+    this.tick();
+    this.onChange();
+  }
+
+  tick() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (!this.playing) return;
+      this.go(this.index + 1);
+      if (this.playing) this.tick();
+    }, PACE);
+  }
+
+  pause() {
+    this.playing = false;
+    clearTimeout(this.timer);
+  }
+
+  stop() {
+    this.pause();
+  }
+
+  // The board's calls that a replay ignores: nobody moves, chats or manages seats.
+  move() {}
+  say() {}
+  setSeat() {}
+}
+
+/** The controls above a replay's board. */
+export function controls(replay) {
+  const { index, last } = replay;
+  const rounds = replay.data.rounds;
+  const code = replay.data.code;
+  return h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+    h("div", { class: "replay-buttons" },
+      h("button", { type: "button", "data-key": "replay-first", "aria-label": t("replay.first"), disabled: index === 0,
+        onclick: () => replay.go(0) }, "«"),
+      h("button", { type: "button", "data-key": "replay-back", "aria-label": t("replay.back"), disabled: index === 0,
+        onclick: () => { replay.pause(); replay.go(index - 1); } }, "◀"),
+      replay.playing
+        ? h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => { replay.pause(); replay.onChange(); } }, `❚❚ ${t("replay.pause")}`)
+        : h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => replay.play() }, `▶ ${t("replay.play")}`),
+      h("button", { type: "button", "data-key": "replay-next", "aria-label": t("replay.next"), disabled: index === last,
+        onclick: () => { replay.pause(); replay.go(index + 1); } }, "▶"),
+      h("button", { type: "button", "data-key": "replay-last", "aria-label": t("replay.last"), disabled: index === last,
+        onclick: () => { replay.pause(); replay.go(last); } }, "»")),
+    h("div", { class: "replay-where" },
+      h("input", { type: "range", min: 0, max: last, value: index, "data-key": "replay-slider", "aria-label": t("replay.step"),
+        onchange: (e) => { replay.pause(); replay.go(Number(e.target.value)); } }),
+      h("span", { class: "replay-step", role: "status" }, t("replay.at", { n: index, total: last })),
+      h("label", { class: "replay-round" }, t("replay.jump"), " ",
+        h("select", { "data-key": "replay-round", onchange: (e) => { replay.pause(); replay.go(rounds[Number(e.target.value)]); } },
+          rounds.map((start, i) => h("option", { value: i, selected: replay.round === i + 1 }, t("room.round", { n: i + 1 })))))),
+    code ? h("a", { class: "download", href: `/api/rooms/${encodeURIComponent(code)}/record`, download: `skyjo-${code}.json`,
+      "data-key": "replay-download" }, t("replay.download")) : null);
+}
+
+/** Draw a replay into `root`. */
+export function renderReplay(root, replay, ui) {
+  ui.replay = () => controls(replay);
+  renderBoard(root, replay, ui);
+}
+
+/** The keys of a replay: arrows step, Home/End jump, space plays or pauses. */
+export function replayKey(replay, event) {
+  const actions = {
+    ArrowLeft: () => { replay.pause(); replay.go(replay.index - 1); },
+    ArrowRight: () => { replay.pause(); replay.go(replay.index + 1); },
+    Home: () => { replay.pause(); replay.go(0); },
+    End: () => { replay.pause(); replay.go(replay.last); },
+    " ": () => (replay.playing ? (replay.pause(), replay.onChange()) : replay.play()),
+  };
+  const action = actions[event.key];
+  if (!action || (event.key === " " && event.target.closest("button, a"))) return; // a button's own key
+  event.preventDefault();
+  action();
+}
+
+/** The upload page: choose a record file, see it replayed or the reason it is refused. */
+export function uploadPanel(onReplay, upload) {
+  const error = h("p", { class: "error", role: "alert", "data-key": "upload-error" });
+  const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "data-key": "record-file",
+    onchange: async () => {
+      const file = input.files[0];
+      if (!file) return;
+      error.textContent = "";
+      try {
+        onReplay(await upload(await file.text()));
+      } catch (failure) {
+        error.textContent = failure.message;
+      }
+    } });
+  return h("section", { class: "panel upload", "aria-labelledby": "upload-title" },
+    h("h2", { id: "upload-title" }, t("replay.uploadTitle")),
+    h("p", {}, t("replay.uploadHelp")),
+    h("label", { for: "record-file" }, t("replay.choose")), input, error);
+}

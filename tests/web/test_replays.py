@@ -1,0 +1,133 @@
+"""Replays over HTTP: a finished game's record and frames, an uploaded record
+checked, an unfinished game's record refused."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from starlette.testclient import TestClient
+from webclient import Conn, create_room, play_game
+
+from skyjo.engine import DRAW, new_game, step
+from skyjo.match import Match, Seat
+from skyjo.record import read_record, replay
+
+
+def _finished_room(client: TestClient) -> tuple[dict, Conn]:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}],
+                       rules={"target_score": 20})  # fmt: skip
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    play_game(ana, {0: ana}, random.Random(11))
+    return host, ana
+
+
+def test_a_finished_game_gives_its_record_and_its_frames(client: TestClient) -> None:
+    host, ana = _finished_room(client)
+    code = host["code"]
+    response = client.get(f"/api/rooms/{code}/record")
+    assert response.status_code == 200
+    assert f'filename="skyjo-{code}.json"' in response.headers["content-disposition"]
+    record = response.json()
+    assert record["format"] == "skyjo-record/1" and record["players"] == ["Ana", "Bot"]
+    assert replay(record).finished
+    shown = client.get(f"/api/rooms/{code}/replay").json()
+    assert shown["code"] == code and shown["finished"] and shown["seats"][1]["bot"] == "greedy"
+    frames = shown["frames"]
+    assert [f["number"] for f in frames] == list(range(ana.number + 1))
+    assert frames[-1]["observation"]["phase"] == "game_over"
+    assert frames[-1]["observation"]["totals"] == ana.obs["totals"]
+    assert shown["winners"] == [m for m in ana.messages if "winners" in m][-1]["winners"]
+    assert shown["rounds"][0] == 0 and all(
+        frames[n]["events"][0]["kind"] == "dealt" for n in shown["rounds"][1:]
+    )
+    drawn = [e for f in frames for e in f["events"] if e["kind"] == "drew"]
+    assert drawn and all("card" in e for e in drawn)  # over: a drawn card is shown at once
+    # each frame shows the table as the players saw it at that step
+    updates = [m for m in ana.messages if m["type"] == "update"]
+    assert updates
+    for seen in updates:
+        frame = frames[seen["number"]]
+        assert frame["seat"] == seen["seat"] and frame["action"] == seen["action"]
+        assert frame["observation"]["grids"] == seen["observation"]["grids"]
+        assert frame["observation"]["totals"] == seen["observation"]["totals"]
+
+
+def test_an_unfinished_game_gives_neither_its_record_nor_a_replay(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    ana.move(0)
+    ana.until_number(1)
+    for path in ("record", "replay"):
+        response = client.get(f"/api/rooms/{host['code']}/{path}")
+        assert response.status_code == 409, path
+        error = response.json()["error"]
+        assert error["code"] == "not_over" and "still being played" in error["message"]
+        assert "seed" not in response.text and "deck" not in response.text.replace("every deck", "")
+    assert client.get("/api/rooms/ZZZZZZ/record").json()["error"]["code"] == "no_room"
+    assert client.get("/api/rooms/nope/replay").status_code == 404
+
+
+def test_an_uploaded_record_replays_with_or_without_its_seed(client: TestClient) -> None:
+    match = Match([Seat("Ana", "greedy"), Seat("Ben", "random"), Seat("Cleo", "greedy")], seed=4)
+    while not match.over:
+        match.advance()
+    record = match.record()
+    shown = client.post("/api/replays", content=json.dumps(record)).json()
+    assert shown["players"] == ["Ana", "Ben", "Cleo"] and shown["finished"]
+    assert len(shown["frames"]) == match.steps + 1
+    unseeded = {k: v for k, v in record.items() if k != "seed"}
+    again = client.post("/api/replays", content=json.dumps(unseeded)).json()
+    assert again["frames"] == shown["frames"]
+    reshuffled = [e for f in shown["frames"] for e in f["events"] if e["kind"] == "reshuffled"]
+    assert len(reshuffled) == sum(len(r) for r in match.state.reshuffles)
+
+
+def test_an_uploaded_record_of_a_game_in_progress_replays_to_where_it_stops(
+    client: TestClient,
+) -> None:
+    state = step(step(step(step(new_game(2, seed=9), 0), 1), 2), 3)
+    state = step(state, DRAW)  # a half turn: the card is held
+    record = {"format": "skyjo-record/1", "players": ["A", "B"], "seed": 9,
+              "rounds": [{"reveals": [[[0, 0], [0, 1]], [[0, 2], [0, 3]]],
+                          "turns": [{"take": "deck"}]}]}  # fmt: skip
+    assert replay(read_record(record)).state == state
+    shown = client.post("/api/replays", json=record).json()
+    assert not shown["finished"] and shown["winners"] == []
+    assert shown["frames"][-1]["observation"]["held"] == state.held
+
+
+BAD_RECORDS = [
+    (b"{not json", "Not a game record"),
+    (b"[]", "Not a game record"),
+    (json.dumps({"format": "skyjo-record/1", "players": ["A"], "rounds": []}), "player"),
+    (
+        json.dumps(
+            {
+                "format": "skyjo-record/1",
+                "players": ["A", "B"],
+                "seed": 1,
+                "rounds": [{"reveals": [[[0, 0], [0, 0]]]}],
+            }
+        ),
+        "turns up [0, 0] twice",
+    ),
+]
+
+
+def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) -> None:
+    for body, words in BAD_RECORDS:
+        response = client.post("/api/replays", content=body)
+        assert response.status_code == 400, body
+        error = response.json()["error"]
+        assert error["code"] == "bad_record" and words in error["message"], error
+    huge = client.post("/api/replays", content=b" " * (2 * 1024 * 1024 + 1))
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
+
+
+def test_replay_pages_are_served(client: TestClient) -> None:
+    for path in ("/replay", "/r/ABCDEF/replay"):
+        response = client.get(path)
+        assert response.status_code == 200 and "main.js" in response.text
