@@ -23,3 +23,8 @@ test: lint
 
 bench: $(BIN)/skyjo
 	$(BIN)/python bench/engine.py
+
+# The kernel's differential check on 2,000 games, then its throughput (bench/kernel.py).
+.PHONY: kernel-check
+kernel-check: $(BIN)/skyjo
+	$(BIN)/python bench/kernel.py --games 2000
