@@ -91,12 +91,17 @@ def _check_observation(view: dict[str, Any], state: State, viewer: int | None) -
     assert view["draw_pile_size"] == len(state.draw_pile) - state.draw_top
 
 
-def _play_and_check(client: TestClient, seats: int, target: int, seed: int) -> State:
-    """A whole game of `seats` humans and a spectator; every message checked."""
-    host = create_room(client, [{"name": f"P{i}"} for i in range(seats)],
-                       rules={"target_score": target})  # fmt: skip
+def _play_and_check(client: TestClient, seats: int, target: int, seed: int, hot: int = 0) -> State:
+    """A whole game of `seats` humans and a spectator; every message checked.
+    The `hot` seats after the host's are played on the host's device (hot-seat):
+    one connection each, and each must hear only what its own seat may see."""
+    requested = [{"name": f"P{i}", "hot_seat": 0 < i <= hot} for i in range(seats)]
+    host = create_room(client, requested, rules={"target_score": target})
     tokens = {0: host["token"]}
-    for _ in range(seats - 1):
+    for entry in host.get("seats", []):
+        tokens[entry["seat"]] = entry["token"]
+    assert len(tokens) == 1 + hot
+    for _ in range(seats - 1 - hot):
         joined = join_room(client, host["code"])
         tokens[joined["seat"]] = joined["token"]
     players = {seat: Conn(client, host["code"]) for seat in tokens}
@@ -129,6 +134,42 @@ def test_no_message_holds_a_hidden_card_the_deck_or_a_drawn_card(
     assert final.results, "the game was played to its end"
     if seats == 8:
         assert any(final.reshuffles), "an 8-player game of random play reshuffles"
+
+
+@pytest.mark.parametrize("seats, hot, seed", [(3, 2, 4), (5, 2, 5)])
+def test_hot_seats_hear_only_what_their_own_seat_may_see(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, seats: int, hot: int, seed: int
+) -> None:
+    monkeypatch.setattr("skyjo.match.fresh_seed", lambda: seed)
+    final = _play_and_check(client, seats, 30, seed, hot=hot)
+    assert final.results
+
+
+def test_an_unfinished_game_gives_away_neither_record_nor_replay(client: TestClient) -> None:
+    """While a game is played its record (seed, decks) stays on the server, at
+    every step: the record and replay routes refuse, and say nothing of it."""
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben", "hot_seat": True}],
+                       rules={"target_score": 20})  # fmt: skip
+    code = host["code"]
+    tokens = {entry["seat"]: entry["token"] for entry in host["seats"]}
+    players = {seat: Conn(client, code) for seat in tokens}
+    for seat, conn in players.items():
+        conn.hello(tokens[seat])
+    rng = random.Random(6)
+    match = client.app.state.lobby.rooms[code].match  # type: ignore[attr-defined]
+    while not match.over:
+        for path in ("record", "replay"):
+            response = client.get(f"/api/rooms/{code}/{path}")
+            assert response.status_code == 409 and response.json()["error"]["code"] == "not_over"
+            body = response.json()
+            assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+            assert str(match.secret) not in response.text
+        mover = players[players[0].obs["current_player"]]  # type: ignore[index]
+        mover.move(rng.choice(mover.obs["legal_actions"]))  # type: ignore[index]
+        for conn in players.values():
+            conn.until_number(conn.number + 1)
+    record = client.get(f"/api/rooms/{code}/record").json()  # over: now it may be seen
+    assert record["seed"] == match.secret
 
 
 def test_the_checks_catch_a_leak() -> None:

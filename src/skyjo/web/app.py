@@ -54,6 +54,8 @@ SECURITY_HEADERS = {
 }
 STATUS = {
     "no_room": 404,
+    "bad_name": 400,
+    "bad_seat": 409,
     "room_full": 409,
     "not_over": 409,
     "bad_request": 400,
@@ -118,6 +120,18 @@ async def _body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
+def _join_request(data: Any) -> tuple[str | None, int | None]:
+    """A join request's `{"name", "seat"}`, both optional."""
+    if not isinstance(data, dict) or set(data) - {"name", "seat"}:
+        raise ProtocolError("bad_request", 'a join request is {"name", "seat"}, both optional')
+    name, seat = data.get("name"), data.get("seat")
+    if name is not None and not isinstance(name, str):
+        raise ProtocolError("bad_request", "name is a string")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise ProtocolError("bad_request", "seat is a seat number")
+    return name or None, seat
+
+
 def _lobby(request: Request | WebSocket) -> Lobby:
     return request.app.state.lobby  # type: ignore[no-any-return]
 
@@ -144,10 +158,15 @@ def _routes(app: FastAPI) -> None:
     async def create(request: Request) -> dict[str, Any] | JSONResponse:
         try:
             config = RoomConfig.from_dict(await _json_body(request))
-            room, token = await _lobby(request).create(config)
+            room, token, hot = await _lobby(request).create(config)
         except ProtocolError as failure:
             return _fail(failure)
-        return {"code": room.code, "seat": config.host_seat, "token": token, "host": True}
+        answer = {"code": room.code, "seat": config.host_seat, "token": token, "host": True}
+        if hot:
+            held = [(config.host_seat, token)] if config.host_seat is not None else []
+            held += sorted(hot.items())
+            answer["seats"] = [{"seat": seat, "token": tok} for seat, tok in held]
+        return answer
 
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(request: Request, code: str) -> dict[str, Any] | JSONResponse:
@@ -159,7 +178,8 @@ def _routes(app: FastAPI) -> None:
     @app.post("/api/rooms/{code}/join", response_model=None)
     async def join(request: Request, code: str) -> dict[str, Any] | JSONResponse:
         try:
-            room, seat, token = await _lobby(request).join(code)
+            name, seat = _join_request(await _json_body(request))
+            room, seat, token = await _lobby(request).join(code, name, seat)
         except ProtocolError as failure:
             return _fail(failure)
         return {"code": room.code, "seat": seat, "token": token, "host": False}

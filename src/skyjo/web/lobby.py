@@ -45,19 +45,22 @@ class Lobby:
     async def _run_db(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
 
-    async def create(self, config: RoomConfig) -> tuple[Room, str]:
-        """A new room for `config`, saved and started; returns it and the host's token."""
+    async def create(self, config: RoomConfig) -> tuple[Room, str, dict[int, str]]:
+        """A new room for `config`, saved and started; returns it, the host's token
+        and the tokens of the hot seats (played on the host's device)."""
         match = await asyncio.to_thread(Match, config.seats, config.rules)
         code = new_code()
         while code in self.rooms or await self._run_db(self.store.load, code) is not None:
             code = new_code()
-        record = RoomRecord(code, config.title, config.listed, "", {}, {})
+        options = {} if config.turn_seconds is None else {"turn_seconds": config.turn_seconds}
+        record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = Room(record, match, self.settings, self.save)
         token = room.host_token(config.host_seat)
+        hot = dict(room.claim(seat) for seat in config.hot_seats)
         self.rooms[code] = room
         await self.save(room.record())
         room.start()
-        return room, token
+        return room, token, hot
 
     async def get(self, code: str) -> Room | None:
         """The room with this code (loaded from the database if it is not in memory)."""
@@ -72,12 +75,15 @@ class Lobby:
             room = await self._resume(record)
         return room
 
-    async def join(self, code: str) -> tuple[Room, int, str]:
-        """Claim a free human seat of a room: the room, the seat and its token."""
+    async def join(
+        self, code: str, name: str | None = None, seat: int | None = None
+    ) -> tuple[Room, int, str]:
+        """Claim a free human seat of a room (`seat`, else the first), named `name`
+        if given: the room, the seat and its token."""
         room = await self.get(code)
         if room is None:
             raise ProtocolError("no_room", f"there is no room {code!r:.20}")
-        seat, token = await room.join()
+        seat, token = await room.join(name, seat)
         return room, seat, token
 
     async def resume(self) -> int:

@@ -33,6 +33,7 @@ class Hello:
 
     token: str | None
     join: bool = False
+    name: str | None = None  #: with `join`: the name the newcomer chose
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +63,23 @@ class SeatChange:
     bot: str | None
 
 
-ClientMessage = Hello | Move | Resync | Chat | SeatChange
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """The host removes the player of `seat`: its tokens are revoked, the seat is free."""
+
+    seat: int
+
+
+ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove
 
 #: Per type, the fields a message may hold besides `type`.
 FIELDS: dict[str, frozenset[str]] = {
-    "hello": frozenset({"token", "join", "protocol"}),
+    "hello": frozenset({"token", "join", "name", "protocol"}),
     "move": frozenset({"action"}),
     "resync": frozenset(),
     "chat": frozenset({"text"}),
     "seat": frozenset({"seat", "bot"}),
+    "remove": frozenset({"seat"}),
 }
 
 
@@ -115,7 +124,10 @@ def _hello(data: dict[str, Any]) -> Hello:
         raise ProtocolError("bad_version", f"this server speaks protocol {VERSION}")
     if join and token is not None:
         raise ProtocolError("bad_field", "join a free seat or give a token, not both")
-    return Hello(token, join)
+    name = data.get("name")
+    if name is not None and (not isinstance(name, str) or not join):
+        raise ProtocolError("bad_field", "name is a string, given with join")
+    return Hello(token, join, name)
 
 
 def _move(data: dict[str, Any]) -> Move:
@@ -142,6 +154,7 @@ _READERS = {
     "resync": lambda data: Resync(),
     "chat": _chat,
     "seat": _seat,
+    "remove": lambda data: Remove(_integer(data, "seat")),
 }
 
 

@@ -28,11 +28,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from skyjo.engine import IllegalActionError, Phase, State
-from skyjo.match import Match, MatchError, MatchOver, NotYourTurn, Seat, Update, check_seats
+from skyjo.match import (
+    Match,
+    MatchError,
+    MatchOver,
+    NotYourTurn,
+    Seat,
+    Update,
+    check_name,
+    check_seats,
+)
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from skyjo.scoring import score_round
 from skyjo.web import protocol
-from skyjo.web.protocol import Chat, Hello, Move, ProtocolError, Resync, SeatChange, error
+from skyjo.web.protocol import (
+    Chat,
+    Hello,
+    Move,
+    ProtocolError,
+    Remove,
+    Resync,
+    SeatChange,
+    error,
+)
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import RoomRecord
 
@@ -61,6 +79,14 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _name(value: Any) -> str:
+    """A player's chosen name (`skyjo.match.check_name`, spaces around it dropped)."""
+    try:
+        return check_name(value.strip() if isinstance(value, str) else value)
+    except MatchError as failure:
+        raise ProtocolError("bad_name", str(failure)) from None
+
+
 def _text(value: Any, what: str, limit: int) -> str:
     """A short line of text: 1 to `limit` characters, no control character."""
     if not isinstance(value, str) or not value.strip():
@@ -82,17 +108,26 @@ class RoomConfig:
     title: str
     listed: bool
     host_seat: int | None
+    #: Human seats played on the host's device (hot-seat): their tokens go to the host.
+    hot_seats: tuple[int, ...] = ()
+    #: The turn timer: seconds a human has for a move before `Match.play_for` plays it.
+    turn_seconds: float | None = None
 
     @classmethod
     def from_dict(cls, data: Any) -> RoomConfig:
-        """Read `{"seats": [{"name", "bot"}...], "rules", "title", "listed", "host_seat"}`;
-        `ProtocolError("bad_request")` names what is wrong."""
+        """Read `{"seats": [{"name", "bot", "hot_seat"}...], "rules", "title",
+        "listed", "host_seat", "turn_seconds"}`; `ProtocolError("bad_request")`
+        names what is wrong."""
         if not isinstance(data, dict):
             raise ProtocolError("bad_request", "the request is a JSON object")
-        unknown = sorted(set(data) - {"seats", "rules", "title", "listed", "host_seat"})
+        unknown = sorted(
+            set(data) - {"seats", "rules", "title", "listed", "host_seat", "turn_seconds"}
+        )
         if unknown:
             raise ProtocolError("bad_request", f"unknown field {unknown[0]!r:.40}")
         seats = _seats(data.get("seats"))
+        hot_seats = _hot_seats(data.get("seats"))
+        turn_seconds = _turn_seconds(data.get("turn_seconds"))
         try:
             rules = Rules.from_dict(data.get("rules"))
         except (RulesError, TypeError) as failure:
@@ -103,7 +138,30 @@ class RoomConfig:
             raise ProtocolError("bad_request", "listed must be true or false")
         default_title = f"{seats[host_seat].name}'s table" if host_seat is not None else "Bots"
         title = _text(data.get("title") or default_title, "the title", MAX_TITLE)
-        return cls(seats, rules, title, listed, host_seat)
+        if host_seat in hot_seats:
+            raise ProtocolError("bad_request", f"seat {host_seat} is the host's own seat")
+        return cls(seats, rules, title, listed, host_seat, hot_seats, turn_seconds)
+
+
+#: The turn timer's bounds, in seconds.
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
+
+
+def _turn_seconds(raw: Any) -> float | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != raw:
+        raise ProtocolError("bad_request", "turn_seconds is a number of seconds or null")
+    if not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
+        raise ProtocolError(
+            "bad_request", f"turn_seconds is from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+        )
+    return float(raw)
+
+
+def _hot_seats(raw: list[dict[str, Any]]) -> tuple[int, ...]:
+    """The seats marked `"hot_seat": true` (checked by `_seats` already)."""
+    return tuple(i for i, seat in enumerate(raw) if seat.get("hot_seat") is True)
 
 
 def _seats(raw: Any) -> tuple[Seat, ...]:
@@ -112,11 +170,16 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
         raise ProtocolError("bad_request", f"seats is a list of {MIN_PLAYERS} to {MAX_PLAYERS}")
     given: list[tuple[str | None, str | None]] = []
     for i, seat in enumerate(raw):
-        if not isinstance(seat, dict) or set(seat) - {"name", "bot"}:
-            raise ProtocolError("bad_request", f"seat {i} is an object with a name and a bot")
+        if not isinstance(seat, dict) or set(seat) - {"name", "bot", "hot_seat"}:
+            raise ProtocolError(
+                "bad_request", f"seat {i} is an object with a name, a bot and hot_seat"
+            )
         bot = seat.get("bot")
         if bot is not None and bot not in LADDER:
             raise ProtocolError("bad_request", f"seat {i}: bot is one of {', '.join(LADDER)}")
+        hot = seat.get("hot_seat", False)
+        if not isinstance(hot, bool) or (hot and bot is not None):
+            raise ProtocolError("bad_request", f"seat {i}: hot_seat is true for a human seat")
         name = seat.get("name")
         given.append((None if name in (None, "") else _text(name, f"seat {i}'s name", 40), bot))
     taken = {name for name, _ in given if name}
@@ -224,6 +287,9 @@ class Room:
         now = time.monotonic()
         self._absent_since = dict.fromkeys(range(match.num_players), now)  # seats with no one
         self._last_step = now
+        self.options = dict(record.options)
+        self.turn_seconds: float | None = self.options.get("turn_seconds")
+        self._decision_since = now  #: when the move awaited now became due (the turn timer)
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.closed = False
@@ -242,6 +308,7 @@ class Room:
             finished=self.match.over,
             steps=self.match.steps,
             created_at=self.created_at,
+            options=dict(self.options),
         )
 
     def free_seats(self) -> list[int]:
@@ -294,7 +361,18 @@ class Room:
             "over": match.over,
             "stalled": match.stalled,
             "winners": list(match.winners()),
+            "turn_seconds": self.turn_seconds,
+            "timer_left": self.timer_left(),
         }
+
+    def timer_left(self) -> float | None:
+        """Seconds until the turn timer plays the awaited move of a human seat
+        (None without a timer, or when a bot is to move, or once the game is over)."""
+        seat = self.match.to_move
+        if self.turn_seconds is None or seat is None or not self.match.seats[seat].human:
+            return None
+        left = self._decision_since + self.turn_seconds - time.monotonic()
+        return round(max(0.0, left), 2)
 
     # --- seats and tokens ----------------------------------------------------------
 
@@ -305,22 +383,53 @@ class Room:
         self._tokens[self._host] = seat
         return token
 
-    def claim(self) -> tuple[int, str]:
-        """Give the first free human seat a new token (`room_full` when none is left)."""
+    def claim(self, seat: int | None = None) -> tuple[int, str]:
+        """Give a free human seat (`seat`, else the first) a new token
+        (`room_full` when none is left, `bad_seat` when `seat` is not free)."""
         free = self.free_seats()
+        if seat is not None and seat not in free:
+            raise ProtocolError("bad_seat", f"seat {seat} is not a free human seat")
         if not free:
             raise ProtocolError("room_full", "every human seat of this room is taken")
+        seat = free[0] if seat is None else seat
         token = new_token()
-        self._tokens[token_hash(token)] = free[0]
-        return free[0], token
+        self._tokens[token_hash(token)] = seat
+        return seat, token
 
-    async def join(self) -> tuple[int, str]:
-        """Claim a free seat and save the room."""
+    async def join(self, name: str | None = None, seat: int | None = None) -> tuple[int, str]:
+        """Claim a free seat (`seat`, else the first), named `name` if given, and save the room."""
         async with self.lock:
-            seat, token = self.claim()
+            if name is not None:
+                name = _name(name)
+            seat, token = self.claim(seat)
+            if name is not None and name != self.match.seats[seat].name:
+                try:
+                    self._rename(seat, name)
+                except ProtocolError:
+                    self._revoke(seat)
+                    raise
             await self._save(self.record())
         self._broadcast({"type": "seats", "seats": self.seats()})
         return seat, token
+
+    def _rename(self, seat: int, name: str) -> None:
+        """Give `seat` the name `name` (`bad_name` when another seat has it)."""
+        if name in self.match.names:
+            raise ProtocolError("bad_name", f"the name {name} is taken here: choose another")
+        seats = list(self.match.seats)
+        seats[seat] = Seat(name, seats[seat].bot)
+        try:
+            self.match.seats = check_seats(seats)
+        except ValueError as failure:
+            raise ProtocolError("bad_name", str(failure)) from None
+
+    def _revoke(self, seat: int) -> None:
+        """Forget every token of `seat` but the host's: the seat is free again."""
+        self._tokens = {
+            digest: held
+            for digest, held in self._tokens.items()
+            if held != seat or digest == self._host
+        }
 
     # --- messages --------------------------------------------------------------------
 
@@ -350,6 +459,8 @@ class Room:
             self._chat(client, message.text)
         elif isinstance(message, SeatChange):
             await self._seat_change(client, message)
+        elif isinstance(message, Remove):
+            await self._remove(client, message.seat)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -358,7 +469,7 @@ class Room:
         if len(self.clients) >= self.settings.max_connections:
             raise ProtocolError("room_crowded", "this room has as many connections as it takes")
         if hello.join:
-            client.seat, token = await self.join()
+            client.seat, token = await self.join(hello.name)
             client.send({"type": "joined", "seat": client.seat, "token": token})
         elif hello.token is not None:
             digest = token_hash(hello.token)
@@ -431,18 +542,45 @@ class Room:
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._wake.set()
 
+    async def _remove(self, client: Client, seat: int) -> None:
+        """The host removes a seat's player: its tokens are revoked, its connections
+        closed; the seat is free for a returning human (or the host gives it to a bot)."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host removes a seat's player")
+        if not 0 <= seat < self.match.num_players:
+            raise ProtocolError("bad_seat", f"there is no seat {seat}")
+        if self._tokens.get(self._host) == seat:
+            raise ProtocolError("bad_seat", "that is the host's own seat")
+        if seat not in set(self._tokens.values()):
+            raise ProtocolError("bad_seat", f"nobody holds seat {seat}")
+        async with self.lock:
+            self._revoke(seat)
+            await self._save(self.record())
+        for other in list(self.clients):
+            if other.seat == seat:
+                other.send(error("removed", "the host gave your seat to someone else"))
+                other.close(4403, "removed by the host")
+                self.clients.discard(other)
+        self._absent_since.setdefault(seat, time.monotonic())
+        self._broadcast({"type": "seats", "seats": self.seats()})
+        self._wake.set()
+
     # --- steps -------------------------------------------------------------------------
 
-    async def _commit(self, update: Update | None) -> None:
+    async def _commit(self, update: Update | None, timed_out: bool = False) -> None:
         """After a step (under the lock): save the room, then tell every viewer."""
         assert update is not None
         self.recent.append(update)
         self._last_step = time.monotonic()
+        if update.state.held is None:  # a new move is awaited (not a turn's second half)
+            self._decision_since = self._last_step
         await self._save(self.record())
         views: dict[int | None, dict[str, Any]] = {}
         for client in list(self.clients):
             if client.seat not in views:
                 views[client.seat] = self._update_message(update, client.seat)
+                if timed_out:
+                    views[client.seat]["timed_out"] = True
             client.send(views[client.seat])
         if self.match.over:
             self.match.close()
@@ -456,6 +594,8 @@ class Room:
             message["winners"] = list(self.match.winners())
         if self.match.stalled is not None:
             message["stalled"] = self.match.stalled
+        if self.turn_seconds is not None:
+            message["timer_left"] = self.timer_left()
         return message
 
     def _broadcast(self, message: dict[str, Any]) -> None:
@@ -482,8 +622,9 @@ class Room:
         self.match.close()
 
     def _due(self) -> tuple[float, int, str] | None:
-        """The next automatic move: (seconds until it is due, seat, "bot" or
-        "stand_in"), or None while a present human is to move or the game is over."""
+        """The next automatic move: (seconds until it is due, seat, "bot",
+        "stand_in" or "timer"), or None while a present human is to move with no
+        turn timer, or the game is over."""
         seat = self.match.to_move
         if seat is None:
             return None
@@ -491,10 +632,13 @@ class Room:
         wait = self._last_step + self.settings.bot_delay - now
         if not self.match.seats[seat].human:
             return max(0.0, wait), seat, "bot"
+        due: list[tuple[float, int, str]] = []
         since = self._absent_since.get(seat)
-        if since is None:
-            return None
-        return max(0.0, wait, since + self.settings.absent_after - now), seat, "stand_in"
+        if since is not None:
+            due.append((max(0.0, wait, since + self.settings.absent_after - now), seat, "stand_in"))
+        if self.turn_seconds is not None:
+            due.append((max(0.0, self._decision_since + self.turn_seconds - now), seat, "timer"))
+        return min(due) if due else None
 
     async def _drive(self) -> None:
         """Play each automatic move when it is due; wake early on any change."""
@@ -527,7 +671,7 @@ class Room:
                 else functools.partial(self.match.play_for, seat)
             )
             update = await asyncio.to_thread(play)
-            await self._commit(update)
+            await self._commit(update, timed_out=kind == "timer")
 
 
 def _log_entry(update: Update, viewer: int | None) -> dict[str, Any]:

@@ -20,16 +20,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, create_engine, event
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    Float,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    text,
+)
 from sqlalchemy import select as sql_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
 #: The version of the tables this code writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def _add_options(connection: Connection) -> None:
+    """Version 1 to 2: the rooms' options (the turn timer), a JSON object."""
+    connection.execute(text("ALTER TABLE rooms ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
+
+
 #: version -> the function that upgrades a database from it to the next version.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_options}
 
 
 class StorageError(RuntimeError):
@@ -61,6 +78,7 @@ class RoomRow(Base):
     host: Mapped[str] = mapped_column(String(64))  #: the hash of the host's token
     tokens: Mapped[str] = mapped_column(Text)  #: JSON {token hash: seat or null}
     match: Mapped[str] = mapped_column(Text)  #: JSON of Match.to_dict()
+    options: Mapped[str] = mapped_column(Text, default="{}")  #: JSON {"turn_seconds"} (v2)
 
 
 @dataclass(slots=True)
@@ -76,6 +94,8 @@ class RoomRecord:
     finished: bool = False
     steps: int = 0
     created_at: float = field(default_factory=time.time)
+    #: The room's options: `turn_seconds` (the turn timer, or absent).
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class Store:
@@ -99,6 +119,7 @@ class Store:
             host=room.host,
             tokens=json.dumps(room.tokens),
             match=json.dumps(room.match, separators=(",", ":")),
+            options=json.dumps(room.options),
         )
         with Session(self.engine) as session, session.begin():
             session.merge(row)
@@ -176,4 +197,5 @@ def _record(row: RoomRow) -> RoomRecord:
         finished=row.finished,
         steps=row.steps,
         created_at=row.created_at,
+        options=json.loads(row.options or "{}"),
     )

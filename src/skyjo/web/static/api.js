@@ -15,13 +15,14 @@ async function call(method, path, body, raw = false) {
 export async function createRoom(config) {
   const room = await call("POST", "/api/rooms", config);
   saveSeat(room.code, room);
+  if (room.seats) localStorage.setItem(`skyjo:seats:${room.code}`, JSON.stringify(room.seats));
   localStorage.setItem(`skyjo:config:${room.code}`, JSON.stringify(config));
   return room;
 }
 
-/** Claim a free seat of a room. */
-export async function joinRoom(code) {
-  const room = await call("POST", `/api/rooms/${encodeURIComponent(code)}/join`);
+/** Claim a free seat of a room, under the name `name` (the seat's own name if empty). */
+export async function joinRoom(code, name = "") {
+  const room = await call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, name ? { name } : {});
   saveSeat(room.code, room);
   return room;
 }
@@ -37,6 +38,16 @@ export const uploadRecord = (text) => call("POST", "/api/replays", text, true);
 export function savedSeat(code) {
   try {
     return JSON.parse(localStorage.getItem(`skyjo:seat:${code}`));
+  } catch {
+    return null;
+  }
+}
+
+/** The seats this device plays in a room (hot-seat): [{seat, token}], or null. */
+export function savedSeats(code) {
+  try {
+    const seats = JSON.parse(localStorage.getItem(`skyjo:seats:${code}`));
+    return Array.isArray(seats) && seats.length > 1 ? seats : null;
   } catch {
     return null;
   }

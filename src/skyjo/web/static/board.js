@@ -80,6 +80,7 @@ function copy(text, button) {
 function status(game, view) {
   return h("div", { class: "status" },
     h("p", { class: "prompt", role: "status", "aria-live": "polite" }, prompt(view)),
+    game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: game.error.message })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
 }
@@ -295,10 +296,16 @@ function chat(game, view) {
 
 function hostPanel(game, view) {
   if (!view.state.host || view.state.over) return null;
-  return h("details", { class: "panel host" },
+  const open = view.ui.hostOpen;
+  return h("details", { class: "panel host", open, ontoggle: (e) => { view.ui.hostOpen = e.target.open; } },
     h("summary", {}, t("host.title")),
-    view.seats.map((seat, i) => h("label", { class: "host-seat" }, seat.name, " ",
-      h("select", { "data-key": `host-${i}`, onchange: (e) => game.setSeat(i, e.target.value || null) },
-        h("option", { value: "", selected: seat.human }, t("host.human")),
-        LADDER.map((level) => h("option", { value: level, selected: seat.bot === level }, t(`level.${level}`)))))));
+    view.seats.map((seat, i) => h("div", { class: "host-seat" },
+      h("label", { for: `host-${i}` }, seat.name,
+        seat.human && !seat.claimed ? h("span", { class: "badge" }, t("seat.free")) : null),
+      h("span", { class: "host-tools" },
+        h("select", { id: `host-${i}`, "data-key": `host-${i}`, onchange: (e) => game.setSeat(i, e.target.value || null) },
+          h("option", { value: "", selected: seat.human }, t("host.human")),
+          LADDER.map((level) => h("option", { value: level, selected: seat.bot === level }, t(`level.${level}`)))),
+        seat.claimed && i !== view.you ? h("button", { type: "button", class: "remove", "data-key": `host-remove-${i}`,
+          "aria-label": t("host.removeWho", { name: seat.name }), onclick: () => game.remove(i) }, t("host.remove")) : null))));
 }

@@ -9,11 +9,14 @@ const LEVELS = ["random", "greedy", "basic", "expected", "search"];
 const choice = {
   opponents: 3,
   level: "greedy",
-  seats: [], // per opponent: a level, or "friend"; empty: all at `level`
+  seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
+  names: [], // per opponent: the name of a hot-seat player
+  timer: 0, // the turn timer in seconds, 0 for none
   target: 100,
   penalty: "positive",
   listed: false,
   title: "",
+  name: null, // the name typed so far (kept when the page redraws)
 };
 
 /** Draw the front page; `navigate(path)` opens a room. */
@@ -24,7 +27,8 @@ export function renderFront(root, navigate) {
 }
 
 function solo(draw, navigate) {
-  const name = h("input", { id: "your-name", maxlength: 40, value: localStorage.getItem("skyjo:name") || "",
+  const name = h("input", { id: "your-name", maxlength: 40, value: choice.name ?? (localStorage.getItem("skyjo:name") || ""),
+    oninput: (e) => { choice.name = e.target.value; },
     placeholder: t("front.player"),
     "data-key": "name", autocomplete: "nickname" });
   const error = h("p", { class: "error", role: "alert" });
@@ -59,7 +63,13 @@ function more(draw) {
     seats.push(h("label", { class: "seat-choice" }, t("front.seat", { n: i + 2 }), " ",
       h("select", { "data-key": `seat-${i}`, onchange: (e) => { choice.seats[i] = e.target.value; draw(); } },
         h("option", { value: "friend", selected: value === "friend" }, t("front.friend")),
+        h("option", { value: "here", selected: value === "here" }, t("front.here")),
         LEVELS.map((level) => h("option", { value: level, selected: value === level }, t(`level.${level}`))))));
+    if (value === "here") {
+      seats.push(h("input", { class: "seat-name", maxlength: 40, value: choice.names[i] || "", "data-key": `seat-name-${i}`,
+        "aria-label": t("front.seatName", { n: i + 2 }), placeholder: t("front.seatName", { n: i + 2 }),
+        oninput: (e) => { choice.names[i] = e.target.value; } }));
+    }
   }
   return h("details", { class: "more", open: choice.seats.length > 0 || undefined },
     h("summary", {}, t("front.more")),
@@ -69,6 +79,10 @@ function more(draw) {
     h("label", {}, t("front.penalty"), " ", h("select", { "data-key": "penalty",
       onchange: (e) => { choice.penalty = e.target.value; } },
       ["positive", "always", "none"].map((p) => h("option", { value: p, selected: p === choice.penalty }, t(`penalty.${p}`))))),
+    h("label", {}, t("front.timer"), " ", h("select", { "data-key": "timer",
+      onchange: (e) => { choice.timer = Number(e.target.value); } },
+      [0, 15, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer },
+        n ? t("front.seconds", { n }) : t("front.noTimer"))))),
     h("label", {}, h("input", { type: "checkbox", checked: choice.listed, "data-key": "listed",
       onchange: (e) => { choice.listed = e.target.checked; } }), " ", t("front.listed")),
     h("label", {}, t("front.title"), " ", h("input", { maxlength: 80, value: choice.title, "data-key": "title",
@@ -80,9 +94,11 @@ function config(name) {
   const seats = [{ name }];
   for (let i = 0; i < choice.opponents; i++) {
     const value = choice.seats[i] || choice.level;
-    seats.push(value === "friend" ? { bot: null } : { bot: value });
+    if (value === "here") seats.push({ name: (choice.names[i] || "").trim() || null, hot_seat: true });
+    else seats.push(value === "friend" ? { bot: null } : { bot: value });
   }
   const request = { seats, rules: { target_score: choice.target, ender_penalty: choice.penalty }, listed: choice.listed };
+  if (choice.timer) request.turn_seconds = choice.timer;
   request.title = choice.title.trim() || t("front.defaultTitle", { name });
   return request;
 }

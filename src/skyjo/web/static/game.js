@@ -13,6 +13,7 @@ export class Game {
     this.error = null;
     this.lastRound = null; // the round summary to show, until dismissed
     this.status = "connecting";
+    this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
     this.stopped = false;
     this.connect();
@@ -56,6 +57,14 @@ export class Game {
     this.send({ type: "seat", seat, bot });
   }
 
+  remove(seat) {
+    this.send({ type: "remove", seat });
+  }
+
+  timer(left) {
+    this.deadline = left === null || left === undefined ? null : performance.now() + left * 1000;
+  }
+
   receive(message) {
     const handler = {
       state: () => this.onState(message),
@@ -73,6 +82,7 @@ export class Game {
     this.status = "open";
     this.retries = 0;
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
+    this.timer(message.timer_left);
   }
 
   onUpdate(message) {
@@ -83,7 +93,9 @@ export class Game {
     const state = this.state;
     state.number = message.number;
     state.observation = message.observation;
-    this.events = [...this.events, ...message.events].slice(-LOG_EVENTS);
+    const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;
+    this.events = [...this.events, ...events].slice(-LOG_EVENTS);
+    this.timer(message.timer_left);
     if (message.round) {
       state.rounds = [...state.rounds, message.round];
       this.lastRound = message.round;
@@ -100,6 +112,11 @@ export class Game {
       this.token = null; // the seat is not ours: watch instead
       this.send({ type: "hello", token: null });
       return;
+    }
+    if (message.code === "removed") {
+      localStorage.removeItem(`skyjo:seat:${this.code}`);
+      localStorage.removeItem(`skyjo:seats:${this.code}`);
+      this.token = null; // the server closes the connection: come back as a spectator
     }
     this.error = message;
   }

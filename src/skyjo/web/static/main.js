@@ -1,5 +1,6 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, uploadRecord } from "./api.js";
+import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, savedSeats, uploadRecord } from "./api.js";
+import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
 import { renderFront } from "./front.js";
@@ -96,6 +97,13 @@ function openUpload() {
 async function openRoom(code, watch) {
   stopGame();
   const saved = savedSeat(code);
+  const hot = watch ? null : savedSeats(code);
+  if (hot) {
+    ui = { again: () => again(code), navigate };
+    game = new HotSeat(code, hot, draw);
+    draw();
+    return;
+  }
   if (watch || saved) {
     startGame(code, watch ? null : saved.token);
     return;
@@ -107,13 +115,23 @@ async function openRoom(code, watch) {
       startGame(code, null);
       return;
     }
+    const name = h("input", { id: "join-name", maxlength: 40, value: localStorage.getItem("skyjo:name") || "",
+      "data-key": "join-name", autocomplete: "nickname", placeholder: room.seats[room.free_seats[0]].name });
+    const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },
       h("h2", {}, room.title),
       h("p", {}, t("room.joinPrompt")),
+      h("label", { for: "join-name" }, t("front.name")), name,
+      error,
       h("div", { class: "row" },
-        h("button", { type: "button", class: "start", onclick: async () => {
-          const seat = await joinRoom(code);
-          startGame(code, seat.token);
+        h("button", { type: "button", class: "start", "data-key": "take-seat", onclick: async () => {
+          try {
+            const seat = await joinRoom(code, name.value.trim());
+            if (name.value.trim()) localStorage.setItem("skyjo:name", name.value.trim());
+            startGame(code, seat.token);
+          } catch (failure) {
+            error.textContent = failure.message;
+          }
         } }, t("room.takeSeat")),
         h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
   } catch {
@@ -149,7 +167,9 @@ function draw() {
   }
   if (!game) return;
   if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
-  renderBoard(main, game, ui);
+  if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
+  else renderBoard(main, game, ui);
+  tickTimer();
 }
 
 document.addEventListener("keydown", (event) => {
@@ -157,10 +177,20 @@ document.addEventListener("keydown", (event) => {
     replayKey(replay, event);
     return;
   }
-  if (!game?.state || event.target.closest("input, select, textarea")) return;
+  if (!game?.state || game.pending != null || event.target.closest("input, select, textarea")) return;
   const shortcut = { d: "choice-draw", t: "choice-take", f: "choice-flip", n: "choice-next" }[event.key];
   if (shortcut) document.querySelector(`[data-key="${shortcut}"]`)?.click();
 });
+
+/** The turn timer's line counts down between messages (no redraw of the board). */
+function tickTimer() {
+  const line = document.querySelector("[data-key=timer]");
+  if (!line || !game?.deadline) return;
+  const left = Math.max(0, Math.ceil((game.deadline - performance.now()) / 1000));
+  line.textContent = t("timer.left", { n: left });
+  line.classList.toggle("urgent", left <= 5);
+}
+setInterval(tickTimer, 250);
 
 window.addEventListener("popstate", () => route());
 setLanguage(language());

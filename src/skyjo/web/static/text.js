@@ -45,6 +45,9 @@ export function describeEvents(events, seats, you) {
       case "reshuffled":
         lines.push(t("ev.reshuffled", { n: event.count }));
         break;
+      case "timed_out":
+        lines.push(t("ev.timedOut", { name }));
+        break;
       case "final_turns":
         lines.push(t("ev.final", { name }));
         break;
