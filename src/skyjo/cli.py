@@ -76,7 +76,7 @@ def _one_line(text: str) -> str:
 
 #: The longest word an error line echoes in full; a longer one (a pasted number,
 #: a wrong argument) is cut in the middle by `_cut`.
-MAX_ECHO = 80
+MAX_ECHO = 200
 
 
 def _cut(word: str) -> str:
