@@ -1,0 +1,372 @@
+"""Scoresheets kept in the games' database with SQLAlchemy 2 (SQLite by default, any URL).
+
+The tables live beside the web app's (`skyjo.web.storage`) in the database of
+`skyjo.web.settings.database_url`, with names of their own and a migration
+chain of their own, recorded in `scorepad_schema_version`, so neither side's
+migrations touch the other's tables:
+
+- `scorepad_sheets`: one row a sheet: its id, title, players, rules, first
+  rounds (an imported sheet's), a revision, and what a list shows (rounds,
+  finished, when created and changed);
+- `scorepad_changes`: the sheet's changes in order (add a round, edit or
+  delete round n; `skyjo.scorepad.sheet`), one row each.
+
+Every change is written in one transaction (the new change rows, the dropped
+ones after an undo, the sheet's row), and only once the model has accepted
+it: a process killed at any moment leaves each sheet as it was after its last
+change. A save names the revision it started from; when another process
+changed the sheet in between, it is refused (`ConflictError`) rather than
+lost.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, create_engine, event
+from sqlalchemy import delete as sql_delete
+from sqlalchemy import select as sql_select
+from sqlalchemy import update as sql_update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
+
+from skyjo.scorepad.sheet import Round, Sheet, make_rules
+
+#: The version of the scorepad's tables this code writes.
+SCHEMA_VERSION = 1
+#: version -> the function that upgrades the scorepad's tables from it to the next.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+#: The letters of a sheet's id (no 0/o, 1/l/i to misread).
+ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ID_LENGTH = 8
+
+
+class StoreError(ValueError):
+    """A sheet that cannot be found or saved, or a database this code cannot use."""
+
+
+class ConflictError(StoreError):
+    """The sheet was changed by someone else since it was opened."""
+
+
+class Base(DeclarativeBase):
+    """The scorepad's tables (not the web app's `Base`)."""
+
+
+class ScorepadVersion(Base):
+    """One row: the version of the scorepad's tables."""
+
+    __tablename__ = "scorepad_schema_version"
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class SheetRow(Base):
+    """A scoresheet: what a list shows, and what its changes start from."""
+
+    __tablename__ = "scorepad_sheets"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    players: Mapped[str] = mapped_column(Text)  #: JSON list of names, seat order
+    rules: Mapped[str] = mapped_column(Text)  #: JSON of Rules.to_dict()
+    base: Mapped[str] = mapped_column(Text)  #: JSON list of rounds (an imported sheet's)
+    revision: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ChangeRow(Base):
+    """Change number `seq` (from 1) of a sheet, as JSON (`Sheet.changes`)."""
+
+    __tablename__ = "scorepad_changes"
+    sheet_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    change: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSheet:
+    """A sheet as read from or written to the database, at a revision."""
+
+    id: str
+    sheet: Sheet
+    revision: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SheetInfo:
+    """A line of the list of sheets."""
+
+    id: str
+    title: str
+    players: tuple[str, ...]
+    rounds: int
+    finished: bool
+    created_at: float
+    updated_at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": list(self.players),
+            "rounds": self.rounds,
+            "finished": self.finished,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+class SheetStore:
+    """The scoresheets of a database: create, list, load, save, rename, delete."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        _migrate(self.engine)
+
+    def create(self, sheet: Sheet) -> StoredSheet:
+        """Write a new sheet (with its changes, if any) under a fresh id."""
+        now = time.time()
+        with Session(self.engine) as session, session.begin():
+            sheet_id = _fresh_id(session)
+            session.add(_sheet_row(sheet_id, sheet, 1, now, now))
+            session.add_all(_change_rows(sheet_id, sheet.changes, 0, now))
+        return StoredSheet(sheet_id, sheet, 1, now, now)
+
+    def load(self, sheet_id: str) -> StoredSheet:
+        """The sheet with this id, or a `StoreError`."""
+        with Session(self.engine) as session:
+            row = session.get(SheetRow, sheet_id)
+            if row is None:
+                raise StoreError(f"there is no scoresheet {sheet_id!r:.40} (skyjo scorepad --list)")
+            query = (
+                sql_select(ChangeRow.change)
+                .where(ChangeRow.sheet_id == sheet_id)
+                .order_by(ChangeRow.seq)
+            )
+            changes = tuple(json.loads(text) for text in session.scalars(query))
+            return _stored(row, changes)
+
+    def list(self) -> list[SheetInfo]:
+        """Every sheet, the last changed first."""
+        query = sql_select(SheetRow).order_by(SheetRow.updated_at.desc(), SheetRow.id)
+        with Session(self.engine) as session:
+            return [_info(row) for row in session.scalars(query)]
+
+    def save(self, stored: StoredSheet, sheet: Sheet) -> StoredSheet:
+        """Write `sheet`, the new state of `stored`, in one transaction: the
+        changes it added, the ones it dropped (undo), its title. Refused with
+        `ConflictError` if the sheet is no longer at `stored.revision`."""
+        old, new = stored.sheet.changes, sheet.changes
+        kept = _common_prefix(old, new)
+        now = time.time()
+        revision = stored.revision + 1
+        with Session(self.engine) as session, session.begin():
+            done = session.execute(
+                sql_update(SheetRow)
+                .where(SheetRow.id == stored.id, SheetRow.revision == stored.revision)
+                .values(
+                    title=sheet.title,
+                    revision=revision,
+                    rounds=len(sheet.rounds),
+                    finished=sheet.finished,
+                    updated_at=now,
+                )
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise ConflictError(
+                    f"the scoresheet {stored.id} was changed elsewhere: open it again"
+                )
+            session.execute(
+                sql_delete(ChangeRow).where(ChangeRow.sheet_id == stored.id, ChangeRow.seq > kept)
+            )
+            session.add_all(_change_rows(stored.id, new[kept:], kept, now))
+        return StoredSheet(stored.id, sheet, revision, stored.created_at, now)
+
+    def rename(self, sheet_id: str, title: str) -> StoredSheet:
+        """Give the sheet another title."""
+        stored = self.load(sheet_id)
+        return self.save(stored, stored.sheet.renamed(title))
+
+    def delete(self, sheet_id: str) -> None:
+        """Delete the sheet and its changes, in one transaction."""
+        with Session(self.engine) as session, session.begin():
+            gone = session.execute(sql_delete(SheetRow).where(SheetRow.id == sheet_id))
+            if gone.rowcount != 1:  # type: ignore[attr-defined]
+                raise StoreError(f"there is no scoresheet {sheet_id!r:.40}")
+            session.execute(sql_delete(ChangeRow).where(ChangeRow.sheet_id == sheet_id))
+
+    def version(self) -> int:
+        """The version of the scorepad's tables in the database."""
+        with Session(self.engine) as session:
+            return max(session.scalars(sql_select(ScorepadVersion.version)), default=0)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+class OpenSheet:
+    """A stored sheet being worked on: each change is checked by the model,
+    then saved at once; a refused change saves nothing."""
+
+    def __init__(self, store: SheetStore, stored: StoredSheet) -> None:
+        self.store = store
+        self.stored = stored
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.stored.sheet
+
+    def apply(self, changed: Sheet) -> Sheet:
+        """Save `changed`, the new state of this sheet."""
+        self.stored = self.store.save(self.stored, changed)
+        return changed
+
+    def add_round(self, data: Any) -> Sheet:
+        return self.apply(self.sheet.add_round(data))
+
+    def edit_round(self, number: int, data: Any) -> Sheet:
+        return self.apply(self.sheet.edit_round(number, data))
+
+    def delete_round(self, number: int) -> Sheet:
+        return self.apply(self.sheet.delete_round(number))
+
+    def undo(self) -> Sheet:
+        return self.apply(self.sheet.undo())
+
+    def rename(self, title: str) -> Sheet:
+        return self.apply(self.sheet.renamed(title))
+
+
+# --------------------------------------------------------------------------
+# Rows
+# --------------------------------------------------------------------------
+
+
+def _sheet_row(sheet_id: str, sheet: Sheet, revision: int, created: float, now: float) -> SheetRow:
+    return SheetRow(
+        id=sheet_id,
+        title=sheet.title,
+        players=json.dumps(list(sheet.players)),
+        rules=json.dumps(sheet.rules.to_dict()),
+        base=json.dumps([one.to_dict() for one in sheet.base]),
+        revision=revision,
+        rounds=len(sheet.rounds),
+        finished=sheet.finished,
+        created_at=created,
+        updated_at=now,
+    )
+
+
+def _change_rows(
+    sheet_id: str, changes: tuple[dict[str, Any], ...], after: int, now: float
+) -> list[ChangeRow]:
+    return [
+        ChangeRow(sheet_id=sheet_id, seq=after + n, change=json.dumps(change), made_at=now)
+        for n, change in enumerate(changes, start=1)
+    ]
+
+
+def _stored(row: SheetRow, changes: tuple[dict[str, Any], ...]) -> StoredSheet:
+    rules = json.loads(row.rules)
+    base = tuple(Round(one["ender"], one["entries"]) for one in json.loads(row.base))
+    sheet = Sheet(
+        tuple(json.loads(row.players)),
+        make_rules(rules["target_score"], rules["ender_penalty"]),
+        row.title,
+        base,
+        changes,
+    )
+    return StoredSheet(row.id, sheet, row.revision, row.created_at, row.updated_at)
+
+
+def _info(row: SheetRow) -> SheetInfo:
+    return SheetInfo(
+        id=row.id,
+        title=row.title,
+        players=tuple(json.loads(row.players)),
+        rounds=row.rounds,
+        finished=row.finished,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _common_prefix(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
+    """How many first changes `old` and `new` share."""
+    kept = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        kept += 1
+    return kept
+
+
+def _fresh_id(session: Session) -> str:
+    """An id no sheet has: 8 letters and digits, unguessable."""
+    while True:
+        sheet_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if session.get(SheetRow, sheet_id) is None:
+            return sheet_id
+
+
+# --------------------------------------------------------------------------
+# The database
+# --------------------------------------------------------------------------
+
+
+def _migrate(engine: Engine) -> None:
+    """Create the scorepad's tables on first use, then upgrade them to `SCHEMA_VERSION`."""
+    Base.metadata.create_all(engine)
+    table = ScorepadVersion.__table__
+    with engine.begin() as connection:
+        version = max(connection.scalars(sql_select(ScorepadVersion.version)).all(), default=None)
+        if version is None:
+            connection.execute(table.insert(), {"version": SCHEMA_VERSION})
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database's scorepad tables have version {version}, newer than "
+                f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo"
+            )
+        while version < SCHEMA_VERSION:
+            MIGRATIONS[version](connection)
+            version += 1
+        connection.execute(table.delete())
+        connection.execute(table.insert(), {"version": version})
+
+
+def _engine(url: str) -> Engine:
+    """An engine for `url`; SQLite files in WAL mode (as the web app's), shared across threads."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # a committed change survives a killed process
+        cursor.close()
+
+    return engine
