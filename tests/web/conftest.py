@@ -10,6 +10,7 @@ import pytest
 from browsing import ARGS, CHROMIUM
 from liveserver import Server
 from playwright.sync_api import Browser, sync_playwright
+from postgres import Postgres, running
 from starlette.testclient import TestClient
 from webclient import Conn
 
@@ -75,3 +76,20 @@ def problems() -> Iterator[list[str]]:
     found: list[str] = []
     yield found
     assert found == []
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server of Debian's package, for the whole test session."""
+    with running() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database's URL: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'skyjo.db'}"
+    else:
+        yield request.getfixturevalue("postgres").database()
+    Conn.close_all()

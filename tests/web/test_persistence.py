@@ -1,25 +1,19 @@
-"""The real server (uvicorn in a subprocess, a SQLite file) killed with SIGKILL
-in the middle of a turn and started again: every game resumes where it was,
-and the clients reconnect with their tokens and carry on."""
+"""The real server (uvicorn in a subprocess) killed with SIGKILL in the middle of
+a turn and started again: every game resumes where it was, and the clients
+reconnect with their tokens and carry on. Each test runs on a SQLite file and on
+a real PostgreSQL server (tests/web/postgres.py)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from liveserver import Server
+from sqlalchemy import create_engine, text
 from webclient import Conn, play_game
 
 from skyjo.engine import DRAW, SWAP
-from skyjo.web.storage import SCHEMA_VERSION, Store
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[str]:
-    yield f"sqlite:///{tmp_path / 'skyjo.db'}"
-    Conn.close_all()
+from skyjo.web.storage import SCHEMA_VERSION, RoomRecord, StorageError, Store
 
 
 def test_a_killed_server_resumes_every_game_where_it_was(database: str) -> None:
@@ -75,3 +69,45 @@ def test_a_killed_server_resumes_every_game_where_it_was(database: str) -> None:
     assert store.version() == SCHEMA_VERSION
     assert {r.code for r in store.active()} >= {first["code"], second["code"]}
     store.close()
+
+
+def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> None:
+    engine = create_engine(database)
+    with engine.begin() as db:  # the tables as version 1 wrote them
+        db.execute(text("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)"))
+        db.execute(text("INSERT INTO schema_version VALUES (1)"))
+        db.execute(
+            text(
+                "CREATE TABLE rooms (code VARCHAR(16) PRIMARY KEY, title VARCHAR(200), "
+                "listed BOOLEAN, created_at FLOAT, updated_at FLOAT, finished BOOLEAN, "
+                "steps INTEGER, host VARCHAR(64), tokens TEXT, match TEXT)"
+            )
+        )
+        db.execute(
+            text(
+                "INSERT INTO rooms VALUES ('ABCDEF', 'Old', :no, 1.0, 1.0, :no, 0, 'h', '{}', '{}')"
+            ),
+            {"no": False},
+        )
+    engine.dispose()
+    store = Store(database)
+    assert store.version() == SCHEMA_VERSION == 2
+    old = store.load("ABCDEF")
+    assert old is not None and old.title == "Old" and old.options == {}
+    store.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
+    assert store.load("ABCDEG").options == {"turn_seconds": 30.0}  # type: ignore[union-attr]
+    assert [r.code for r in store.active()] == ["ABCDEF", "ABCDEG"]
+    store.close()
+    store = Store(database)  # a second start changes nothing
+    assert store.version() == 2
+    store.close()
+
+
+def test_a_newer_database_is_refused(database: str) -> None:
+    Store(database).close()
+    engine = create_engine(database)
+    with engine.begin() as db:
+        db.execute(text("UPDATE schema_version SET version = 99"))
+    engine.dispose()
+    with pytest.raises(StorageError, match="schema version 99, newer"):
+        Store(database)

@@ -5,8 +5,6 @@ human taking the seat back, and the host's turn timer."""
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 
 import pytest
 from conftest import serving
@@ -14,7 +12,6 @@ from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room, play_game
 
 from skyjo.engine import DRAW, REVEAL
-from skyjo.web.storage import SCHEMA_VERSION, RoomRecord, Store
 
 
 def test_hot_seats_give_the_host_a_token_for_each(client: TestClient) -> None:
@@ -128,25 +125,3 @@ def test_the_turn_timer_plays_a_slow_human_s_move(monkeypatch: pytest.MonkeyPatc
         assert "timed_out" not in mine and mine["seat"] == 0
         bots = ana.until(lambda m: m["type"] == "update")  # the bot's reveal
         assert bots["seat"] == 1 and bots.get("timer_left") is None
-
-
-def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:  # the tables as version 1 wrote them
-        db.executescript(
-            """
-            CREATE TABLE schema_version (version INTEGER PRIMARY KEY);
-            INSERT INTO schema_version VALUES (1);
-            CREATE TABLE rooms (code VARCHAR(16) PRIMARY KEY, title VARCHAR(200),
-                listed BOOLEAN, created_at FLOAT, updated_at FLOAT, finished BOOLEAN,
-                steps INTEGER, host VARCHAR(64), tokens TEXT, match TEXT);
-            INSERT INTO rooms VALUES ('ABCDEF', 'Old', 0, 1.0, 1.0, 0, 0, 'h', '{}', '{}');
-            """
-        )
-    store = Store(f"sqlite:///{path}")
-    assert store.version() == SCHEMA_VERSION == 2
-    old = store.load("ABCDEF")
-    assert old is not None and old.title == "Old" and old.options == {}
-    store.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
-    assert store.load("ABCDEG").options == {"turn_seconds": 30.0}  # type: ignore[union-attr]
-    store.close()
