@@ -766,3 +766,43 @@ def serve_command(
 
     with user_input():
         serve(host=host, port=port, db=db)
+
+
+# --------------------------------------------------------------------------
+# skyjo scorepad (the work is in skyjo.scorepad)
+# --------------------------------------------------------------------------
+
+
+@app.command("scorepad")
+def scorepad_command(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy database URL (default: $SKYJO_DB, else the games' SQLite "
+            "file in the user's data folder)."
+        ),
+    ] = None,
+    sheet: Annotated[str | None, typer.Option(help="Open this scoresheet (its id).")] = None,
+    listing: Annotated[bool, typer.Option("--list", help="List the scoresheets and exit.")] = False,
+    export: Annotated[
+        str | None, typer.Option(metavar="ID", help="Print this scoresheet and exit.")
+    ] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="With --export: json (default) or csv.")
+    ] = None,
+    source: Annotated[
+        Path | None,
+        typer.Option("--import", help="Store a scoresheet exported as JSON; print its id."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Keep the score of a game played with real cards: totals or 12 cards a player a round."""
+    from skyjo.scorepad.command import open_app, scripted
+
+    with user_input():
+        output = scripted(db, listing, export, fmt, source, as_json)
+        pad = open_app(db, sheet) if output is None else None
+    if output is not None:
+        sys.stdout.write(output)
+    elif pad is not None:
+        pad.run()  # type: ignore[attr-defined]

@@ -94,6 +94,16 @@ def parse_entry(text: str, player: str = "this player") -> dict[str, Any] | None
     return {"cards": [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]}
 
 
+def entry_text(entry: Mapping[str, Any] | None) -> str:
+    """A canonical entry written as `parse_entry` reads it: `9`, or the cards
+    row by row, `7 5 2 4 / 7 -1 3 1 / 7 0 -2 2`."""
+    if entry is None:
+        return ""
+    if "total" in entry:
+        return str(entry["total"])
+    return " / ".join(" ".join(str(card) for card in row) for row in entry["cards"])
+
+
 def _number(token: str, player: str, what: str) -> int:
     """`token` as a whole number, or a `SheetError` naming `what` it should be."""
     if not _NUMBER.fullmatch(token):
@@ -373,6 +383,11 @@ class Sheet:
         of a value in the round's cards than the deck holds."""
         return self._score(data, number).round
 
+    def preview(self, data: Any, number: int | None = None) -> ScoredRound:
+        """`data` checked as round `number` (`check_round`) and scored, for a
+        form to show the round's scores and the ender's penalty before saving."""
+        return self._score(data, number)
+
     def _score(self, data: Any, number: int | None) -> ScoredRound:
         """`data` checked (`check_round`) and scored by `score_round` and `score_grid`."""
         where = f"round {number}: " if number else ""
@@ -602,8 +617,7 @@ def export_csv(sheet: Sheet) -> str:
     writer.writerow(CSV_HEADER)
     for one in sheet.summary()["rounds"]:
         for player, row in one["players"].items():
-            cards = row["entry"].get("cards")
-            written = " / ".join(" ".join(map(str, r)) for r in cards) if cards else ""
+            written = entry_text(row["entry"]) if "cards" in row["entry"] else ""
             ender = player == one["ender"]
             writer.writerow(
                 (
