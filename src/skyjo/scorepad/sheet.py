@@ -245,7 +245,7 @@ class Sheet:
         if not isinstance(self.rules, Rules):
             raise SheetError(f"rules must be Rules, not {self.rules!r:.40}")
         scored = tuple(self._score(r.to_dict(), n) for n, r in enumerate(self.base, start=1))
-        scored = self._settle(scored, "the imported rounds")
+        scored = self._settle(scored, "these rounds")
         for change in self.changes:
             scored = self._apply(scored, change)
         object.__setattr__(self, "scored", scored)
@@ -362,8 +362,8 @@ class Sheet:
         for number, one in enumerate(scored, start=1):
             if number > 1 and any(t >= self.rules.target_score for t in totals.values()):
                 raise SheetError(
-                    f"{what} ends the game after round {number - 1}, but round {number} "
-                    "follows: delete the later rounds first",
+                    f"with {what}, the game is over after round {number - 1}, but round "
+                    f"{number} follows: delete the later rounds first",
                     round=number - 1,
                 )
             for player, score in one.score.scores.items():
