@@ -1,0 +1,175 @@
+"""Scoresheets in the games' database: tables, migrations, transactions, a killed process."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+from skyjo.scorepad import store as store_module
+from skyjo.scorepad.sheet import Sheet, SheetError, export_json, import_json
+from skyjo.scorepad.store import ConflictError, OpenSheet, SheetStore, StoreError
+from skyjo.web.storage import Store
+
+ROUND_1 = {"ender": "Cleo", "entries": {"Ana": 9, "Ben": 20, "Cleo": 14}}
+ROUND_2 = {"ender": "Ben", "entries": {"Ana": "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2", "Ben": 5, "Cleo": 5}}
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'skyjo.db'}"
+
+
+def new_pad(store: SheetStore) -> OpenSheet:
+    return OpenSheet(store, store.create(Sheet.new(["Ana", "Ben", "Cleo"], "Friday")))
+
+
+def test_a_sheet_is_saved_change_by_change_and_reopened(url: str) -> None:
+    store = SheetStore(url)
+    pad = new_pad(store)
+    pad.add_round(ROUND_1)
+    pad.add_round(ROUND_2)
+    pad.edit_round(1, {**ROUND_1, "entries": {"Ana": 9, "Ben": 20, "Cleo": 8}})
+    store.close()
+    again = SheetStore(url).load(pad.id)
+    assert again.sheet == pad.sheet
+    assert again.sheet.totals == {"Ana": 23, "Ben": 30, "Cleo": 13}
+    assert again.revision == pad.stored.revision == 4
+
+
+def test_undo_is_saved_too(url: str) -> None:
+    store = SheetStore(url)
+    pad = new_pad(store)
+    pad.add_round(ROUND_1)
+    pad.add_round(ROUND_2)
+    pad.undo()
+    loaded = SheetStore(url).load(pad.id).sheet
+    assert len(loaded.rounds) == 1 and len(loaded.changes) == 1
+    pad.add_round(ROUND_2)  # the undone change's row is replaced, not kept
+    assert SheetStore(url).load(pad.id).sheet == pad.sheet
+
+
+def test_a_refused_change_saves_nothing(url: str) -> None:
+    store = SheetStore(url)
+    pad = new_pad(store)
+    pad.add_round(ROUND_1)
+    before = store.load(pad.id)
+    with pytest.raises(SheetError, match="no ender is marked"):
+        pad.add_round({"ender": None, "entries": {"Ana": 1, "Ben": 2, "Cleo": 3}})
+    with pytest.raises(SheetError, match="13"):
+        pad.add_round({"ender": "Ana", "entries": {"Ana": [13] + [1] * 11, "Ben": 2, "Cleo": 3}})
+    after = store.load(pad.id)
+    assert after == before and pad.stored == before
+
+
+def test_list_rename_and_delete(url: str) -> None:
+    store = SheetStore(url)
+    first = new_pad(store)
+    second = new_pad(store)
+    second.add_round(ROUND_1)
+    listed = store.list()
+    assert [info.id for info in listed] == [second.id, first.id]  # the last changed first
+    assert listed[0].rounds == 1 and listed[0].players == ("Ana", "Ben", "Cleo")
+    store.rename(first.id, "  Saturday [bold]x  ")
+    assert store.load(first.id).sheet.title == "Saturday [bold]x"
+    store.delete(second.id)
+    assert [info.id for info in store.list()] == [first.id]
+    with pytest.raises(StoreError, match="no scoresheet"):
+        store.load(second.id)
+    with pytest.raises(StoreError, match="no scoresheet"):
+        store.delete(second.id)
+    count = store.engine.connect().execute(text("SELECT count(*) FROM scorepad_changes"))
+    assert count.scalar() == 0  # the deleted sheet's changes went with it
+
+
+def test_a_change_made_elsewhere_meanwhile_is_not_overwritten(url: str) -> None:
+    store = SheetStore(url)
+    here = new_pad(store)
+    there = OpenSheet(store, store.load(here.id))
+    here.add_round(ROUND_1)
+    with pytest.raises(ConflictError, match="changed elsewhere"):
+        there.add_round(ROUND_2)
+    assert store.load(here.id).sheet.rounds == here.sheet.rounds
+
+
+def test_an_imported_sheet_is_stored_with_its_rounds(url: str) -> None:
+    store = SheetStore(url)
+    pad = new_pad(store)
+    pad.add_round(ROUND_1)
+    pad.add_round(ROUND_2)
+    imported = store.create(import_json(export_json(pad.sheet)))
+    loaded = store.load(imported.id).sheet
+    assert export_json(loaded) == export_json(pad.sheet)
+    assert not loaded.can_undo
+
+
+def test_the_tables_sit_beside_the_web_apps_with_their_own_version(url: str) -> None:
+    web = Store(url)
+    pads = SheetStore(url)
+    again = Store(url)  # the web app's migrations still see only their own tables
+    assert again.version() == web.version()
+    assert pads.version() == store_module.SCHEMA_VERSION
+    tables = set(inspect(pads.engine).get_table_names())
+    assert {"scorepad_schema_version", "scorepad_sheets", "scorepad_changes"} <= tables
+    assert {"schema_version", "rooms"} <= tables
+
+
+def test_a_database_with_newer_scorepad_tables_is_refused(url: str) -> None:
+    SheetStore(url).close()
+    engine = SheetStore(url).engine
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE scorepad_schema_version SET version = 99"))
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 1"):
+        SheetStore(url)
+
+
+def test_migrations_run_in_order_from_the_databases_version(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pad = new_pad(SheetStore(url))
+    ran: list[int] = []
+
+    def to_2(connection: object) -> None:
+        ran.append(2)
+        connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(store_module, "MIGRATIONS", {1: to_2})
+    upgraded = SheetStore(url)
+    assert ran == [2] and upgraded.version() == 2
+    assert upgraded.load(pad.id).sheet == pad.sheet
+    SheetStore(url)
+    assert ran == [2]  # once only
+
+
+SAVER = textwrap.dedent(
+    """
+    import sys, time
+    from skyjo.scorepad.store import OpenSheet, SheetStore
+    store = SheetStore(sys.argv[1])
+    pad = OpenSheet(store, store.load(sys.argv[2]))
+    pad.add_round({"ender": "Ana", "entries": {"Ana": 3, "Ben": -2, "Cleo": 12}})
+    print("saved", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def test_a_round_saved_just_before_sigkill_is_there_afterwards(url: str) -> None:
+    sheet_id = new_pad(SheetStore(url)).id
+    saver = subprocess.Popen(
+        [sys.executable, "-c", SAVER, url, sheet_id], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert saver.stdout is not None and saver.stdout.readline() == "saved\n"
+        saver.send_signal(signal.SIGKILL)
+        assert saver.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        saver.kill()
+    loaded = SheetStore(url).load(sheet_id).sheet
+    assert loaded.totals == {"Ana": 6, "Ben": -2, "Cleo": 12}  # Ana doubled: Ben had less
