@@ -433,8 +433,19 @@ def replay_command(
         ),
     ],
     as_json: JsonFlag = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Replay it step by step on the game's board (forward, back, a round); "
+            "a game saved by skyjo play --save replays too.",
+        ),
+    ] = False,
 ) -> None:
     """Replay a game record and show each round's scores, the totals and the winners."""
+    if watch:
+        watch_replay(path, as_json)
+        return
     with user_input():
         replayed = replay(load_record(path))
         summary = replay_summary(replayed)
@@ -447,6 +458,20 @@ def replay_command(
         held = half_turn(replayed)
         if held:
             out.print(held, soft_wrap=True)
+
+
+def watch_replay(path: str, as_json: bool) -> None:
+    """`skyjo replay --watch`: the record, step by step, in the terminal game's board."""
+    from skyjo.tui.replay import ReplayApp, load_game
+
+    with user_input():
+        if as_json:
+            fail("--watch shows the game on the screen: it prints no JSON (drop --json)")
+        if path == "-":
+            fail("--watch reads the keyboard: give the record's file, not - (standard input)")
+        record = load_game(path)
+        replay_app = ReplayApp(record)
+    replay_app.run()
 
 
 def half_turn(replayed: Replay) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Collection
 from rich.text import Text
 from textual import events
 from textual.containers import Grid
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import RichLog
@@ -26,6 +27,11 @@ from skyjo.tui.view import SeatView, TableView
 GRID_WIDTH = COLS * cards.CELL + COLS - 1
 #: A grid's height: its title, three rows of cards and its score line.
 GRID_HEIGHT = ROWS + 2
+#: A grid's height with tall cards (a half line of colour above each value).
+TALL_HEIGHT = 2 * ROWS + 2
+#: The lines the board needs besides the grids: the status line, the piles
+#: and some log, the prompt and the footer.
+BOARD_LINES = 1 + 6 + 2 + 1
 
 
 def fit(text: str, width: int) -> str:
@@ -63,6 +69,7 @@ class SeatGrid(Widget):
         self.cursor: int | None = None
         self.choosable: Collection[int] | None = None
         self.round_score: int | None = None
+        self.tall = False
 
     def show(
         self,
@@ -98,19 +105,25 @@ class SeatGrid(Widget):
         title = Text(fit(self.marks + self.view.name, GRID_WIDTH), style="bold")
         lines = [title]
         for row in range(ROWS):
-            line = Text()
-            for col in range(COLS):
-                if col:
-                    line.append(" ")
-                line.append_text(self.cell(row * COLS + col))
-            lines.append(line)
+            positions = range(row * COLS, (row + 1) * COLS)
+            if self.tall:
+                lines.append(Text(" ").join([self.edge(k) for k in positions]))
+            lines.append(Text(" ").join([self.cell(k) for k in positions]))
         lines.append(score_line(self.view, self.round_score))
         return Text("\n").join(lines)
 
+    def edge(self, k: int) -> Text:
+        """The half line above the card at k (tall cards)."""
+        assert self.view is not None
+        status, value = self.view.cell(k)
+        kind = {CLEARED: "gone", FACE_DOWN: "down"}.get(status, "up")
+        return cards.top_edge(kind, value if kind == "up" else None, cursor=k == self.cursor)
+
     def position_at(self, x: int, y: int) -> int | None:
         """The grid position under the point (x, y) of the widget, if a card is there."""
-        row, (col, gap) = y - 1, divmod(x, cards.CELL + 1)
-        if 0 <= row < ROWS and 0 <= col < COLS and gap < cards.CELL:
+        row = (y - 1) // 2 if self.tall else y - 1
+        col, gap = divmod(x, cards.CELL + 1)
+        if y >= 1 and 0 <= row < ROWS and 0 <= col < COLS and gap < cards.CELL:
             return row * COLS + col
         return None
 
@@ -135,21 +148,25 @@ class Table(Grid):
         for seat in range(self.count):
             yield SeatGrid(seat)
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.lay_out(event.size.width)
-
     def on_mount(self) -> None:
-        self.lay_out(self.app.size.width)
+        self.lay_out(self.app.size)
 
-    def lay_out(self, width: int) -> None:
-        """As many grids a band as fit in `width`, the bands balanced (8 at 80
-        columns: two bands of 4; 5: a band of 3 and one of 2)."""
-        fits = max(1, width // (GRID_WIDTH + 1))
+    def lay_out(self, size: Size) -> None:
+        """As many grids a band as fit in the width, the bands balanced (8 at 80
+        columns: two bands of 4; 5: a band of 3 and one of 2); tall cards when
+        the height leaves room for them."""
+        fits = max(1, size.width // (GRID_WIDTH + 1))  # a gap of 1, and 1 of padding
         bands = -(-self.count // fits)
         per_band = -(-self.count // bands)
+        tall = bands * TALL_HEIGHT + BOARD_LINES <= size.height
+        height = TALL_HEIGHT if tall else GRID_HEIGHT
         self.styles.grid_size_columns = per_band
         self.styles.grid_columns = str(GRID_WIDTH)
-        self.styles.grid_rows = str(GRID_HEIGHT)
+        self.styles.grid_rows = str(height)
+        for grid in self.query(SeatGrid):
+            grid.tall = tall
+            grid.styles.height = height
+            grid.refresh()
 
     def grid(self, seat: int) -> SeatGrid:
         return self.query_one(f"#seat-{seat}", SeatGrid)
@@ -242,3 +259,11 @@ def choosable(view: TableView, flip_mode: bool) -> set[int] | None:
     if view.holding:
         return {k for k in range(GRID_SIZE) if seat.status[k] != CLEARED}
     return None
+
+
+def snap(k: int, allowed: Collection[int]) -> int:
+    """`k` if allowed, else the next allowed position in reading order."""
+    for step in range(GRID_SIZE):
+        if (k + step) % GRID_SIZE in allowed:
+            return (k + step) % GRID_SIZE
+    return k

@@ -5,7 +5,8 @@ Every card is a cell of `CELL` characters. A face-up card shows its value
 its value band: negative dark blue, 0 light blue, 1 to 4 green, 5 to 8
 yellow, 9 to 12 red. A face-down card is a card back (`▒▒`), a card of a
 cleared column a dim `··`. The cursor puts the cell in brackets (`[ 7]`), in
-reverse video: visible without colours as well.
+reverse video: visible without colours as well. When the terminal has room,
+a card is drawn tall: a half line of its colour above its value (`top_edge`).
 
 Only `Text` objects are built here: nothing is read as markup.
 """
@@ -92,6 +93,17 @@ def face_down(*, cursor: bool = False, peek: int | None = None) -> Text:
 def gone(*, cursor: bool = False) -> Text:
     """A card of a cleared column: nothing left to play there."""
     return Text(_framed(GONE, cursor), style=GONE_STYLE + CURSOR_STYLE if cursor else GONE_STYLE)
+
+
+def top_edge(status: str, value: int | None = None, *, cursor: bool = False) -> Text:
+    """The half line above a tall card: the card's colour in a lower half block
+    (`▄▄▄▄`), so that the cards of a column stand apart. `status` is "up",
+    "down" or "gone"."""
+    if status == "gone":
+        return Text(" " * CELL)
+    colour = BACK_STYLE.bgcolor if status == "down" or value is None else card_style(value).bgcolor
+    style = Style(color="#ffffff" if cursor else colour, bold=cursor)
+    return Text("▄" * CELL, style=style)
 
 
 def card(value: int | None) -> Text:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -87,6 +87,9 @@ class BoardApp(App[None]):
             yield GameLog()
         yield Static(id="prompt")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(Table).lay_out(event.size)
 
     @property
     def game_log(self) -> GameLog:
@@ -192,6 +195,22 @@ class GameApp(BoardApp):
         self.acknowledged = -1  #: the last round whose end was shown and dismissed
         self.errors: list[str] = []  #: save errors, said once
 
+    @property
+    def waiting(self) -> str | None:
+        """What the app waits for: "move" (a human's), "pass" (the hot-seat
+        screen), "round" (a round's or the game's end read), "screen" (help, a
+        question), or None while it works (a bot thinks, a screen opens)."""
+        if self.busy:
+            return None
+        screen = self.screen
+        if isinstance(screen, PassScreen):
+            return "pass"
+        if isinstance(screen, RoundOverScreen):
+            return "round"
+        if screen is not self.screen_stack[0]:
+            return "screen"
+        return "move" if self.picking is not None else None
+
     # --- the flow of the game -------------------------------------------------
 
     def on_mount(self) -> None:
@@ -206,10 +225,17 @@ class GameApp(BoardApp):
         humans = [seat.human for seat in self.match.seats]
         return from_observation(self.obs, self.names, humans)
 
-    def redraw(self) -> None:
-        picker = self.picking
-        cursor = self.cursor[picker] if picker is not None else None
-        self.draw_board(self.table(), picker=picker, cursor=cursor, flip_mode=self.flip_mode)
+    def redraw(self, *, snap: bool = False) -> None:
+        """Draw the board; with `snap`, first move the cursor to a card the
+        human may choose (after a draw, in flip mode)."""
+        view = self.table()
+        picker, cursor = self.picking, None
+        allowed = board.choosable(view, self.flip_mode) if picker is not None else None
+        if picker is not None and allowed:
+            if snap:
+                self.cursor[picker] = board.snap(self.cursor[picker], allowed)
+            cursor = self.cursor[picker]
+        self.draw_board(view, picker=picker, cursor=cursor, flip_mode=self.flip_mode)
         if picker is not None:
             self.set_prompt(self.instruction())
 
@@ -245,7 +271,7 @@ class GameApp(BoardApp):
         self.seen_by = self.viewer = self.picking = seat
         self.obs = self.match.observation(seat)
         self.flip_mode = False
-        self.redraw()
+        self.redraw(snap=True)
 
     def start_bot(self, seat: int) -> None:
         self.busy = True
@@ -254,7 +280,7 @@ class GameApp(BoardApp):
         pause = self.pause / 3 if phase in (Phase.REVEAL, Phase.ROUND_OVER) else self.pause
         self.bot_move(pause)
 
-    @work(thread=True, exclusive=True, group="bots")
+    @work(thread=True, group="bots")
     def bot_move(self, pause: float) -> None:
         """In a worker thread: wait `pause` seconds, then one bot move."""
         if pause:
@@ -278,7 +304,12 @@ class GameApp(BoardApp):
         return True
 
     def applied(self, update: Update | None) -> None:
-        """After a move: tell it, save, redraw, and go on."""
+        """After a move: show it, and go on."""
+        self.show_update(update)
+        self.next_step()
+
+    def show_update(self, update: Update | None) -> None:
+        """Tell the move in the log, save the game and redraw the board."""
         before = self.obs
         self.obs = self.match.observation(self.viewer)
         if update is not None:
@@ -288,7 +319,6 @@ class GameApp(BoardApp):
         self.save()
         self.picking = None
         self.redraw()
-        self.next_step()
 
     def save(self) -> None:
         if self.save_path is None:
@@ -376,9 +406,11 @@ class GameApp(BoardApp):
         seat = self.turn_check()
         if seat is None:
             return
-        if self.obs.source == "deck":
+        if self.obs.phase == Phase.REVEAL:
+            self.warn("First turn up two of your cards")
+        elif self.obs.source == "deck":
             self.flip_mode = not self.flip_mode
-            self.redraw()
+            self.redraw(snap=True)
         elif self.obs.source == "discard":
             self.warn("A card taken from the discard pile must be exchanged: it may not go back")
         else:

@@ -23,39 +23,40 @@ from skyjo.tui.narrate import agree, penalty_reason
 from skyjo.tui.view import TableView
 
 RULES_SUMMARY = """\
-Skyjo: have the lowest total when someone reaches the target (100 by default).
+Skyjo: have the lowest total when someone reaches the target (100 by
+default). Each player has 12 cards face down, 3 rows of 4. At the start
+of a round everyone turns up two of them. On your turn, either:
 
-Each player has 12 cards face down in 3 rows of 4. At the start of a round
-everyone turns up two of them. On your turn, do one of:
-
-  - take the discard pile's top card and exchange it with one of yours
-    (face up or face down); it may not be put back;
-  - draw the top card of the draw pile, look at it, and either exchange it
-    with one of yours, or discard it and turn up one of your face-down cards.
+  - take the discard pile's top card and exchange it with one of your
+    cards (face up or face down); it may not be put back;
+  - or draw the draw pile's top card, look at it, and either exchange
+    it with one of your cards, or discard it and turn up one of your
+    face-down cards.
 
 The card you give away goes face up on the discard pile.
 
-A column of three equal face-up cards is cleared: the cards go on the
-discard pile and the column scores nothing for the rest of the round.
-When the draw pile is empty, the discard pile but its top card is shuffled
-into a new draw pile.
+A column of three equal face-up cards is cleared: its cards go on the
+discard pile and it scores nothing for the rest of the round. When the
+draw pile is empty, the discard pile but its top card is shuffled into
+a new draw pile.
 
-A player with no face-down card left ends the round: everyone else plays one
-more turn. Then every card is turned up (columns of three equal cards still
-clear) and each player scores the sum of their cards. The ender's score is
-doubled when it is above 0 and someone else scored as low or lower
-(the --ender-penalty variant may change that).
+A player with no face-down card left ends the round: everyone else plays
+one more turn. Then every card is turned up (columns of three equal
+cards still clear) and each player scores the sum of their cards. The
+ender's score is doubled when it is above 0 and someone else scored as
+low or lower (unless the --ender-penalty variant says otherwise).
 
 The lowest total wins; equal lowest totals share the win."""
 
 KEYS_SUMMARY = """\
-Keys: arrows move on your grid, Enter chooses the card (or click it).
+Keys: the arrows move on your grid, Enter chooses (or click a card).
   d  draw a card            t  take the discard pile's top card
-  f  after drawing: discard the drawn card and turn up a card (f again: back
-     to exchanging); clicking the discard pile does the same
-  s  the scoresheet         ?  this help           q  quit
-In a replay: right / left step, [ and ] jump a round, 1-9 go to a round,
-Home / End go to the start / the end, space plays on by itself."""
+  f  after drawing: discard the drawn card and turn up one of yours
+     (f again: exchange it after all); or click the discard pile
+  s  the scoresheet         ?  this help (arrows scroll it)
+  q  quit
+In a replay: right and left a step, ] and [ a round, 1-9 a round's
+start, Home and End the first and last step, space plays on."""
 
 
 def colours_legend() -> Text:
@@ -63,7 +64,7 @@ def colours_legend() -> Text:
     legend = Text("Cards: ")
     for value in (-2, 0, 3, 7, 11):
         legend.append_text(cards.face_up(value))
-        legend.append(f" {cards.band_name(value)}  ")
+        legend.append(f" {cards.band_name(value)}" + ("\n       " if value == 3 else "  "))
     legend.append_text(cards.face_down())
     legend.append(" face down  ")
     legend.append_text(cards.gone())
@@ -79,19 +80,17 @@ class HelpScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 84; max-width: 100%; height: 90%;
+    HelpScreen > VerticalScroll { width: 78; max-width: 100%; height: 90%;
         border: round $primary; background: $surface; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Text("How to play Skyjo", style="bold underline"))
-            yield Static(Text(RULES_SUMMARY))
-            yield Static(Text(""))
+            yield Static(Text("How to play Skyjo (Escape to go back)", style="bold underline"))
             yield Static(colours_legend())
-            yield Static(Text(""))
             yield Static(Text(KEYS_SUMMARY))
-            yield Static(Text("\nPress Escape to go back.", style="dim"))
+            yield Static(Text(""))
+            yield Static(Text(RULES_SUMMARY))
 
 
 class PassScreen(Screen[None]):
@@ -243,7 +242,7 @@ class TextScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,s", "dismiss", "Close")]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: auto; max-width: 100%; height: auto; max-height: 90%;
+    TextScreen > VerticalScroll { width: 90%; height: auto; max-height: 90%;
         border: round $primary; background: $surface; padding: 0 1; }
     """
 

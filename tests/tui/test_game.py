@@ -1,0 +1,252 @@
+"""The terminal game driven headlessly (Textual's pilot): keys, mouse, screens."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from tuidriver import (
+    bot_chooser,
+    keys_for,
+    play_on,
+    quick_pilot,  # noqa: F401 (an autouse fixture)
+    screen_text,
+    settle,
+)
+
+from skyjo.bots import make_bot
+from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Observation, Phase, new_game, step
+from skyjo.match import Match, Seat
+from skyjo.rules import Rules
+from skyjo.tui.board import Piles, SeatGrid
+from skyjo.tui.game import GameApp
+from skyjo.tui.screens import HelpScreen, RoundOverScreen, TextScreen
+
+
+def run(app: GameApp, scenario: Callable[[Pilot[Any]], Awaitable[None]], size=(80, 24)) -> None:
+    """Run `scenario` on the app, headless, at `size`."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await scenario(pilot)
+
+    asyncio.run(main())
+
+
+def seat_actions(match: Match, seat: int) -> list[int]:
+    """The actions `seat` played, read back from the match's history."""
+    state = new_game(match.num_players, match.secret, match.rules)
+    played = []
+    for action in match.state.history:
+        if state.player == seat and state.phase != Phase.ROUND_OVER:
+            played.append(action)
+        state = step(state, action)
+    return played
+
+
+def test_a_human_plays_a_whole_round_against_bots_by_key_presses() -> None:
+    match = Match([Seat("Ana"), Seat("Greedy", "greedy"), Seat("Random", "random")], seed=3)
+    app = GameApp(match, pause=0)
+    chosen: list[int] = []
+    greedy = bot_chooser("greedy")
+
+    def choose(app: GameApp, seat: int) -> int:
+        chosen.append(greedy(app, seat))
+        return chosen[-1]
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        made = await play_on(pilot, choose, stop_at_round=1)
+        assert made == len(chosen) > 4
+        assert isinstance(app.screen, RoundOverScreen)
+        text = "\n".join(screen_text(app))
+        assert "Round 1 over" in text
+        assert "ended with" in text  # the ender's penalty, explained
+
+    run(app, scenario)
+    assert len(match.state.results) == 1
+    assert seat_actions(match, 0) == chosen
+    assert any(a == DRAW for a in chosen) and any(SWAP <= a < FLIP for a in chosen)
+
+
+def test_the_game_goes_to_its_end_and_names_the_winners() -> None:
+    seats = [Seat("Ana"), Seat("Greedy", "greedy")]
+    match = Match(seats, Rules(target_score=30), seed=12)
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await play_on(pilot, bot_chooser("expected"))
+        assert isinstance(app.screen, RoundOverScreen) and app.screen.game_over
+        text = "\n".join(screen_text(app))
+        winners = " and ".join(match.names[s] for s in match.winners())
+        assert f"Game over: {winners}" in text
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        assert "Scoresheet" in "\n".join(screen_text(app))
+        await pilot.press("escape", "q")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert match.over and match.winners()
+    assert app.return_code is not None  # the app ended
+
+
+def test_keys_that_are_not_legal_now_change_nothing() -> None:
+    seats = [Seat("Ana"), Seat("Greedy", "greedy")]
+    match = Match(seats, seed=5)
+    app = GameApp(match, pause=0)
+
+    async def refused(pilot: Pilot[Any], key: str, reason: str = "") -> None:
+        before = match.state
+        await pilot.press(key)
+        await settle(pilot)
+        assert match.state is before, key
+        assert reason in "\n".join(screen_text(app)), (key, reason)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        for key in ("d", "t", "f"):
+            await refused(pilot, key, "First turn up two of your cards")
+        for key in ("z", "x", "1", "tab", "escape", "space"):
+            await refused(pilot, key)
+        await pilot.press("enter")  # reveals the card under the cursor
+        await settle(pilot)
+        await pilot.press("left")
+        await refused(pilot, "enter", "That card is already face up")
+        await pilot.press("right", "enter")
+        await play_on(pilot, bot_chooser(), moves=0)  # the bot's reveals
+        assert match.state.phase == Phase.TURNS and match.to_move == 0
+        await refused(pilot, "enter", "Draw a card (d) or take the discard (t) first")
+        await refused(pilot, "f", "Draw a card first (d)")
+        await pilot.press("t")
+        await settle(pilot)
+        assert match.state.held is not None
+        await refused(pilot, "t", "put it in your grid first")
+        await refused(pilot, "d", "put it in your grid first")
+        await refused(pilot, "f", "may not go back")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert seat_actions(match, 0)[-2] == TAKE_DISCARD
+
+    run(app, scenario)
+
+
+def test_flip_mode_offers_only_face_down_cards() -> None:
+    match = Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=5)
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await play_on(pilot, bot_chooser(), moves=2)  # the two reveals
+        await pilot.press("d", "f")
+        await settle(pilot)
+        obs = match.observation(0)
+        grid = app.query_one("#seat-0", SeatGrid)
+        assert grid.choosable == {k for k, v in enumerate(obs.cards[0]) if v is None}
+        assert grid.cursor in grid.choosable
+        face_up = next(k for k, v in enumerate(obs.cards[0]) if v is not None)
+        before = match.state
+        await pilot.press(*keys_for(SWAP + face_up, grid.cursor))  # Enter on a face-up card
+        await settle(pilot)
+        assert match.state is before
+        assert "choose a face-down card" in "\n".join(screen_text(app))
+        await pilot.press("f", "f")  # out of flip mode and back in
+        k = grid.cursor
+        await pilot.press("enter")
+        await settle(pilot)
+        assert seat_actions(match, 0)[2:] == [DRAW, FLIP + k]
+
+    run(app, scenario)
+
+
+def test_the_mouse_plays_cards_and_piles() -> None:
+    match = Match([Seat("Ana"), Seat("Random", "random")], seed=8)
+    app = GameApp(match, pause=0)
+
+    def at(grid: SeatGrid, k: int) -> tuple[int, int]:
+        row, col = divmod(k, 4)
+        return col * 5 + 1, 1 + (2 * row + 1 if grid.tall else row)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        grid = app.query_one("#seat-0", SeatGrid)
+        for k in (5, 6):
+            await pilot.click("#seat-0", offset=at(grid, k))
+            await settle(pilot)
+        await play_on(pilot, bot_chooser(), moves=0)
+        await pilot.click(Piles, offset=(1, 0))  # the draw pile
+        await settle(pilot)
+        await pilot.click(Piles, offset=(1, 1))  # the discard pile: discard and flip
+        await settle(pilot)
+        assert app.flip_mode
+        await pilot.click("#seat-0", offset=at(grid, 0))
+        await settle(pilot)
+        await play_on(pilot, bot_chooser(), moves=0)
+        await pilot.click(Piles, offset=(1, 1))  # take the discard
+        await settle(pilot)
+        await pilot.click("#seat-0", offset=at(grid, 5))
+        await settle(pilot)
+
+    run(app, scenario)
+    assert seat_actions(match, 0)[:6] == [
+        REVEAL + 5,
+        REVEAL + 6,
+        DRAW,
+        FLIP + 0,
+        TAKE_DISCARD,
+        SWAP + 5,
+    ]
+
+
+def test_help_shows_the_rules_and_the_card_colours() -> None:
+    app = GameApp(Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=1), pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = "\n".join(screen_text(app))
+        for words in ("How to play Skyjo", "dark blue", "light blue", "green", "yellow", "red"):
+            assert words in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+    run(app, scenario)
+
+
+def test_the_interface_answers_while_a_bot_thinks() -> None:
+    release = threading.Event()
+    thinking = threading.Event()
+
+    class Slow:
+        """A bot that thinks until the test lets it play."""
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("greedy", seed)
+
+        def choose(self, observation: Observation) -> int:
+            thinking.set()
+            assert release.wait(10)
+            return int(self.bot.choose(observation))
+
+    match = Match([Seat("Ana"), Seat("Slow", "greedy")], seed=4, make=lambda spec, seed: Slow(seed))
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("enter", "right", "enter")  # Ana's reveals: the bot's turn
+        await asyncio.get_running_loop().run_in_executor(None, thinking.wait, 10)
+        before = match.state
+        await pilot.press("d", "t", "enter", "question_mark")  # answered: help opens
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert match.state is before and app.busy
+        assert "Slow is thinking" in "\n".join(screen_text(app))
+        release.set()
+        await settle(pilot)
+        assert not app.busy
+
+    run(app, scenario)
