@@ -306,11 +306,12 @@ class SheetScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def show(self, message: Text | None = None) -> None:
-        """Draw the sheet; keep the cursor on the same round when it still exists."""
+    def show(self, message: Text | None = None, select: int | None = None) -> None:
+        """Draw the sheet, the cursor on round `select`, else where it was."""
         self.query_one("#heading", Static).update(heading(self.pad.id, self.sheet))
         table = self.query_one(DataTable)
         row = table.cursor_row if table.row_count else 0
+        row = row if select is None else select - 1
         fill_rounds(table, self.sheet)
         if table.row_count:
             table.move_cursor(row=min(row, max(len(self.sheet.rounds) - 1, 0)))
@@ -528,9 +529,11 @@ class RoundScreen(Screen[None]):
 
     def mark_ender(self, player: str) -> None:
         self.ender = player
+        self.query_one("#message", Static).update("")
         self.refresh_round()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#message", Static).update("")  # the refusal was of the old values
         self.refresh_round()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -574,7 +577,7 @@ class RoundScreen(Screen[None]):
             self.refuse(error)
             return
         self.app.pop_screen()
-        self.owner.show(plain(f"Round {number} saved."))
+        self.owner.show(plain(f"Round {number} saved."), select=number)
 
     def refuse(self, error: ValueError) -> None:
         """Say why the round is refused and put the cursor on the player concerned."""

@@ -1,0 +1,225 @@
+"""`skyjo scorepad`'s Textual app driven by keys (Textual's pilot), on a real database."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+
+from skyjo.scorepad.sheet import Sheet
+from skyjo.scorepad.store import SheetStore
+from skyjo.scorepad.tui import ListScreen, RoundScreen, ScorepadApp, SheetScreen
+from skyjo.scoring import score_round
+
+GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"
+BEN, CLEO = "[bold]Ben", "Cleo[/]"  # markup that must stay text
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SheetStore:
+    return SheetStore(f"sqlite:///{tmp_path / 'skyjo.db'}")
+
+
+def run(app: ScorepadApp, scenario: Callable[[Pilot[Any]], Awaitable[None]], size=(120, 30)):
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(pilot)
+
+    asyncio.run(main())
+
+
+def screen_text(app: Any) -> str:
+    """What the terminal shows now, as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True)
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
+
+
+async def enter_round(pilot: Pilot[Any], values: list[str], ender: int) -> None:
+    """From a sheet: `a`, each player's value then Enter, `e` in the ender's field."""
+    await pilot.press("a")
+    await pilot.pause()
+    for n, value in enumerate(values):
+        await pilot.press(*value)
+        if n == ender:
+            await pilot.press("e")
+        await pilot.press("enter")
+    await pilot.pause()
+
+
+def sheet_with(store: SheetStore, *rounds: dict[str, Any], target: int = 100) -> str:
+    sheet = Sheet.new(["Ana", BEN, CLEO], "Friday [red]night", target_score=target)
+    for data in rounds:
+        sheet = sheet.add_round(data)
+    return store.create(sheet).id
+
+
+def test_a_sheet_is_made_and_the_worked_examples_entered_by_keys(store: SheetStore) -> None:
+    app = ScorepadApp(store)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, ListScreen)
+        assert "No scoresheet yet" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"Friday [red]night", "enter", *"Ana", "enter", *BEN, "enter", *CLEO)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        # RULES.md 4: Cleo ends with 14 while Ana has 9: Cleo writes 28.
+        await enter_round(pilot, ["9", "20", "14"], ender=2)
+        assert isinstance(app.screen, SheetScreen)
+        shown = screen_text(app)
+        assert "Round 1 saved." in shown
+        reason = score_round({"Ana": 9, BEN: 20, CLEO: 14}, CLEO).reason
+        assert reason in shown
+        # The grid of RULES.md 4 as cards; Ben ends with 5 and Cleo also has 5: 10.
+        await enter_round(pilot, [GRID_14, "5", "5"], ender=1)
+        shown = screen_text(app)
+        assert "three 7s, cleared, so 0; 5 + -1 + 0 = 4; 2 + 3 + -2 = 3; 4 + 1 + 2 = 7: 14" in shown
+        assert f"{BEN} ended with 5 and {CLEO} has 5" in shown
+        # Ana ends with -3 and Cleo has -5: Ana keeps -3.
+        await enter_round(pilot, ["-3", "10", "-5"], ender=0)
+        shown = screen_text(app)
+        assert "Ana ended with -3: a score of 0 or below is never doubled" in shown
+        assert "Leader: Ana (20)" in shown
+        assert f"to 100: Ana 80, {BEN} 60, {CLEO} 72" in shown
+        assert "Friday [red]night" in shown
+
+    run(app, scenario)
+    (info,) = store.list()
+    sheet = store.load(info.id).sheet
+    assert sheet.players == ("Ana", BEN, CLEO) and sheet.title == "Friday [red]night"
+    assert sheet.totals == {"Ana": 20, BEN: 40, CLEO: 28}
+    assert [r.ender for r in sheet.rounds] == [CLEO, BEN, "Ana"]
+
+
+def test_the_game_ends_and_an_edited_round_changes_the_winner(store: SheetStore) -> None:
+    first = {"ender": CLEO, "entries": {"Ana": 9, BEN: 20, CLEO: 14}}
+    sheet_id = sheet_with(store, first, target=50)
+    app = ScorepadApp(store, sheet_id)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await enter_round(pilot, ["22", "35", "2"], ender=2)
+        shown = screen_text(app)
+        assert f"Game over: {CLEO} wins with 30." in shown
+        await pilot.press("a")
+        await pilot.pause()
+        assert "no round can be added" in screen_text(app)
+        # Round 1 was misread: Cleo had 24, so 48 and Ana wins.
+        await pilot.press("up", "e")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundScreen)
+        await pilot.press("down", "down", "ctrl+a", "ctrl+k", *"24", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        assert "Game over: Ana wins with 31." in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert f"Game over: {CLEO} wins with 30." in screen_text(app)
+
+    run(app, scenario)
+    assert store.load(sheet_id).sheet.winners == [CLEO]
+
+
+def test_a_round_is_deleted_after_confirmation(store: SheetStore) -> None:
+    one = {"ender": "Ana", "entries": {"Ana": 1, BEN: 2, CLEO: 3}}
+    sheet_id = sheet_with(store, one, {**one, "entries": {"Ana": 4, BEN: 5, CLEO: 6}})
+    app = ScorepadApp(store, sheet_id)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.press("d")
+        await pilot.pause()
+        assert "Delete round 1? (y / n)" in screen_text(app)
+        await pilot.press("n", "d", "y")
+        await pilot.pause()
+        assert "Round 1 deleted." in screen_text(app)
+
+    run(app, scenario)
+    assert store.load(sheet_id).sheet.totals == {"Ana": 4, BEN: 5, CLEO: 6}
+
+
+@pytest.mark.parametrize(
+    ("values", "ender", "message"),
+    [
+        (["1", "2", "3"], None, "round 1: no ender is marked: mark who ended the round"),
+        (["", "2", "3"], 0, "round 1: Ana ended the round but has no score entered"),
+        (["1", "", "3"], 0, f"round 1: {BEN} has no score entered"),
+        (["13 1 1 1 1 1 1 1 1 1 1 1", "2", "3"], 0, "row 0, column 0 is 13"),
+        (["-2 -2 -2 -2 -2 -2 0 0 0 0 0 0", "2", "3"], 0, "6 cards of -2 but the deck has only 5"),
+    ],
+)
+def test_a_mistake_is_refused_with_its_message_and_nothing_saved(
+    store: SheetStore, values: list[str], ender: int | None, message: str
+) -> None:
+    sheet_id = sheet_with(store)
+    before = store.load(sheet_id)
+    app = ScorepadApp(store, sheet_id)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await enter_round(pilot, values, ender=-1 if ender is None else ender)
+        assert isinstance(app.screen, RoundScreen)
+        assert message in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+
+    run(app, scenario)
+    assert store.load(sheet_id) == before
+
+
+def test_the_list_opens_renames_and_deletes_sheets(store: SheetStore) -> None:
+    keep = sheet_with(store)
+    gone = sheet_with(store)
+    app = ScorepadApp(store)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        shown = screen_text(app)
+        assert keep in shown and gone in shown and f"Ana, {BEN}, {CLEO}" in shown
+        await pilot.press("d")  # the last made is on top
+        await pilot.pause()
+        assert f"Delete the scoresheet {gone} Friday [red]night, 0 rounds? (y / n)" in (
+            screen_text(app)
+        )
+        await pilot.press("y", "r")
+        await pilot.pause()
+        await pilot.press("ctrl+a", "ctrl+k", *"Saturday", "enter", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        assert "Saturday" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ListScreen)
+
+    run(app, scenario)
+    assert [(info.id, info.title) for info in store.list()] == [(keep, "Saturday")]
+
+
+def test_the_screens_fit_80_by_24(store: SheetStore, tmp_path: Path) -> None:
+    sheet_id = sheet_with(store)
+    app = ScorepadApp(store, sheet_id)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await enter_round(pilot, ["9", "20", "14"], ender=2)
+        await pilot.press("a", *GRID_14, "enter", "5", "e", "enter", "5")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "three 7s, cleared, so 0;" in shown
+        assert f"{BEN} ended with 5 and {CLEO} has 5" in shown.replace("\n", " ")
+        app.save_screenshot(str(tmp_path / "round.svg"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Leader: Ana (23)" in screen_text(app)
+        app.save_screenshot(str(tmp_path / "sheet.svg"))
+
+    run(app, scenario, size=(80, 24))
+    assert (tmp_path / "sheet.svg").read_text().count("[bold]Ben") >= 1
