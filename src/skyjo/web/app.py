@@ -35,6 +35,7 @@ from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error
 from skyjo.web.replays import MAX_UPLOAD, frames
 from skyjo.web.rooms import Client, Room, RoomConfig
+from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import Store
 
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     _routes(app)
+    app.include_router(scorepad_router(settings))  # /scorepad, /api/scorepad
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -1,0 +1,841 @@
+// The scorepad page: scoresheets of games played with the real cards (docs/scorepad.md).
+// Every number comes from the server's model (skyjo.scorepad, scored by skyjo.scoring): the page
+// sends what is typed and shows what comes back. Every text goes in with textContent (dom.js).
+import { h, replace } from "./dom.js";
+import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
+import { columnText, gridText, reasonText, st } from "./scorepad-i18n.js";
+
+const main = document.getElementById("main");
+const SVG = "http://www.w3.org/2000/svg";
+const COLORS = ["#1c5fd4", "#d6452f", "#2e8b3d", "#8e44ad", "#e08a00", "#0097a7", "#c2185b", "#5d4037"];
+const PENALTIES = ["positive", "always", "none"];
+const COMPLETE_CARD = /^(-[12]|[02-9]|1[0-2]|x)$/i;
+
+/** What the page shows; `sheet` is the server's view of the open sheet. */
+const state = {
+  sheet: null,
+  form: null, // the round being entered or edited
+  selected: null, // the round explained
+  confirm: null, // {kind: "sheet", id} or {kind: "round", number}: a deletion to confirm
+  renaming: null, // a sheet id whose title is being edited
+  notice: "",
+  keypad: keypadDefault(),
+  draft: { title: "", players: ["", "", "", ""], target: 100, penalty: "positive" },
+};
+
+// ------------------------------------------------------------------ the server
+
+class ApiError extends Error {
+  constructor(status, error) {
+    super(error?.message || String(status));
+    this.status = status;
+    this.code = error?.code;
+    this.round = error?.round ?? null;
+    this.player = error?.player ?? null;
+  }
+}
+
+async function api(method, path, body, raw = false) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined || raw ? {} : { "Content-Type": "application/json" },
+    body: body === undefined || raw ? body : JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new ApiError(response.status, data.error);
+  return data;
+}
+
+const sheetPath = (id) => `/api/scorepad/sheets/${encodeURIComponent(id)}`;
+
+// ------------------------------------------------------------------ chrome and routing
+
+function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+function link(path, text, attrs = {}) {
+  return h("a", { href: path, ...attrs, onclick: (e) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    navigate(path);
+  } }, text);
+}
+
+function chrome() {
+  const select = h("select", { id: "language", "aria-label": "Language / Idioma", onchange: (e) => {
+    setLanguage(e.target.value);
+    chrome();
+    draw();
+  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
+  replace(document.getElementById("top"),
+    h("a", { href: "/", class: "logo" }, "Skyjo"),
+    link("/scorepad", st("pad.name"), { class: "pad-name" }),
+    h("span", { class: "tagline" }, st("pad.tagline")),
+    select);
+}
+
+function route() {
+  const match = location.pathname.match(/^\/scorepad\/([A-Za-z0-9]{1,16})\/?$/);
+  state.confirm = null;
+  state.renaming = null;
+  state.notice = "";
+  if (match) openSheet(match[1]);
+  else openList();
+}
+
+function draw() {
+  if (state.sheet) drawSheet();
+  else drawList(state.list || []);
+}
+
+// ------------------------------------------------------------------ the list of sheets
+
+async function openList() {
+  state.sheet = null;
+  state.form = null;
+  document.title = `Skyjo · ${st("pad.name")}`;
+  replace(main, h("p", { class: "notice" }, st("pad.loading")));
+  try {
+    state.list = (await api("GET", "/api/scorepad/sheets")).sheets;
+  } catch (failure) {
+    state.list = [];
+    state.notice = failure.message;
+  }
+  drawList(state.list);
+}
+
+function drawList(sheets) {
+  document.title = `Skyjo · ${st("pad.name")}`;
+  replace(main, h("div", { class: "pad-front" },
+    newSheetPanel(),
+    h("div", { class: "pad-side" }, listPanel(sheets), importPanel())));
+}
+
+function newSheetPanel() {
+  const draft = state.draft;
+  const error = h("p", { class: "error", role: "alert", "data-key": "new-error" });
+  const create = async () => {
+    try {
+      const sheet = await api("POST", "/api/scorepad/sheets", {
+        title: draft.title,
+        players: draft.players.map((name) => name.trim()).filter(Boolean),
+        target_score: Number(draft.target),
+        ender_penalty: draft.penalty,
+      });
+      state.draft = { title: "", players: ["", "", "", ""], target: draft.target, penalty: draft.penalty };
+      navigate(`/scorepad/${sheet.id}`);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  };
+  const names = draft.players.map((name, i) => h("input", {
+    class: "pad-player-name", maxlength: 40, value: name, "data-key": `new-player-${i}`,
+    "aria-label": st("pad.player", { n: i + 1 }), placeholder: st("pad.player", { n: i + 1 }), autocomplete: "off",
+    oninput: (e) => { draft.players[i] = e.target.value; },
+    onkeydown: (e) => {
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      const next = main.querySelector(`[data-key="new-player-${i + 1}"]`);
+      if (next) next.focus();
+      else create();
+    },
+  }));
+  return h("section", { class: "panel pad-new", "aria-labelledby": "pad-new-title" },
+    h("h1", { id: "pad-new-title" }, st("pad.new")),
+    h("label", { for: "pad-title" }, st("pad.title")),
+    h("input", { id: "pad-title", maxlength: 100, value: draft.title, "data-key": "new-title",
+      placeholder: st("pad.titlePlaceholder"), oninput: (e) => { draft.title = e.target.value; } }),
+    h("fieldset", { class: "pad-players" }, h("legend", {}, st("pad.players")), names,
+      draft.players.length < 8 ? h("button", { type: "button", "data-key": "add-player", onclick: () => {
+        draft.players.push("");
+        drawList(state.list || []);
+        main.querySelector(`[data-key="new-player-${draft.players.length - 1}"]`)?.focus();
+      } }, `+ ${st("pad.addPlayer")}`) : null),
+    h("div", { class: "pad-rules" },
+      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 10000, inputmode: "numeric",
+        value: draft.target, "data-key": "new-target", oninput: (e) => { draft.target = e.target.value; } })),
+      h("label", {}, st("pad.penalty"), " ", h("select", { "data-key": "new-penalty",
+        onchange: (e) => { draft.penalty = e.target.value; } },
+        PENALTIES.map((p) => h("option", { value: p, selected: p === draft.penalty }, st(`penalty.${p}`)))))),
+    h("button", { type: "button", class: "start", "data-key": "create", onclick: create }, st("pad.create")),
+    error);
+}
+
+function listPanel(sheets) {
+  const items = sheets.map((info) => {
+    const title = info.title || st("pad.untitled");
+    const actions = [];
+    if (state.confirm?.kind === "sheet" && state.confirm.id === info.id) {
+      actions.push(h("span", { class: "confirm", role: "alert" }, st("pad.deleteSheet", { title })),
+        h("button", { type: "button", class: "danger", "data-key": `confirm-delete-${info.id}`, onclick: async () => {
+          try {
+            await api("DELETE", sheetPath(info.id));
+            state.notice = "";
+          } catch (failure) {
+            state.notice = failure.message;
+          }
+          state.confirm = null;
+          openList();
+        } }, st("pad.delete")),
+        h("button", { type: "button", "data-key": `keep-${info.id}`, onclick: () => { state.confirm = null; drawList(sheets); } },
+          st("pad.keep")));
+    } else if (state.renaming === info.id) {
+      actions.push(renameBox(info.title, async (value) => {
+        const sheet = await api("GET", sheetPath(info.id));
+        await api("PATCH", sheetPath(info.id), { revision: sheet.revision, title: value });
+        state.renaming = null;
+        openList();
+      }, () => { state.renaming = null; drawList(sheets); }));
+    } else {
+      actions.push(
+        link(`/scorepad/${info.id}`, st("pad.open"), { class: "button", "data-key": `open-${info.id}` }),
+        h("button", { type: "button", "data-key": `rename-${info.id}`, onclick: () => { state.renaming = info.id; drawList(sheets); } },
+          st("pad.rename")),
+        exportLinks(info.id),
+        h("button", { type: "button", class: "danger", "data-key": `delete-${info.id}`,
+          onclick: () => { state.confirm = { kind: "sheet", id: info.id }; drawList(sheets); } }, st("pad.delete")));
+    }
+    const rounds = info.rounds === 1 ? st("pad.oneRound") : st("pad.rounds", { n: info.rounds });
+    return h("li", { class: "pad-sheet", "data-id": info.id },
+      h("div", { class: "pad-sheet-head" },
+        link(`/scorepad/${info.id}`, title, { class: "title" }),
+        h("span", { class: "meta" }, joinNames(info.players), " · ", rounds,
+          info.finished ? ` · ${st("pad.over")}` : "", " · ",
+          new Date(info.updated_at * 1000).toLocaleString(language()))),
+      h("div", { class: "row" }, actions));
+  });
+  return h("section", { class: "panel pad-list", "aria-labelledby": "pad-list-title" },
+    h("h2", { id: "pad-list-title" }, st("pad.list")),
+    state.notice ? h("p", { class: "error", role: "alert" }, state.notice) : null,
+    items.length ? h("ul", { class: "pad-sheets" }, items) : h("p", { class: "notice" }, st("pad.none")));
+}
+
+function exportLinks(id) {
+  return h("span", { class: "exports" }, st("pad.export"), " ",
+    h("a", { class: "button", href: `${sheetPath(id)}/export.csv`, download: `scoresheet-${id}.csv`, "data-key": `csv-${id}` }, st("pad.csv")),
+    " ",
+    h("a", { class: "button", href: `${sheetPath(id)}/export.json`, download: `scoresheet-${id}.json`, "data-key": `json-${id}` }, st("pad.json")));
+}
+
+function renameBox(title, save, cancel) {
+  const error = h("span", { class: "error", role: "alert" });
+  const input = h("input", { class: "rename", maxlength: 100, value: title, "data-key": "rename-input", "aria-label": st("pad.title"),
+    onkeydown: (e) => {
+      if (e.key === "Enter") submit();
+      if (e.key === "Escape") cancel();
+    } });
+  const submit = async () => {
+    try {
+      await save(input.value);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  };
+  queueMicrotask(() => input.focus());
+  return h("span", { class: "rename-box" }, input,
+    h("button", { type: "button", "data-key": "rename-save", onclick: submit }, st("pad.save")),
+    h("button", { type: "button", onclick: cancel }, st("pad.cancel")), error);
+}
+
+function importPanel() {
+  const error = h("p", { class: "error", role: "alert", "data-key": "import-error" });
+  const input = h("input", { type: "file", id: "pad-import", accept: ".json,application/json", "data-key": "import-file",
+    onchange: async () => {
+      const file = input.files[0];
+      if (!file) return;
+      try {
+        const sheet = await api("POST", "/api/scorepad/import", await file.text(), true);
+        navigate(`/scorepad/${sheet.id}`);
+      } catch (failure) {
+        error.textContent = failure.message;
+        input.value = "";
+      }
+    } });
+  return h("section", { class: "panel pad-import", "aria-labelledby": "pad-import-title" },
+    h("h2", { id: "pad-import-title" }, st("pad.import")),
+    h("p", { class: "notice" }, st("pad.importHelp")),
+    h("label", { for: "pad-import" }, st("pad.importFile")), input, error);
+}
+
+// ------------------------------------------------------------------ one sheet
+
+async function openSheet(id) {
+  replace(main, h("p", { class: "notice" }, st("pad.loading")));
+  try {
+    show(await api("GET", sheetPath(id)));
+  } catch (failure) {
+    state.sheet = null;
+    replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
+      h("p", { class: "notice" }, failure.message), link("/scorepad", st("pad.all"))));
+  }
+}
+
+/** Show the server's view of a sheet; a new round's form unless the game is over. */
+function show(sheet, { keepForm = false } = {}) {
+  state.sheet = sheet;
+  const rounds = sheet.summary.rounds.length;
+  if (!keepForm || !state.form) state.form = sheet.summary.finished ? null : newForm(null);
+  if (state.selected === null || state.selected > rounds) state.selected = rounds || null;
+  drawSheet();
+}
+
+function drawSheet() {
+  const sheet = state.sheet;
+  document.title = `Skyjo · ${st("pad.name")} · ${sheet.title || st("pad.untitled")}`;
+  replace(main, h("div", { class: "pad-sheet-page", "data-revision": sheet.revision, "data-rounds": sheet.summary.rounds.length },
+    headPanel(sheet),
+    h("div", { class: "pad-layout" },
+      h("div", { class: "pad-left" }, statusPanel(sheet), state.form ? formPanel(sheet) : null, roundsPanel(sheet)),
+      h("div", { class: "pad-right" }, explainPanel(sheet), chartPanel(sheet)))));
+  if (state.form) {
+    if (state.form.preview) showPreview(sheet, state.form, state.form.preview);
+    schedulePreview();
+  }
+}
+
+function headPanel(sheet) {
+  const title = sheet.title || st("pad.untitled");
+  const actions = state.renaming === sheet.id
+    ? renameBox(sheet.title, async (value) => {
+      state.renaming = null;
+      await change("PATCH", sheetPath(sheet.id), { title: value });
+    }, () => { state.renaming = null; drawSheet(); })
+    : [
+      h("button", { type: "button", "data-key": "rename", onclick: () => { state.renaming = sheet.id; drawSheet(); } }, st("pad.rename")),
+      h("button", { type: "button", "data-key": "undo", disabled: !sheet.can_undo, onclick: undo }, st("pad.undo")),
+      exportLinks(sheet.id),
+      link("/scorepad", st("pad.all"), { class: "button", "data-key": "all" }),
+    ];
+  return h("section", { class: "panel pad-head" },
+    h("h1", { "data-key": "sheet-title" }, title),
+    h("p", { class: "rules" }, joinNames(sheet.players), " · ",
+      st("pad.rules", { target: sheet.rules.target_score, penalty: st(`penalty.${sheet.rules.ender_penalty}`) })),
+    h("div", { class: "row" }, actions),
+    state.notice ? h("p", { class: "error", role: "alert", "data-key": "notice" }, state.notice) : null);
+}
+
+function statusPanel(sheet) {
+  const summary = sheet.summary;
+  const lines = [];
+  if (summary.finished) {
+    const total = summary.totals[summary.winners[0]];
+    const key = summary.winners.length > 1 ? "pad.over.many" : "pad.over.one";
+    lines.push(h("p", { class: "pad-winners", "data-key": "winners" }, st(key, { names: joinNames(summary.winners), total })));
+  } else if (summary.leaders.length) {
+    const total = summary.totals[summary.leaders[0]];
+    const key = summary.leaders.length > 1 ? "pad.leaders" : "pad.leader";
+    lines.push(h("p", { class: "pad-leader", "data-key": "leader" }, st(key, { names: joinNames(summary.leaders), total })));
+  } else {
+    lines.push(h("p", { class: "notice" }, st("pad.start")));
+  }
+  if (summary.rounds.length) {
+    lines.push(h("ul", { class: "pad-to-go", "data-key": "to-go" }, sheet.players.map((name) => {
+      const left = summary.to_target[name];
+      return h("li", { class: summary.winners.includes(name) ? "winner" : "" },
+        left > 0 ? st("pad.toGo", { name, n: left }) : st("pad.reached", { name }));
+    })));
+  }
+  return h("section", { class: `panel pad-status${summary.finished ? " over" : ""}`, "aria-live": "polite" }, lines);
+}
+
+// ------------------------------------------------------------------ entering a round
+
+function newForm(number) {
+  const sheet = state.sheet;
+  const form = { number, ender: null, modes: {}, totals: {}, cards: {}, seq: 0, shown: 0, preview: null, refusal: null, focus: null };
+  const typed = number ? sheet.typed[number - 1] : null;
+  for (const name of sheet.players) {
+    const text = typed ? typed.entries[name] : "";
+    const tokens = text.replace(/\//g, " ").split(/\s+/).filter(Boolean);
+    form.modes[name] = tokens.length === 12 ? "cards" : "total";
+    form.totals[name] = tokens.length === 12 ? "" : text;
+    form.cards[name] = tokens.length === 12 ? tokens : Array(12).fill("");
+  }
+  if (typed) form.ender = typed.ender;
+  return form;
+}
+
+/** The round as the page sends it: each player's entry as typed (docs/scorepad.md). */
+function typedRound(form) {
+  const entries = {};
+  for (const name of state.sheet.players) {
+    entries[name] = form.modes[name] === "total"
+      ? form.totals[name].trim()
+      : form.cards[name].map((card) => card.trim()).filter(Boolean).join(" ");
+  }
+  return { ender: form.ender, entries };
+}
+
+function formNumber(form) {
+  return form.number || state.sheet.summary.rounds.length + 1;
+}
+
+function formPanel(sheet) {
+  const form = state.form;
+  const number = formNumber(form);
+  const players = sheet.players.map((name, i) => playerEntry(sheet, form, name, i));
+  const save = h("button", { type: "button", class: "start", "data-key": "save-round", onclick: saveRound },
+    form.number ? st("pad.saveEdit", { n: number }) : st("pad.saveRound", { n: number }));
+  return h("section", { class: `panel pad-form${form.number ? " editing" : ""}`, "aria-labelledby": "pad-form-title", "data-key": "round-form" },
+    h("div", { class: "pad-form-head" },
+      h("h2", { id: "pad-form-title" }, form.number ? st("pad.editRound", { n: number }) : st("pad.newRound", { n: number })),
+      h("button", { type: "button", class: "keypad-toggle", "aria-pressed": String(state.keypad), "data-key": "keypad-toggle",
+        onclick: () => {
+          state.keypad = !state.keypad;
+          localStorage.setItem("skyjo:scorepad:keypad", state.keypad ? "1" : "0");
+          drawSheet();
+        } }, st("pad.keypad"))),
+    h("p", { class: "notice hint" }, st("pad.hint")),
+    h("ol", { class: "pad-entries" }, players),
+    h("p", { class: "pad-reason", "data-key": "round-reason", "aria-live": "polite" }),
+    h("p", { class: "error", role: "alert", "data-key": "round-error" }, form.refusal ? st("pad.refused", { message: form.refusal }) : ""),
+    h("div", { class: "row" }, save,
+      form.number ? h("button", { type: "button", "data-key": "cancel-edit", onclick: () => {
+        state.form = sheet.summary.finished ? null : newForm(null);
+        drawSheet();
+      } }, st("pad.cancelEdit")) : null),
+    state.keypad ? keypad() : null);
+}
+
+function playerEntry(sheet, form, name, i) {
+  const mode = form.modes[name];
+  const switchTo = (next) => {
+    form.modes[name] = next;
+    form.focus = next === "total" ? `total-${i}` : `card-${i}-0`;
+    drawSheet();
+    main.querySelector(`[data-key="${form.focus}"]`)?.focus();
+  };
+  const ender = h("label", { class: "ender" },
+    h("input", { type: "radio", name: "ender", value: name, checked: form.ender === name, "data-key": `ender-${i}`,
+      "aria-label": st("pad.enderOf", { name }),
+      onchange: () => { form.ender = name; schedulePreview(true); } }),
+    " ", st("pad.ender"));
+  const modes = h("span", { class: "modes", role: "group", "aria-label": st("pad.entryMode", { name }) },
+    h("button", { type: "button", "aria-pressed": String(mode === "total"), "data-key": `mode-total-${i}`, onclick: () => switchTo("total") }, st("pad.total")),
+    h("button", { type: "button", "aria-pressed": String(mode === "cards"), "data-key": `mode-cards-${i}`, onclick: () => switchTo("cards") }, st("pad.cards")));
+  const field = mode === "total"
+    ? h("input", entryAttrs(`total-${i}`, {
+      class: "pad-total", value: form.totals[name], maxlength: 6, "aria-label": st("pad.totalOf", { name }),
+      oninput: (e) => { form.totals[name] = e.target.value; schedulePreview(true); },
+      onpaste: (e) => pasted(e, name, i, 0),
+    }))
+    : cardsGrid(form, name, i);
+  return h("li", { class: "pad-entry", "data-player": i },
+    h("div", { class: "pad-entry-head" }, h("span", { class: "name" }, name), ender, modes),
+    field,
+    h("p", { class: "pad-explain", "data-key": `explain-${i}`, "aria-live": "polite" }),
+    h("p", { class: "error", role: "alert", "data-key": `error-${i}` }));
+}
+
+function entryAttrs(key, attrs) {
+  return {
+    ...attrs,
+    "data-key": key,
+    "data-entry": "",
+    autocomplete: "off",
+    autocorrect: "off",
+    spellcheck: "false",
+    enterkeyhint: "next",
+    inputmode: state.keypad ? "none" : "numeric",
+    onkeydown: entryKey,
+    onfocus: (e) => { state.form.focus = key; e.target.select(); },
+  };
+}
+
+function cardsGrid(form, name, i) {
+  const cells = form.cards[name].map((value, k) => {
+    const row = Math.floor(k / 4);
+    const col = k % 4;
+    return h("input", entryAttrs(`card-${i}-${k}`, {
+      class: "pad-card", value, maxlength: 3,
+      "aria-label": st("pad.cardOf", { name, row: row + 1, col: col + 1 }),
+      oninput: (e) => {
+        form.cards[name][k] = e.target.value.trim();
+        schedulePreview(true);
+        if (COMPLETE_CARD.test(e.target.value.trim()) && !e.isComposing && e.inputType !== "deleteContentBackward") moveOn(e.target);
+      },
+      onpaste: (e) => pasted(e, name, i, k),
+    }));
+  });
+  const clears = [0, 1, 2, 3].map((col) => {
+    const column = [col, col + 4, col + 8];
+    const cleared = column.every((k) => form.cards[name][k].toLowerCase() === "x");
+    return h("button", { type: "button", class: "clear-col", "aria-pressed": String(cleared), "data-key": `clear-${i}-${col}`,
+      "aria-label": st("pad.clearColumn", { col: col + 1 }),
+      onclick: () => {
+        for (const k of column) form.cards[name][k] = cleared ? "" : "x";
+        form.refusal = null;
+        drawSheet();
+        main.querySelector(`[data-key="clear-${i}-${col}"]`)?.focus();
+      } }, `✕ ${st("pad.cleared")}`);
+  });
+  return h("div", { class: "pad-cards" }, cells, clears);
+}
+
+/** The entry fields in order: each player's total, or their 12 cards row by row. */
+function entryFields() {
+  return [...main.querySelectorAll("[data-entry]")];
+}
+
+function moveOn(input) {
+  const fields = entryFields();
+  const at = fields.indexOf(input);
+  if (at < 0) return;
+  const player = input.closest(".pad-entry");
+  // a total moves to the next player; a card to the next card (of the same grid, then the next player)
+  const next = fields.slice(at + 1).find((field) => !input.classList.contains("pad-total") || field.closest(".pad-entry") !== player);
+  if (next) next.focus();
+  else saveRound();
+}
+
+/** Enter moves on (a total to the next player, a card to the next card); so does a space after a
+ * card (a complete card has moved on by itself, so a space in an empty cell is ignored). */
+function entryKey(event) {
+  const card = event.target.classList.contains("pad-card");
+  if (event.key === "Enter" || (card && event.key === " ")) {
+    event.preventDefault();
+    if (event.key === "Enter" || event.target.value.trim()) moveOn(event.target);
+  }
+}
+
+/** Cards pasted or typed into one field at once (`7 5 2 4 / 7 -1 3 1 / 7 0 -2 2`) fill the grid from there. */
+function pasted(event, name, i, start) {
+  const tokens = (event.clipboardData?.getData("text") || "").replace(/[/,]/g, " ").split(/\s+/).filter(Boolean);
+  if (tokens.length < 2) return;
+  event.preventDefault();
+  const form = state.form;
+  if (form.modes[name] === "total") {
+    form.modes[name] = "cards";
+    form.cards[name] = Array(12).fill("");
+  }
+  tokens.slice(0, 12 - start).forEach((token, n) => { form.cards[name][start + n] = token; });
+  form.refusal = null;
+  drawSheet();
+  const next = Math.min(11, start + tokens.length);
+  main.querySelector(`[data-key="card-${i}-${next}"]`)?.focus();
+}
+
+function keypad() {
+  const press = (key) => {
+    const input = main.querySelector(`[data-key="${state.form.focus}"]`) || entryFields()[0];
+    if (!input || !input.matches("[data-entry]")) return;
+    input.focus();
+    if (key === "next") {
+      moveOn(input);
+      return;
+    }
+    let value = input.value;
+    if (input.selectionStart === 0 && input.selectionEnd === value.length && value) value = "";
+    if (key === "back") value = value.slice(0, -1);
+    else if (key === "-") value = value.startsWith("-") ? value.slice(1) : `-${value}`;
+    else value += key;
+    input.value = value;
+    input.setSelectionRange(value.length, value.length);
+    input.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: key === "back" ? "deleteContentBackward" : "insertText" }));
+  };
+  const key = (k, label, aria) => h("button", { type: "button", class: `key key-${k === "-" ? "minus" : k}`, "data-key": `key-${k === "-" ? "minus" : k}`,
+    "aria-label": aria || label, tabindex: "-1", onmousedown: (e) => e.preventDefault(), onclick: () => press(k) }, label);
+  return h("div", { class: "keypad", role: "group", "aria-label": st("pad.keypad") },
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => key(d, d)),
+    key("-", "−", st("pad.minus")), key("0", "0"), key("x", "x", st("pad.cleared")),
+    key("back", "⌫", st("pad.backspace")), key("next", `${st("pad.next")} ↵`));
+}
+
+/** Ask the server to check and score the round as typed; show only the latest answer. */
+async function schedulePreview(changed = false) {
+  const form = state.form;
+  if (!form) return;
+  if (changed) form.refusal = null;
+  const seq = ++form.seq;
+  const sheet = state.sheet;
+  main.querySelector("[data-key=round-form]")?.setAttribute("data-pending", "true");
+  let answer;
+  try {
+    answer = await api("POST", `${sheetPath(sheet.id)}/preview`, { round: typedRound(form), number: form.number });
+  } catch (failure) {
+    answer = { entries: {}, round: null, error: { message: failure.message } };
+  }
+  if (form !== state.form || seq !== form.seq) return;
+  form.preview = answer;
+  showPreview(sheet, form, answer);
+}
+
+function showPreview(sheet, form, answer) {
+  const panel = main.querySelector("[data-key=round-form]");
+  if (!panel) return;
+  sheet.players.forEach((name, i) => {
+    const entry = answer.entries[name];
+    const explain = panel.querySelector(`[data-key="explain-${i}"]`);
+    const error = panel.querySelector(`[data-key="error-${i}"]`);
+    let text = "";
+    if (entry && !entry.error) {
+      const score = answer.round ? answer.round.scores[name] : entry.raw;
+      text = entry.grid ? gridText(entry.grid) : String(entry.raw);
+      if (answer.round && answer.round.ender === name && answer.round.doubled) text += ` → ${score} (${st("pad.doubled")})`;
+    }
+    explain.textContent = text;
+    let wrong = entry?.error || "";
+    if (!wrong && form.refusal && form.refusalPlayer === name) wrong = form.refusal;
+    error.textContent = wrong;
+    panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
+  });
+  const reason = panel.querySelector("[data-key=round-reason]");
+  reason.textContent = answer.round ? reasonText(answer.round, sheet.rules.ender_penalty) : "";
+  reason.classList.toggle("pending", !answer.round);
+  const entries = Object.values(answer.entries);
+  if (!answer.round && answer.error && entries.every((entry) => entry && !entry.error)) {
+    reason.textContent = answer.error.message;
+  }
+  panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: form.refusal }) : "";
+  panel.setAttribute("data-pending", "false");
+}
+
+async function saveRound() {
+  const form = state.form;
+  const sheet = state.sheet;
+  const number = formNumber(form);
+  const body = { revision: sheet.revision, round: typedRound(form) };
+  try {
+    const saved = form.number
+      ? await api("PUT", `${sheetPath(sheet.id)}/rounds/${form.number}`, body)
+      : await api("POST", `${sheetPath(sheet.id)}/rounds`, body);
+    state.notice = "";
+    state.selected = number;
+    state.form = null;
+    show(saved);
+    const first = entryFields()[0];
+    if (first) first.focus();
+    main.querySelector("[data-key=round-form]")?.setAttribute("data-saved", String(number));
+  } catch (failure) {
+    await refused(failure, form);
+  }
+}
+
+/** A refused change: a mistake is shown next to its field (nothing was saved); a conflict reloads. */
+async function refused(failure, form) {
+  if (failure.status === 409) {
+    const fresh = await api("GET", sheetPath(state.sheet.id));
+    state.notice = st("pad.conflict");
+    show(fresh, { keepForm: true });
+    return;
+  }
+  if (!form) {
+    state.notice = failure.message;
+    drawSheet();
+    return;
+  }
+  form.refusal = failure.message;
+  form.refusalPlayer = failure.player;
+  const error = main.querySelector("[data-key=round-error]");
+  if (error) error.textContent = st("pad.refused", { message: failure.message });
+  if (failure.player) {
+    const i = state.sheet.players.indexOf(failure.player);
+    const field = main.querySelector(`.pad-entry[data-player="${i}"] [data-entry]`);
+    main.querySelector(`[data-key="error-${i}"]`).textContent = failure.message;
+    main.querySelector(`.pad-entry[data-player="${i}"]`).classList.add("wrong");
+    if (field) field.focus();
+  }
+}
+
+/** A change of the sheet at the revision shown: the new view, or the refusal shown. */
+async function change(method, path, body = {}) {
+  const sheet = state.sheet;
+  try {
+    const url = method === "DELETE" ? `${path}?revision=${sheet.revision}` : path;
+    const changed = await api(method, url, method === "DELETE" ? undefined : { ...body, revision: sheet.revision });
+    state.notice = "";
+    state.confirm = null;
+    const editing = state.form?.number;
+    show(changed, { keepForm: !editing && !changed.summary.finished && Boolean(state.form) });
+  } catch (failure) {
+    state.confirm = null;
+    await refused(failure, null);
+  }
+}
+
+function undo() {
+  state.selected = null;
+  change("POST", `${sheetPath(state.sheet.id)}/undo`);
+}
+
+// ------------------------------------------------------------------ the rounds and their explanation
+
+function roundsPanel(sheet) {
+  const summary = sheet.summary;
+  if (!summary.rounds.length) return null;
+  const rows = summary.rounds.map((one) => {
+    const cells = sheet.players.map((name) => {
+      const played = one.players[name];
+      const ender = one.ender === name;
+      return h("td", { class: ender ? "ender" : "", title: ender ? st("pad.enderOf", { name }) : undefined },
+        h("span", { class: "score" }, String(played.score)),
+        ender ? h("span", { class: "mark", "aria-label": st("pad.enderOf", { name }) }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
+        h("span", { class: "running" }, String(one.totals[name])));
+    });
+    const confirming = state.confirm?.kind === "round" && state.confirm.number === one.number;
+    const actions = confirming
+      ? h("td", { class: "actions", colspan: 1 },
+        h("span", { class: "confirm", role: "alert" }, st("pad.deleteRound", { n: one.number })),
+        h("button", { type: "button", class: "danger", "data-key": `confirm-delete-round-${one.number}`,
+          onclick: () => change("DELETE", `${sheetPath(sheet.id)}/rounds/${one.number}`) }, st("pad.delete")),
+        h("button", { type: "button", "data-key": "keep-round", onclick: () => { state.confirm = null; drawSheet(); } }, st("pad.keep")))
+      : h("td", { class: "actions" },
+        h("button", { type: "button", "data-key": `edit-round-${one.number}`, "aria-label": `${st("pad.edit")} · ${st("pad.round", { n: one.number })}`,
+          onclick: () => {
+            state.form = newForm(one.number);
+            state.form.focus = "total-0";
+            state.selected = one.number;
+            drawSheet();
+            main.querySelector("[data-key=round-form]")?.scrollIntoView({ block: "start" });
+            entryFields()[0]?.focus();
+          } }, st("pad.edit")),
+        h("button", { type: "button", class: "danger", "data-key": `delete-round-${one.number}`, "aria-label": `${st("pad.delete")} · ${st("pad.round", { n: one.number })}`,
+          onclick: () => { state.confirm = { kind: "round", number: one.number }; drawSheet(); } }, "✕"));
+    return h("tr", { class: state.selected === one.number ? "selected" : "", "data-round": one.number },
+      h("th", { scope: "row" }, h("button", { type: "button", class: "round-pick", "data-key": `pick-${one.number}`,
+        "aria-pressed": String(state.selected === one.number),
+        onclick: () => { state.selected = one.number; drawSheet(); } }, String(one.number))),
+      cells, actions);
+  });
+  return h("section", { class: "panel pad-rounds", "aria-labelledby": "pad-rounds-title" },
+    h("h2", { id: "pad-rounds-title" }, st("pad.roundsTitle")),
+    h("div", { class: "scroll" }, h("table", { class: "pad-table", "data-key": "rounds" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, st("pad.roundCol")),
+        sheet.players.map((name) => h("th", { scope: "col", class: "player" }, name)), h("th", {}))),
+      h("tbody", {}, rows),
+      h("tfoot", {},
+        h("tr", { class: "totals", "data-key": "totals" }, h("th", { scope: "row" }, st("pad.totalRow")),
+          sheet.players.map((name) => h("td", { class: [summary.winners.includes(name) ? "winner" : "", summary.leaders.includes(name) ? "leader" : ""].join(" ").trim() },
+            String(summary.totals[name]))), h("td", {})),
+        h("tr", { class: "to-go" }, h("th", { scope: "row" }, st("pad.toGoRow")),
+          sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {})))),
+    h("p", { class: "notice pad-marks" }, st("pad.marks")));
+}
+
+function explainPanel(sheet) {
+  const number = state.selected;
+  const one = number ? sheet.summary.rounds[number - 1] : null;
+  if (!one) return null;
+  const facts = {
+    ender: one.ender, doubled: one.doubled, reason: one.reason,
+    raw: Object.fromEntries(sheet.players.map((name) => [name, one.players[name].raw])),
+    scores: Object.fromEntries(sheet.players.map((name) => [name, one.players[name].score])),
+  };
+  const players = sheet.players.map((name) => {
+    const played = one.players[name];
+    const line = played.raw === played.score ? st("pad.raw", { name, raw: played.raw })
+      : st("pad.rawDoubled", { name, raw: played.raw, score: played.score });
+    return h("li", { class: one.ender === name ? "ender" : "" },
+      h("p", { class: "line" }, line),
+      played.grid ? gridView(played.grid) : null);
+  });
+  return h("section", { class: "panel pad-explain-round", "aria-labelledby": "pad-explain-title", "data-key": "explain-round", "data-round": number },
+    h("h2", { id: "pad-explain-title" }, st("pad.explain", { n: number })),
+    h("p", { class: "pad-reason", "data-key": "reason" }, reasonText(facts, sheet.rules.ender_penalty)),
+    h("ul", { class: "pad-explained" }, players));
+}
+
+function gridView(grid) {
+  const columns = grid.columns.map((column) => h("div", { class: `pad-column${column.cleared ? " cleared" : ""}` },
+    column.cards.map((card) => h("span", { class: `pad-mini ${cardClass(card)}` }, card === null ? "x" : String(card))),
+    h("span", { class: "col-score" }, String(column.score))));
+  return h("div", { class: "pad-grid-view" },
+    h("div", { class: "pad-columns" }, columns),
+    h("p", { class: "pad-explain", "data-key": "grid-explain" }, gridText(grid)));
+}
+
+function cardClass(card) {
+  if (card === null) return "gone";
+  if (card < 0) return "neg";
+  if (card === 0) return "zero";
+  if (card <= 4) return "low";
+  if (card <= 8) return "mid";
+  return "high";
+}
+
+// ------------------------------------------------------------------ the chart, drawn here
+
+function svg(tag, attrs = {}, text = null) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
+  if (text !== null) element.textContent = text;
+  return element;
+}
+
+function chartPanel(sheet) {
+  const summary = sheet.summary;
+  if (!summary.rounds.length) return null;
+  const target = sheet.rules.target_score;
+  const series = sheet.players.map((name) => [0, ...summary.rounds.map((one) => one.totals[name])]);
+  const all = series.flat();
+  const low = Math.min(0, ...all);
+  const high = Math.max(target, ...all);
+  const width = Math.round(Math.min(600, Math.max(300, main.clientWidth - 60)));
+  const height = Math.round(width * 0.46);
+  const pad = { left: 40, right: 16, top: 14, bottom: 28 };
+  const rounds = summary.rounds.length;
+  const x = (n) => pad.left + (n / Math.max(1, rounds)) * (width - pad.left - pad.right);
+  const y = (v) => pad.top + ((high - v) / (high - low || 1)) * (height - pad.top - pad.bottom);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "pad-chart", role: "img", "data-key": "chart",
+    "aria-label": st("pad.chartLabel", { target }) });
+  chart.append(svg("title", {}, st("pad.chart")));
+  const step = niceStep((high - low) / 5);
+  for (let v = Math.ceil(low / step) * step; v <= high; v += step) {
+    chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid-line" }));
+    chart.append(svg("text", { x: pad.left - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
+  }
+  for (let n = 0; n <= rounds; n++) {
+    if (rounds > 12 && n % Math.ceil(rounds / 12)) continue;
+    chart.append(svg("text", { x: x(n), y: height - 8, class: "axis", "text-anchor": "middle" }, String(n)));
+  }
+  chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target-line" }));
+  chart.append(svg("text", { x: width - pad.right, y: y(target) - 5, class: "target-label", "text-anchor": "end" },
+    st("pad.target.line", { target })));
+  series.forEach((values, i) => {
+    const color = COLORS[i % COLORS.length];
+    const points = values.map((v, n) => `${x(n)},${y(v)}`).join(" ");
+    const line = svg("polyline", { points, fill: "none", stroke: color, "stroke-width": 2.5, class: "series", "data-player": i });
+    line.append(svg("title", {}, `${sheet.players[i]}: ${values.slice(1).join(", ")}`));
+    chart.append(line);
+    values.forEach((v, n) => chart.append(svg("circle", { cx: x(n), cy: y(v), r: 3.2, fill: color })));
+  });
+  const legend = h("ul", { class: "pad-legend" }, sheet.players.map((name, i) => h("li", {},
+    swatch(COLORS[i % COLORS.length]), name, " ", h("b", {}, String(summary.totals[name])))));
+  return h("section", { class: "panel pad-chart-panel", "aria-labelledby": "pad-chart-title" },
+    h("h2", { id: "pad-chart-title" }, st("pad.chart")), chart, legend);
+}
+
+function swatch(color) {
+  const mark = h("span", { class: "swatch", "aria-hidden": "true" });
+  mark.style.background = color; // CSSOM, which the CSP allows (no style attribute in the markup)
+  return mark;
+}
+
+function niceStep(raw) {
+  const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+// ------------------------------------------------------------------ start
+
+function keypadDefault() {
+  const saved = localStorage.getItem("skyjo:scorepad:keypad");
+  if (saved !== null) return saved === "1";
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!state.sheet || event.target.closest("input, select, textarea")) return;
+  if ((event.ctrlKey || event.metaKey) && event.key === "z" && state.sheet.can_undo) {
+    event.preventDefault();
+    undo();
+  }
+});
+
+window.addEventListener("popstate", () => route());
+setLanguage(language());
+chrome();
+route();
