@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -73,8 +74,30 @@ class Server:
         return Conn(None, code, Socket(f"ws://127.0.0.1:{self.port}/ws/{code}"))
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown of any kind."""
+        """SIGKILL: no shutdown of any kind. The server's own processes (the bots'
+        workers) must then end by themselves: none outlives it."""
+        children = _children(self.process.pid)
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
         if self.process.stdout:
             self.process.stdout.close()
+        deadline = time.monotonic() + 20
+        while (left := [pid for pid in children if _alive(pid)]) and time.monotonic() < deadline:
+            time.sleep(0.1)  # polling a condition: the workers notice their server is gone
+        assert not left, f"processes {left} outlived the killed server"
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"

@@ -300,3 +300,24 @@ def test_pages_carry_a_content_security_policy_without_inline_scripts(
         csp = response.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_bots_thinking_in_worker_processes_play_as_they_would_in_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With `bot_processes` the bots think in other processes, and a seeded bot
+    makes the same choices as in the server's own: the same game, move for move."""
+    monkeypatch.setattr("skyjo.match.fresh_seed", lambda: 77)
+    seats = [{"name": "Ana"}, {"bot": "search"}, {"bot": "expected"}]
+    games = []
+    for processes in (0, 2):
+        with serving(bot_processes=processes) as client:
+            host = create_room(client, seats, rules={"target_score": 15})
+            ana = Conn(client, host["code"])
+            ana.hello(host["token"])
+            play_game(ana, {0: ana}, random.Random(9))
+            match = _room_match(client, host["code"])
+            lobby = client.app.state.lobby  # type: ignore[attr-defined]
+            assert (lobby.thinkers is not None) == (processes > 0)
+            games.append(list(match.state.history))
+    assert games[0] == games[1] and len(games[0]) > 20

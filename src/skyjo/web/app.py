@@ -38,6 +38,7 @@ from skyjo.web.rooms import Client, Room, RoomConfig
 from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import Store
+from skyjo.web.thinking import Thinkers
 
 STATIC = Path(__file__).parent / "static"
 #: The largest HTTP request body, in bytes.
@@ -72,7 +73,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, settings.database_url)
-        lobby = Lobby(settings, store)
+        processes = settings.bot_processes
+        thinkers = await asyncio.to_thread(Thinkers, processes) if processes else None
+        lobby = Lobby(settings, store, thinkers)
         await lobby.resume()
         app.state.lobby = lobby
         try:

@@ -7,12 +7,14 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from skyjo.bots import make_bot
 from skyjo.match import Match
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.replays import frames
 from skyjo.web.rooms import CODE_LENGTH, Room, RoomConfig, new_code
 from skyjo.web.settings import Settings
 from skyjo.web.storage import RoomRecord, Store
+from skyjo.web.thinking import Thinkers
 
 log = logging.getLogger("skyjo.web")
 #: How many finished games' replays a server keeps ready.
@@ -31,9 +33,10 @@ class Lobby:
     """The rooms of one server process, by code. Database writes go through one
     thread, in order (`save`), off the event loop."""
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Store, thinkers: Thinkers | None = None) -> None:
         self.settings = settings
         self.store = store
+        self.thinkers = thinkers  #: worker processes for the bots (None: threads)
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
         self._replays: dict[str, dict[str, Any]] = {}
@@ -48,10 +51,10 @@ class Lobby:
     async def create(self, config: RoomConfig) -> tuple[Room, str, dict[int, str]]:
         """A new room for `config`, saved and started; returns it, the host's token
         and the tokens of the hot seats (played on the host's device)."""
-        match = await asyncio.to_thread(Match, config.seats, config.rules)
         code = new_code()
         while code in self.rooms or await self._run_db(self.store.load, code) is not None:
             code = new_code()
+        match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
         options = {} if config.turn_seconds is None else {"turn_seconds": config.turn_seconds}
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = Room(record, match, self.settings, self.save)
@@ -97,7 +100,9 @@ class Lobby:
         return len(self.rooms)
 
     async def _resume(self, record: RoomRecord) -> Room:
-        match = await asyncio.to_thread(Match.from_dict, record.match)
+        match = await asyncio.to_thread(
+            Match.from_dict, record.match, make=self._maker(record.code)
+        )
         room = Room(record, match, self.settings, self.save)
         self.rooms[record.code] = room
         room.start()
@@ -138,6 +143,10 @@ class Lobby:
             self._replays.pop(next(iter(self._replays)))
         return shown
 
+    def _maker(self, code: str) -> Any:
+        """The bot factory of a new match of room `code`."""
+        return make_bot if self.thinkers is None else self.thinkers.maker(code)
+
     def listed(self) -> list[dict[str, Any]]:
         """The open games of the front page: listed rooms not over, newest first."""
         rooms = [r for r in self.rooms.values() if r.listed and not r.match.over]
@@ -149,3 +158,5 @@ class Lobby:
         for room in list(self.rooms.values()):
             await room.close()
         self._db.shutdown(wait=True)
+        if self.thinkers is not None:
+            self.thinkers.close()

@@ -36,6 +36,8 @@ class Settings:
     send_queue: int = 512
     #: How many recent updates a `state` message repeats as the game's log.
     log_length: int = 30
+    #: Worker processes the bots think in (`skyjo.web.thinking`); 0: threads of this process.
+    bot_processes: int = 0
 
     @classmethod
     def from_env(cls, db: str | None = None) -> Settings:
@@ -43,7 +45,8 @@ class Settings:
         else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY`,
         `$SKYJO_ABSENT_AFTER` and `$SKYJO_RATE` (messages a second a client may
         send, the burst three times that) override the pace (tests and
-        benchmarks set them)."""
+        benchmarks set them); `$SKYJO_BOT_PROCESSES` the bots' worker processes
+        (0: threads; default `default_bot_processes()`)."""
         values: dict[str, float] = {}
         for name, key in (("bot_delay", "SKYJO_BOT_DELAY"), ("absent_after", "SKYJO_ABSENT_AFTER")):
             if os.environ.get(key):
@@ -51,7 +54,15 @@ class Settings:
         if os.environ.get("SKYJO_RATE"):
             values["rate"] = float(os.environ["SKYJO_RATE"])
             values["burst"] = max(30, int(3 * values["rate"]))
-        return cls(database_url=database_url(db), **values)  # type: ignore[arg-type]
+        processes = os.environ.get("SKYJO_BOT_PROCESSES")
+        bot_processes = int(processes) if processes else default_bot_processes()
+        return cls(database_url=database_url(db), bot_processes=bot_processes, **values)  # type: ignore[arg-type]
+
+
+def default_bot_processes() -> int:
+    """Worker processes for the bots of `skyjo serve`: one per core but one, at
+    least one, at most four."""
+    return max(1, min(4, (os.cpu_count() or 1) - 1))
 
 
 def data_dir() -> Path:

@@ -1,0 +1,164 @@
+"""Bots that think in worker processes, so that a `search` bot never holds the
+server's event loop (nor its GIL) while it thinks.
+
+`Thinkers` holds a few single-process pools. A room's match is made with
+`Thinkers.maker(code)` as its bot factory: each bot is a `RemoteBot` stand-in
+whose `choose` sends the observation to the one worker that keeps the real bot
+of that (room, seat, match), and waits for the answer (in the room's worker
+thread, off the event loop). The real bot lives in that worker from its first
+move to the game's end and sees every observation of its seat in order, so its
+choices are the ones it would make in the server's own process: a seeded bot
+stays deterministic for the match. Bots are pinned to a worker by their key, so
+one search bot keeps one worker busy and the others serve the other rooms.
+
+If a worker dies, its pool is replaced and the bots it held start afresh from
+what they see (as on a resumed match, `skyjo.match`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+import os
+import threading
+import time
+import zlib
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from skyjo.bots import Bot, make_bot
+from skyjo.engine import Observation
+
+#: A bot's key in its worker: (room code, match number, bot seed).
+Key = tuple[str, int, int]
+#: How much lower the workers' scheduling priority is than the server's.
+WORKER_NICENESS = 10
+#: How often (seconds) a worker checks that its server is still there.
+WATCH_EVERY = 1.0
+
+# --- in the worker process --------------------------------------------------------
+
+_bots: dict[Key, Bot] = {}
+
+
+def _choose(key: Key, spec: str, seed: int, start: tuple[Any, ...] | None, obs: Observation) -> int:
+    bot = _bots.get(key)
+    if bot is None:
+        bot = _bots[key] = make_bot(spec, seed)
+        begin = getattr(bot, "start", None)
+        if start is not None and callable(begin):
+            seat, players, rules, names = start
+            begin(seat, players, rules, players=names)
+    return int(bot.choose(obs))
+
+
+def _end(key: Key, final: Observation | None) -> None:
+    bot = _bots.pop(key, None)
+    if bot is None:
+        return
+    if final is not None and callable(getattr(bot, "game_over", None)):
+        bot.game_over(final)  # type: ignore[attr-defined]
+    if callable(getattr(bot, "close", None)):
+        bot.close()  # type: ignore[attr-defined]
+
+
+def _ready() -> bool:
+    return True
+
+
+def _start_worker(server: int) -> None:
+    """A worker's start: a lower priority, so the server's event loop answers
+    first, and a watch on the server, so a worker never outlives it (a server
+    killed with SIGKILL cannot stop its workers itself)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
+    threading.Thread(target=_watch, args=(server,), daemon=True, name="watch").start()
+
+
+def _watch(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(WATCH_EVERY)
+    os._exit(0)  # the server is gone: so is every game this worker thought for
+
+
+# --- in the server ------------------------------------------------------------------
+
+
+class Thinkers:
+    """`processes` worker processes (each a pool of one), started at once."""
+
+    def __init__(self, processes: int) -> None:
+        self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self._pools = [self._pool() for _ in range(processes)]
+        self._lock = threading.Lock()
+        self._matches = itertools.count(1)
+        for pool in self._pools:
+            pool.submit(_ready).result()  # the workers have imported skyjo
+
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            1, mp_context=self._context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
+
+    def maker(self, code: str) -> Any:
+        """The bot factory of one match of room `code` (for `Match(make=...)`)."""
+        match = next(self._matches)
+
+        def make(spec: str, seed: int) -> RemoteBot:
+            make_bot(spec, seed)  # bad options fail here, at once, as in-process
+            return RemoteBot(self, (code, match, seed), spec, seed)
+
+        return make
+
+    def call(self, key: Key, function: Any, *args: Any) -> Any:
+        """Run `function(key, *args)` in the worker that keeps `key`'s bot."""
+        index = zlib.crc32(repr(key).encode()) % len(self._pools)
+        pool = self._pools[index]
+        try:
+            return pool.submit(function, key, *args).result()
+        except BrokenProcessPool:
+            with self._lock:
+                if self._pools[index] is pool:
+                    self._pools[index] = self._pool()
+            raise
+
+    def tell(self, key: Key, function: Any, *args: Any) -> None:
+        """Run `function(key, *args)` in `key`'s worker without waiting (the end of
+        a game may be told from the event loop, which must not wait for a worker)."""
+        index = zlib.crc32(repr(key).encode()) % len(self._pools)
+        with contextlib.suppress(RuntimeError, BrokenProcessPool):  # a pool shut down or gone
+            self._pools[index].submit(function, key, *args)
+
+    def close(self) -> None:
+        for pool in self._pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+class RemoteBot:
+    """A bot of a match whose thinking happens in a worker process."""
+
+    def __init__(self, thinkers: Thinkers, key: Key, spec: str, seed: int) -> None:
+        self.name = spec
+        self._thinkers = thinkers
+        self._key = key
+        self._spec = spec
+        self._seed = seed
+        self._start: tuple[Any, ...] | None = None
+
+    def start(self, seat: int, num_players: int, rules: Any, players: Any = None) -> None:
+        self._start = (seat, num_players, rules, players)
+
+    def choose(self, observation: Observation) -> int:
+        args = (self._spec, self._seed, self._start, observation)
+        return int(self._thinkers.call(self._key, _choose, *args))
+
+    def game_over(self, observation: Observation) -> None:
+        self._end(observation)
+
+    def close(self) -> None:
+        self._end(None)
+
+    def _end(self, final: Observation | None) -> None:
+        self._thinkers.tell(self._key, _end, final)
