@@ -2,6 +2,7 @@
 import { createRoom, listRooms } from "./api.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { st } from "./scorepad-i18n.js";
 
 const LEVELS = ["random", "greedy", "basic", "expected", "search"];
 
@@ -117,7 +118,8 @@ function join(navigate) {
       h("button", { type: "button", onclick: () => go(false) }, t("front.joinButton")),
       h("button", { type: "button", onclick: () => go(true) }, t("front.watch"))),
     h("p", { class: "replay-link" }, h("a", { href: "/replay", "data-key": "upload-link",
-      onclick: (e) => { e.preventDefault(); navigate("/replay"); } }, t("replay.uploadTitle"))));
+      onclick: (e) => { e.preventDefault(); navigate("/replay"); } }, t("replay.uploadTitle"))),
+    h("p", { class: "replay-link" }, h("a", { href: "/scorepad", "data-key": "scorepad-link" }, st("pad.link"))));
 }
 
 function openGames(navigate) {

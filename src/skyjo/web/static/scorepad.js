@@ -674,25 +674,7 @@ function roundsPanel(sheet) {
         ender ? h("span", { class: "mark", "aria-label": st("pad.enderOf", { name }) }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
         h("span", { class: "running" }, String(one.totals[name])));
     });
-    const confirming = state.confirm?.kind === "round" && state.confirm.number === one.number;
-    const actions = confirming
-      ? h("td", { class: "actions", colspan: 1 },
-        h("span", { class: "confirm", role: "alert" }, st("pad.deleteRound", { n: one.number })),
-        h("button", { type: "button", class: "danger", "data-key": `confirm-delete-round-${one.number}`,
-          onclick: () => change("DELETE", `${sheetPath(sheet.id)}/rounds/${one.number}`) }, st("pad.delete")),
-        h("button", { type: "button", "data-key": "keep-round", onclick: () => { state.confirm = null; drawSheet(); } }, st("pad.keep")))
-      : h("td", { class: "actions" },
-        h("button", { type: "button", "data-key": `edit-round-${one.number}`, "aria-label": `${st("pad.edit")} · ${st("pad.round", { n: one.number })}`,
-          onclick: () => {
-            state.form = newForm(one.number);
-            state.form.focus = "total-0";
-            state.selected = one.number;
-            drawSheet();
-            main.querySelector("[data-key=round-form]")?.scrollIntoView({ block: "start" });
-            entryFields()[0]?.focus();
-          } }, st("pad.edit")),
-        h("button", { type: "button", class: "danger", "data-key": `delete-round-${one.number}`, "aria-label": `${st("pad.delete")} · ${st("pad.round", { n: one.number })}`,
-          onclick: () => { state.confirm = { kind: "round", number: one.number }; drawSheet(); } }, "✕"));
+    const actions = h("td", { class: "actions" }, roundActions(sheet, one.number, "table"));
     return h("tr", { class: state.selected === one.number ? "selected" : "", "data-round": one.number },
       h("th", { scope: "row" }, h("button", { type: "button", class: "round-pick", "data-key": `pick-${one.number}`,
         "aria-pressed": String(state.selected === one.number),
@@ -710,8 +692,35 @@ function roundsPanel(sheet) {
           sheet.players.map((name) => h("td", { class: [summary.winners.includes(name) ? "winner" : "", summary.leaders.includes(name) ? "leader" : ""].join(" ").trim() },
             String(summary.totals[name]))), h("td", {})),
         h("tr", { class: "to-go" }, h("th", { scope: "row" }, st("pad.toGoRow")),
-          sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {})))),
+          sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {}))))),
     h("p", { class: "notice pad-marks" }, st("pad.marks")));
+}
+
+/** Edit and delete (asked first) for round `number`, in the table (`where`) or under its explanation. */
+function roundActions(sheet, number, where) {
+  const suffix = where === "table" ? `-${number}` : "-explained";
+  const label = (word) => `${word} · ${st("pad.round", { n: number })}`;
+  if (state.confirm?.kind === "round" && state.confirm.number === number && state.confirm.where === where) {
+    return [
+      h("span", { class: "confirm", role: "alert" }, st("pad.deleteRound", { n: number })),
+      h("button", { type: "button", class: "danger", "data-key": `confirm-delete-round${suffix}`,
+        onclick: () => change("DELETE", `${sheetPath(sheet.id)}/rounds/${number}`) }, st("pad.delete")),
+      h("button", { type: "button", "data-key": `keep-round${suffix}`, onclick: () => { state.confirm = null; drawSheet(); } }, st("pad.keep")),
+    ];
+  }
+  return [
+    h("button", { type: "button", "data-key": `edit-round${suffix}`, "aria-label": label(st("pad.edit")),
+      onclick: () => {
+        state.form = newForm(number);
+        state.selected = number;
+        drawSheet();
+        main.querySelector("[data-key=round-form]")?.scrollIntoView({ block: "start" });
+        entryFields()[0]?.focus();
+      } }, st("pad.edit")),
+    h("button", { type: "button", class: "danger", "data-key": `delete-round${suffix}`, "aria-label": label(st("pad.delete")),
+      onclick: () => { state.confirm = { kind: "round", number, where }; drawSheet(); } },
+    where === "table" ? "✕" : st("pad.delete")),
+  ];
 }
 
 function explainPanel(sheet) {
@@ -734,7 +743,8 @@ function explainPanel(sheet) {
   return h("section", { class: "panel pad-explain-round", "aria-labelledby": "pad-explain-title", "data-key": "explain-round", "data-round": number },
     h("h2", { id: "pad-explain-title" }, st("pad.explain", { n: number })),
     h("p", { class: "pad-reason", "data-key": "reason" }, reasonText(facts, sheet.rules.ender_penalty)),
-    h("ul", { class: "pad-explained" }, players));
+    h("ul", { class: "pad-explained" }, players),
+    h("div", { class: "row" }, roundActions(sheet, number, "panel")));
 }
 
 function gridView(grid) {
@@ -772,7 +782,8 @@ function chartPanel(sheet) {
   const all = series.flat();
   const low = Math.min(0, ...all);
   const high = Math.max(target, ...all);
-  const width = Math.round(Math.min(600, Math.max(300, main.clientWidth - 60)));
+  const room = main.clientWidth >= 960 ? main.clientWidth * 0.4 - 40 : main.clientWidth - 60;
+  const width = Math.round(Math.min(600, Math.max(300, room)));
   const height = Math.round(width * 0.46);
   const pad = { left: 40, right: 16, top: 14, bottom: 28 };
   const rounds = summary.rounds.length;
