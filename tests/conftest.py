@@ -9,8 +9,10 @@ test shows its position the way a player sees the table.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+import pytest
+from postgres import Postgres, running
 from typer.testing import Result
 
 from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, Phase, State, new_game, step
@@ -147,3 +149,11 @@ def assert_bad_input(result: Result, *fragments: str) -> None:
     assert visible(lines[0]) == lines[0], lines[0]
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server of Debian's package (tests/postgres.py), started once
+    for the test session (once per xdist worker) and stopped after it."""
+    with running() as server:
+        yield server

@@ -20,9 +20,12 @@ ROUND_1 = {"ender": "Cleo", "entries": {"Ana": 9, "Ben": 20, "Cleo": 14}}
 ROUND_2 = {"ender": "Ben", "entries": {"Ana": "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2", "Ben": 5, "Cleo": 5}}
 
 
-@pytest.fixture
-def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'skyjo.db'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, then a database of a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'skyjo.db'}"
+    return request.getfixturevalue("postgres").database()
 
 
 def new_pad(store: SheetStore) -> OpenSheet:

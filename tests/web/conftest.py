@@ -10,7 +10,6 @@ import pytest
 from browsing import ARGS, CHROMIUM
 from liveserver import Server
 from playwright.sync_api import Browser, sync_playwright
-from postgres import Postgres, running
 from starlette.testclient import TestClient
 from webclient import Conn
 
@@ -76,13 +75,6 @@ def problems() -> Iterator[list[str]]:
     found: list[str] = []
     yield found
     assert found == []
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
-    """A PostgreSQL server of Debian's package, for the whole test session."""
-    with running() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
