@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import csv
 import io
 import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from skyjo.scorepad import sheet as sheet_module
 from skyjo.scorepad.sheet import (
+    FORMAT,
     Sheet,
     SheetError,
     export_csv,
@@ -320,3 +330,178 @@ def test_csv_has_a_line_a_player_a_round() -> None:
     assert rows[3] == ["1", "Cleo", "", "14", "28", "28", "yes", "yes"]
     assert rows[4] == ["2", "Ana", GRID_14, "14", "14", "23", "", ""]
     assert rows[-1] == ["3", "Cleo", "", "14", "14", "47", "", ""]
+
+
+# ------------------------------------------------------- every refusal has a kind both pages write
+#
+# Every `SheetError` made while this module's tests run is kept (RAISED); the last test checks
+# each one's kind and params against the scorepad page's tables (static/scorepad-i18n.js, read as
+# text): both languages hold the kind, its English sentence filled with the params is the message
+# exactly (run by node when it is installed), and the Spanish one names only params it was given.
+
+RAISED: list[SheetError] = []
+SCOREPAD_I18N = Path(sheet_module.__file__).parents[1] / "web" / "static" / "scorepad-i18n.js"
+
+
+@pytest.fixture(autouse=True)
+def _keep_every_sheet_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = SheetError.__init__
+
+    def keep(self: SheetError, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        RAISED.append(self)
+
+    monkeypatch.setattr(SheetError, "__init__", keep)
+
+
+def mistake_tables() -> dict[str, dict[str, str]]:
+    """The "mistake.<kind>" strings of each language of the page, read from the JS text."""
+    text = SCOREPAD_I18N.read_text(encoding="utf-8")
+    en, es = text.index("\n  en: {"), text.index("\n  es: {")
+    end = text.index("\n};", es)
+    pattern = re.compile(r'^\s*"mistake\.(\w+)": ("(?:[^"\\]|\\.)*"),$', re.M)
+    tables = {}
+    for lang, (a, b) in {"en": (en, es), "es": (es, end)}.items():
+        found = pattern.findall(text[a:b])
+        tables[lang] = {kind: json.loads(sentence) for kind, sentence in found}
+        assert len(tables[lang]) == len(found), f"a kind twice in the {lang} table"
+    return tables
+
+
+def render(language: str, errors: list[dict[str, Any]]) -> list[str]:
+    """`mistakeText` of the page (in `language`) for each error, run by node."""
+    script = (
+        "const [lang, module] = process.argv.slice(1);"
+        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
+        "globalThis.document = { documentElement: {} };"
+        "const { mistakeText } = await import(module);"
+        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
+        "process.stdout.write(JSON.stringify(JSON.parse(input).map(mistakeText)));"
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script, language, SCOREPAD_I18N.as_uri()],
+        input=json.dumps(errors),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def more_mistakes() -> None:
+    """The refusals no test above makes, each made once."""
+    sheet = sheet_of("Ana", "Ben", target_score=20)
+    attempts: list[Callable[[], object]] = [
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": "7 5 2 4 7 -1 3 1 7 0 -2"}}),
+        lambda: sheet.add_round(
+            {"ender": "Ben", "entries": {"Ana": "7 five 2 4 7 -1 3 1 7 0 -2 2"}}
+        ),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": {"nope": 1}, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": {"total": 1.5}, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": 141, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": {"cards": 7}, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": {"cards": [7, 1]}, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": [[1, 2, 3, 4]], "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": [[1, 2, 3]] * 3, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": [["a", 2, 3, 4]] * 3}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": "7 13 2 4 7 -1 3 1 7 0 -2 2"}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": "x 5 2 4 x -1 3 1 7 0 -2 2"}}),
+        lambda: sheet.add_round(
+            {"ender": "Ben", "entries": {"Ana": "-2 -2 -2 1 " * 2 + "3 3 3 1"}}
+        ),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": 1, "Ben": 1}, "x": 1}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": [1, 2]}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Dan": 1}}),
+        lambda: sheet.add_round({"ender": "", "entries": {"Ana": 1, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Dan", "entries": {"Ana": 1, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": 1}}),
+        lambda: sheet.add_round({"ender": "Ana", "entries": {"Ana": 1}}),
+        lambda: sheet.edit_round(1, {"ender": "Ana", "entries": {"Ana": 1, "Ben": 1}}),
+        lambda: sheet.add_round({"ender": "Ana", "entries": {"Ana": 1, "Ben": 1}}).edit_round(
+            2, {}
+        ),
+        lambda: sheet.add_round({"ender": "Ana", "entries": {"Ana": 30, "Ben": 1}}).add_round(
+            {"ender": "Ana", "entries": {"Ana": 1, "Ben": 1}}
+        ),
+        lambda: sheet.undo(),
+        lambda: sheet._changed({"op": "move"}),
+        lambda: Sheet(("Ana", "Ben"), "rules"),  # type: ignore[arg-type]
+        lambda: Sheet.new(["Ana"]),
+        lambda: Sheet.new(["Ana", ""]),
+        lambda: Sheet.new(["Ana", "B" * 41]),
+        lambda: Sheet.new(["Ana", "B\x07"]),
+        lambda: Sheet.new(["Ana", "B\ud800"]),
+        lambda: Sheet.new(["Ana", "Ana", "Ben", "Ben"]),
+        lambda: Sheet.new(["Ana", "Ben"], title=7),  # type: ignore[arg-type]
+        lambda: Sheet.new(["Ana", "Ben"], title="t" * 101),
+        lambda: Sheet.new(["Ana", "Ben"], title="a\x00b"),
+        lambda: Sheet.new(["Ana", "Ben"], target_score="100"),
+        lambda: Sheet.new(["Ana", "Ben"], target_score=0),
+        lambda: Sheet.new(["Ana", "Ben"], ender_penalty="triple"),
+        lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "players": "Ana"}),
+        lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rules": [1]}),
+        lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rounds": {}}),
+        lambda: import_json("[]"),
+        lambda: import_json("{"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(SheetError):
+            attempt()
+    for value in ("", "1 2", "3 x"):
+        with contextlib.suppress(SheetError):
+            parse_entry(f"{value} z")
+    with pytest.raises(SheetError):
+        sheet.delete_round(1)
+    with pytest.raises(SheetError):
+        sheet.add_round({"ender": "Ana", "entries": {"Ana": 1, "Ben": 1}}).delete_round(3)
+
+
+def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() -> None:
+    more_mistakes()
+    tables = mistake_tables()
+    kinds = {error.kind for error in RAISED}
+    assert None not in kinds, [str(e) for e in RAISED if e.kind is None]
+    assert not kinds - set(tables["en"]), kinds - set(tables["en"])
+    assert not kinds - set(tables["es"]), kinds - set(tables["es"])
+    assert len(kinds) >= 45, sorted(kinds)  # every kind raised across this module
+    assert set(tables["en"]) == set(tables["es"])
+    errors = [{"kind": e.kind, "params": e.params, "message": str(e)} for e in RAISED]
+    for error in errors:
+        assert set(error["params"]) - {"round"} <= set(
+            re.findall(r"\{(\w+)\}", tables["en"][error["kind"]])
+        ), error
+        assert json.loads(json.dumps(error)) == error  # JSON-ready
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the sentences are not rendered")
+    english, spanish = render("en", errors), render("es", errors)
+    for error, en, es in zip(errors, english, spanish, strict=True):
+        assert en == error["message"], error  # the English page writes the model's own sentence
+        if not error["kind"].endswith("_refused"):  # a sentence no pattern read stays English
+            assert es != en and not re.search(r"\{[a-z]+\}", es), (error, es)
+
+
+def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
+    tree = ast.parse(Path(sheet_module.__file__).read_text(encoding="utf-8"))
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "SheetError"
+    ]
+    assert len(calls) >= 35
+    named: set[str] = set()
+    for call in calls:
+        kind = next((k.value for k in call.keywords if k.arg == "kind"), None)
+        assert kind is not None, ast.unparse(call)
+        constants = [n.value for n in ast.walk(kind) if isinstance(n, ast.Constant)]
+        named |= {c for c in constants if isinstance(c, str) and re.fullmatch("[a-z_]+", c)}
+    for sentences in (
+        sheet_module._GRID_SENTENCES,
+        sheet_module._PLAYER_SENTENCES,
+        sheet_module._RULES_SENTENCES,
+    ):
+        named |= {kind for kind, _ in sentences}
+    named |= {"cards_refused", "players_refused", "rules_refused"}
+    tables = mistake_tables()
+    assert not named - set(tables["en"]) and not named - set(tables["es"])

@@ -171,10 +171,17 @@ def test_every_mistake_is_refused_with_its_message_and_nothing_is_saved(
             "message": str(expected),
             "round": expected.round,
             "player": expected.player,
+            "kind": expected.kind,
+            "params": expected.params,
         }, what
+        assert error["kind"] and error["params"]["round"] == 2, what
         assert error["message"].startswith("round 2: "), what
         preview = client.post(f"{API}/{sheet['id']}/preview", json={"round": data}).json()
         assert preview["round"] is None and preview["error"]["message"] == str(expected), what
+        assert (preview["error"]["kind"], preview["error"]["params"]) == (
+            expected.kind,
+            expected.params,
+        ), what
     named = {
         "not a card": ("Ana", "cards go from -2 to 12"),
         "too many of one value": ("Ana", "the deck has only 5"),
@@ -308,3 +315,46 @@ def test_export_json_and_csv_are_downloads_and_an_import_gives_the_same_sheet(
     refused = client.post("/api/scorepad/import", content=json.dumps(tampered).encode())
     assert "no grid scores that" in refused.json()["error"]["message"]
     assert len(client.get(API).json()["sheets"]) == 2
+
+
+def test_a_refusal_names_its_kind_and_params_for_the_page_to_write_it(
+    client: TestClient,
+) -> None:
+    sheet = create(client, ["Ana", "Ben"], target_score=40)
+    data = {"ender": "Ben", "entries": {"Ana": "7 13 2 4 7 -1 3 1 7 0 -2 2", "Ben": "5"}}
+    error = client.post(
+        f"{API}/{sheet['id']}/rounds", json={"revision": sheet["revision"], "round": data}
+    ).json()["error"]
+    assert error["kind"] == "card_out_of_range"
+    assert error["params"] == {
+        "player": "Ana",
+        "row": 0,
+        "column": 1,
+        "card": 13,
+        "min": -2,
+        "max": 12,
+        "round": 1,
+    }
+    assert error["message"] == (
+        "round 1: Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    )
+    preview = client.post(f"{API}/{sheet['id']}/preview", json={"round": data}).json()
+    assert preview["entries"]["Ana"] == {
+        "error": "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12",
+        "kind": "card_out_of_range",
+        "params": {"player": "Ana", "row": 0, "column": 1, "card": 13, "min": -2, "max": 12},
+    }
+    made = client.post(f"{API}", json={"players": ["Ana"]}).json()["error"]
+    assert (made["code"], made["kind"], made["params"]) == (
+        "mistake",
+        "player_count",
+        {"min": 2, "max": 8, "count": 1},
+    )
+    assert made["message"] == "Skyjo takes 2 to 8 players, not 1"
+    assert client.post(f"{API}", json={"players": 3}).json()["error"]["kind"] == "players_missing"
+    stale = client.post(f"{API}/{sheet['id']}/undo", json={}).json()["error"]
+    assert (stale["code"], stale["kind"]) == ("bad_request", "no_revision")
+    missing = client.get(f"{API}/nosuch").json()["error"]
+    assert (missing["code"], missing["kind"], missing["params"]) == ("no_sheet", "no_sheet", {})
+    utf8 = client.post("/api/scorepad/import", content=b"\xff").json()["error"]
+    assert (utf8["kind"], utf8["message"]) == ("not_utf8", "the file is not UTF-8 text")

@@ -518,3 +518,45 @@ def test_a_round_saved_right_before_the_server_is_killed_is_there_after_a_restar
         expect(page.locator(f".pad-sheet[data-id='{sheet_id}'] .meta")).to_contain_text("1 round")
     finally:
         again.kill()
+
+
+def test_a_refusal_is_written_in_spanish_on_a_spanish_page(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    players = ["Ana", "Ben"]
+    context = browser.new_context(viewport=DESKTOP, locale="es-ES", reduced_motion="reduce")
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.goto(f"{server.base}/scorepad")
+    page.fill("[data-key=new-player-0]", "Ana")
+    page.click("[data-key=create]")
+    expect(page.locator("[data-key=new-error]")).to_have_text(
+        "Al Skyjo juegan de 2 a 8 jugadores, no 1"
+    )
+    sheet_id = create_sheet(page, server.base, "Errores", players)
+    assert page.get_attribute("html", "lang") == "es"
+    wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
+    type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
+    spanish = (
+        "Cartas de Ana: la carta de la fila 0, columna 1 es 13, pero las cartas van de -2 a 12"
+    )
+    expect(page.locator("[data-key=error-0]")).to_have_text(spanish)  # the preview's, as typed
+    page.click("[data-key=save-round]")
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"No se guardó: ronda 1: {spanish}")
+    expect(page.locator("[data-key=error-0]")).to_have_text(f"ronda 1: {spanish}")
+    page.screenshot(path=artifacts / "scorepad-mistake-spanish-desktop.png", full_page=True)
+    page.select_option("#language", "en")  # the same refusal in English: the model's sentence
+    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: round 1: {message}")
+    page.select_option("#language", "es")
+    page.goto(f"{server.base}/scorepad/{sheet_id}")
+    page.fill("[data-key=total-0]", "9")
+    page.fill("[data-key=total-1]", "5")
+    page.click("[data-key=save-round]")  # nobody marked as ender
+    expect(page.locator("[data-key=round-error]")).to_have_text(
+        "No se guardó: ronda 1: No se ha marcado quién cerró: marca quién cerró la ronda"
+    )
+    assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
+    expected_refusals(problems, 400)
+    context.close()

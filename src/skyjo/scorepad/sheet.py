@@ -62,12 +62,95 @@ _MIN_CARD, _MAX_CARD = min(CARD_COUNTS), max(CARD_COUNTS)
 class SheetError(ValueError):
     """A mistake in what was entered: nothing changed. `round` (1-based) and
     `player` say where, when the mistake is in one place, so a form can point
-    at the field."""
+    at the field. `kind` names the mistake (a short snake_case id, one per
+    sentence: docs/scorepad.md) and `params` holds the values its sentence
+    names, so a page writes the sentence in its own language; the message
+    stays the English sentence. A `round` in `params` means the sentence
+    starts with "round N: "."""
 
-    def __init__(self, message: str, *, round: int | None = None, player: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        round: int | None = None,
+        player: str | None = None,
+        kind: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ):
         super().__init__(message)
         self.round = round
         self.player = player
+        self.kind = kind
+        self.params = dict(params or {})
+
+
+def _reading(
+    text: str, sentences: Sequence[tuple[str, re.Pattern[str]]], fallback: str
+) -> tuple[str, dict[str, Any]]:
+    """The kind and params of another module's English sentence `text` (a
+    `ScoringError`, `RulesError` or `check_name`'s), read by the patterns of
+    `sentences`; `fallback` with the whole text as `detail` for any other."""
+    for kind, pattern in sentences:
+        match = pattern.fullmatch(text)
+        if match:
+            params = {
+                key: int(value) if re.fullmatch("-?[0-9]+", value) else value
+                for key, value in match.groupdict().items()
+            }
+            return kind, params
+    return fallback, {"detail": text}
+
+
+_GRID_SENTENCES = [
+    (kind, re.compile(pattern, re.S))
+    for kind, pattern in (
+        (
+            "card_out_of_range",
+            r"the card at row (?P<row>\d+), column (?P<column>\d+) is (?P<card>-?\d+), "
+            r"but cards go from (?P<min>-?\d+) to (?P<max>-?\d+)",
+        ),
+        (
+            "card_not_number",
+            r"the card at row (?P<row>\d+), column (?P<column>\d+) is (?P<card>.*), not a number",
+        ),
+        (
+            "column_partly_cleared",
+            r"column (?P<column>\d+) is partly cleared \((?P<cleared>\d+) of its (?P<size>\d+) "
+            r"cards written as cleared\): a column is cleared all three cards at once",
+        ),
+        (
+            "grid_too_many",
+            r"the grid holds (?P<count>\d+) cards of (?P<value>-?\d+) "
+            r"but the deck has only (?P<deck>\d+)",
+        ),
+        ("grid_rows", r"a grid has (?P<rows>\d+) rows, not (?P<count>\d+)"),
+        ("row_length", r"row (?P<row>\d+) has (?P<count>\d+) cards instead of (?P<size>\d+)"),
+    )
+]
+_PLAYER_SENTENCES = [
+    (kind, re.compile(pattern, re.S))
+    for kind, pattern in (
+        (
+            "player_count",
+            r"Skyjo takes (?P<min>\d+) to (?P<max>\d+) players, not (?P<count>-?\d+)",
+        ),
+        ("name_empty", r"a seat's name must be a non-empty string, not (?P<name>.*)"),
+        (
+            "name_too_long",
+            r"a seat's name has at most (?P<max>\d+) characters, not (?P<length>\d+)",
+        ),
+        ("name_surrogate", r"the name (?P<name>.*) holds a lone surrogate: it is not text"),
+        ("name_control", r"the name (?P<name>.*) holds a control character"),
+    )
+]
+_RULES_SENTENCES = [
+    (kind, re.compile(pattern, re.S))
+    for kind, pattern in (
+        ("target_not_integer", r"target_score must be an integer, not (?P<value>.*)"),
+        ("target_too_low", r"target_score must be at least (?P<min>\d+), not (?P<value>-?\d+)"),
+        ("penalty_unknown", r"ender_penalty must be one of (?P<choices>.*), not (?P<value>.*)"),
+    )
+]
 
 
 # --------------------------------------------------------------------------
@@ -89,6 +172,8 @@ def parse_entry(text: str, player: str = "this player") -> dict[str, Any] | None
             f"{player}: {len(tokens)} cards written, but a grid has {GRID_SIZE} "
             "(or write one number, the round total)",
             player=player,
+            kind="card_count",
+            params={"player": player, "count": len(tokens), "size": GRID_SIZE},
         )
     cards = [X if token in ("x", "X") else _number(token, player, "a card") for token in tokens]
     return {"cards": [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]}
@@ -108,7 +193,12 @@ def _number(token: str, player: str, what: str) -> int:
     """`token` as a whole number, or a `SheetError` naming `what` it should be."""
     if not _NUMBER.fullmatch(token):
         expected = "a whole number" if what == "a round total" else "a number from -2 to 12 or x"
-        raise SheetError(f"{player}: {token!r} is not {what}: write {expected}", player=player)
+        raise SheetError(
+            f"{player}: {token!r} is not {what}: write {expected}",
+            player=player,
+            kind="not_a_total" if what == "a round total" else "not_a_card",
+            params={"player": player, "text": repr(token)},
+        )
     return int(token.replace("\u2212", "-"))
 
 
@@ -127,7 +217,10 @@ def check_entry(value: Any, player: str) -> dict[str, Any] | None:
         value = {"total": value}
     if not isinstance(value, Mapping) or len(value) != 1 or not {"total", "cards"} & set(value):
         raise SheetError(
-            f"{player}'s entry must be a total or 12 cards, not {value!r:.60}", player=player
+            f"{player}'s entry must be a total or 12 cards, not {value!r:.60}",
+            player=player,
+            kind="entry_shape",
+            params={"player": player, "value": f"{value!r:.60}"},
         )
     if "total" in value:
         return {"total": _check_total(value["total"], player)}
@@ -140,13 +233,23 @@ def _check_total(total: Any, player: str) -> int:
     """A round total: a whole number some grid scores (RULES.md 2.9)."""
     if isinstance(total, bool) or not isinstance(total, int):
         raise SheetError(
-            f"{player}'s total must be a whole number, not {total!r:.40}", player=player
+            f"{player}'s total must be a whole number, not {total!r:.40}",
+            player=player,
+            kind="total_not_integer",
+            params={"player": player, "value": f"{total!r:.40}"},
         )
     if not MIN_ROUND_SCORE <= total <= MAX_ROUND_SCORE:
         raise SheetError(
             f"{player}'s total is {total}, but no grid scores that: a round's score "
             f"goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}",
             player=player,
+            kind="total_out_of_range",
+            params={
+                "player": player,
+                "total": total,
+                "min": MIN_ROUND_SCORE,
+                "max": MAX_ROUND_SCORE,
+            },
         )
     return total
 
@@ -154,14 +257,22 @@ def _check_total(total: Any, player: str) -> int:
 def _grid_rows(cards: Any, player: str) -> list[list[Any]]:
     """`cards` as 3 rows of 4 (a flat list of 12 is laid row by row), `x` as `CLEARED`."""
     if not isinstance(cards, list | tuple):
-        raise SheetError(f"{player}'s cards must be a list, not {cards!r:.40}", player=player)
+        raise SheetError(
+            f"{player}'s cards must be a list, not {cards!r:.40}",
+            player=player,
+            kind="cards_not_list",
+            params={"player": player, "value": f"{cards!r:.40}"},
+        )
     if len(cards) == GRID_SIZE and not any(isinstance(c, list | tuple) for c in cards):
         cards = [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
     rows = []
     for row in cards:
         if not isinstance(row, list | tuple):
             raise SheetError(
-                f"{player}'s cards: a row must be a list, not {row!r:.40}", player=player
+                f"{player}'s cards: a row must be a list, not {row!r:.40}",
+                player=player,
+                kind="row_not_list",
+                params={"player": player, "value": f"{row!r:.40}"},
             )
         rows.append([CLEARED if card in (X, "X", None) else card for card in row])
     return rows
@@ -172,7 +283,13 @@ def entry_grid(rows: Sequence[Sequence[Any]], player: str) -> GridScore:
     try:
         return score_grid(rows)
     except ScoringError as error:
-        raise SheetError(f"{player}'s cards: {error}", player=player) from error
+        kind, params = _reading(str(error), _GRID_SENTENCES, "cards_refused")
+        raise SheetError(
+            f"{player}'s cards: {error}",
+            player=player,
+            kind=kind,
+            params={"player": player, **params},
+        ) from error
 
 
 def entry_score(
@@ -243,7 +360,11 @@ class Sheet:
         object.__setattr__(self, "players", _check_players(self.players))
         object.__setattr__(self, "title", check_title(self.title))
         if not isinstance(self.rules, Rules):
-            raise SheetError(f"rules must be Rules, not {self.rules!r:.40}")
+            raise SheetError(
+                f"rules must be Rules, not {self.rules!r:.40}",
+                kind="rules_type",
+                params={"value": f"{self.rules!r:.40}"},
+            )
         scored = tuple(self._score(r.to_dict(), n) for n, r in enumerate(self.base, start=1))
         scored = self._settle(scored, "these rounds")
         for change in self.changes:
@@ -272,21 +393,31 @@ class Sheet:
         """The sheet of an exported JSON document (`to_dict`); its `summary` is
         recomputed, not read. The imported rounds have no history to undo."""
         if not isinstance(data, Mapping):
-            raise SheetError(f"a scoresheet is a JSON object, not {type(data).__name__}")
+            raise SheetError(
+                f"a scoresheet is a JSON object, not {type(data).__name__}",
+                kind="not_an_object",
+                params={"type": type(data).__name__},
+            )
         if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
             raise SheetError(
-                f'not a scoresheet: expected "format": "{FORMAT}", "version": {FORMAT_VERSION}'
+                f'not a scoresheet: expected "format": "{FORMAT}", "version": {FORMAT_VERSION}',
+                kind="not_a_scoresheet",
+                params={"format": FORMAT, "version": FORMAT_VERSION},
             )
         known = {"format", "version", "title", "players", "rules", "rounds", "summary"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SheetError(f"unknown key {unknown[0]!r} in the scoresheet")
+            raise SheetError(
+                f"unknown key {unknown[0]!r} in the scoresheet",
+                kind="unknown_key",
+                params={"key": repr(unknown[0])},
+            )
         rules = data.get("rules") or {}
         if not isinstance(rules, Mapping):
-            raise SheetError("rules must be an object")
+            raise SheetError("rules must be an object", kind="rules_not_object")
         rounds = data.get("rounds", [])
         if not isinstance(rounds, list):
-            raise SheetError("rounds must be a list")
+            raise SheetError("rounds must be a list", kind="rounds_not_list")
         sheet = cls.new(
             _players_list(data.get("players")),
             data.get("title", ""),
@@ -313,7 +444,7 @@ class Sheet:
     def undo(self) -> Sheet:
         """The sheet as it was before its last change."""
         if not self.changes:
-            raise SheetError("there is nothing to undo")
+            raise SheetError("there is nothing to undo", kind="nothing_to_undo")
         return self._with(self.changes[:-1])
 
     def renamed(self, title: str) -> Sheet:
@@ -338,14 +469,20 @@ class Sheet:
     def _apply(self, scored: tuple[ScoredRound, ...], change: Any) -> tuple[ScoredRound, ...]:
         """`scored` after one change: ``add``, ``edit`` (number) or ``delete`` (number)."""
         if not isinstance(change, Mapping) or change.get("op") not in ("add", "edit", "delete"):
-            raise SheetError(f"a change is add, edit or delete, not {change!r:.60}")
+            raise SheetError(
+                f"a change is add, edit or delete, not {change!r:.60}",
+                kind="change_shape",
+                params={"value": f"{change!r:.60}"},
+            )
         op = change["op"]
         rounds = list(scored)
         if op == "add":
             if self._finished(scored):
                 raise SheetError(
                     f"the game is over (a total reached {self.rules.target_score}): "
-                    "no round can be added"
+                    "no round can be added",
+                    kind="game_over",
+                    params={"target": self.rules.target_score},
                 )
             rounds.append(self._score(change.get("round"), len(rounds) + 1))
             return tuple(rounds)
@@ -354,10 +491,13 @@ class Sheet:
             rounds[number - 1] = self._score(change.get("round"), number)
         else:
             del rounds[number - 1]
-        return self._settle(tuple(rounds), f"that change to round {number}")
+        return self._settle(tuple(rounds), f"that change to round {number}", number)
 
-    def _settle(self, scored: tuple[ScoredRound, ...], what: str) -> tuple[ScoredRound, ...]:
-        """`scored`, unless the game is over before its last round."""
+    def _settle(
+        self, scored: tuple[ScoredRound, ...], what: str, changed: int | None = None
+    ) -> tuple[ScoredRound, ...]:
+        """`scored`, unless the game is over before its last round (`changed`:
+        the round whose change made `scored`, None for imported rounds)."""
         totals = dict.fromkeys(self.players, 0)
         for number, one in enumerate(scored, start=1):
             if number > 1 and any(t >= self.rules.target_score for t in totals.values()):
@@ -365,6 +505,9 @@ class Sheet:
                     f"with {what}, the game is over after round {number - 1}, but round "
                     f"{number} follows: delete the later rounds first",
                     round=number - 1,
+                    kind="over_before_round" if changed is None else "change_ends_game",
+                    params={"after": number - 1, "next": number}
+                    | ({} if changed is None else {"changed": changed}),
                 )
             for player, score in one.score.scores.items():
                 totals[player] += score
@@ -394,28 +537,57 @@ class Sheet:
         try:
             return self._score_checked(data)
         except SheetError as error:
-            raise SheetError(f"{where}{error}", round=number, player=error.player) from error
+            params = {**error.params, "round": number} if number else error.params
+            raise SheetError(
+                f"{where}{error}",
+                round=number,
+                player=error.player,
+                kind=error.kind,
+                params=params,
+            ) from error
 
     def _score_checked(self, data: Any) -> ScoredRound:
         if not isinstance(data, Mapping) or set(data) - {"ender", "entries"}:
-            raise SheetError('a round is {"ender": name, "entries": {name: entry}}')
+            raise SheetError(
+                'a round is {"ender": name, "entries": {name: entry}}', kind="round_shape"
+            )
         given = data.get("entries") or {}
         if not isinstance(given, Mapping):
-            raise SheetError("the entries must map each player to a total or 12 cards")
+            raise SheetError(
+                "the entries must map each player to a total or 12 cards", kind="entries_shape"
+            )
         for name in given:
             if name not in self.players:
-                raise SheetError(f"{name!r:.60} is not a player of this sheet")
+                raise SheetError(
+                    f"{name!r:.60} is not a player of this sheet",
+                    kind="not_a_player",
+                    params={"name": f"{name!r:.60}"},
+                )
         entries = {p: check_entry(given.get(p), p) for p in self.players}
         ender = data.get("ender")
         if ender is None or ender == "":
-            raise SheetError("no ender is marked: mark who ended the round")
+            raise SheetError("no ender is marked: mark who ended the round", kind="no_ender")
         if ender not in self.players:
-            raise SheetError(f"the ender {ender!r:.60} is not a player of this sheet")
+            raise SheetError(
+                f"the ender {ender!r:.60} is not a player of this sheet",
+                kind="ender_not_player",
+                params={"name": f"{ender!r:.60}"},
+            )
         if entries[ender] is None:
-            raise SheetError(f"{ender} ended the round but has no score entered", player=ender)
+            raise SheetError(
+                f"{ender} ended the round but has no score entered",
+                player=ender,
+                kind="ender_no_entry",
+                params={"player": ender},
+            )
         for player, entry in entries.items():
             if entry is None:
-                raise SheetError(f"{player} has no score entered", player=player)
+                raise SheetError(
+                    f"{player} has no score entered",
+                    player=player,
+                    kind="no_entry",
+                    params={"player": player},
+                )
         return self._scored_round(Round(ender, entries))  # type: ignore[arg-type]
 
     def _scored_round(self, one: Round) -> ScoredRound:
@@ -429,7 +601,9 @@ class Sheet:
         try:
             score = score_round(raw, one.ender, self.rules.ender_penalty)
         except ScoringError as error:  # the totals were checked: not expected
-            raise SheetError(str(error)) from error
+            raise SheetError(
+                str(error), kind="scoring_refused", params={"detail": str(error)}
+            ) from error
         return ScoredRound(one, score, grids)
 
     # --- reading ------------------------------------------------------------
@@ -522,7 +696,9 @@ def _check_round_cards(grids: Mapping[str, GridScore]) -> None:
         if count > CARD_COUNTS[value]:
             raise SheetError(
                 f"the cards entered hold {count} cards of {value}, "
-                f"but the deck has only {CARD_COUNTS[value]}"
+                f"but the deck has only {CARD_COUNTS[value]}",
+                kind="round_too_many",
+                params={"count": count, "value": value, "deck": CARD_COUNTS[value]},
             )
 
 
@@ -535,7 +711,11 @@ def _round_number(number: Any, count: int) -> int:
     """A round number from 1 to `count`."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= count:
         have = f"rounds 1 to {count}" if count else "no round yet"
-        raise SheetError(f"there is no round {number!r:.20}: the sheet has {have}")
+        raise SheetError(
+            f"there is no round {number!r:.20}: the sheet has {have}",
+            kind="no_such_round" if count else "no_round_yet",
+            params={"number": f"{number!r:.20}"} | ({"count": count} if count else {}),
+        )
     return number
 
 
@@ -546,7 +726,11 @@ def _round_number(number: Any, count: int) -> int:
 
 def _players_list(players: Any) -> list[str]:
     if not isinstance(players, list | tuple):
-        raise SheetError(f"players must be a list of names, not {players!r:.40}")
+        raise SheetError(
+            f"players must be a list of names, not {players!r:.40}",
+            kind="players_not_list",
+            params={"value": f"{players!r:.40}"},
+        )
     return list(players)
 
 
@@ -557,24 +741,39 @@ def _check_players(players: Sequence[Any]) -> tuple[str, ...]:
         check_player_count(len(players))
         names = tuple(check_name(name) for name in players)
     except ValueError as error:
-        raise SheetError(str(error)) from error
+        kind, params = _reading(str(error), _PLAYER_SENTENCES, "players_refused")
+        raise SheetError(str(error), kind=kind, params=params) from error
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise SheetError(f"each player has their own name, but {', '.join(repeated)} is repeated")
+        raise SheetError(
+            f"each player has their own name, but {', '.join(repeated)} is repeated",
+            kind="name_repeated",
+            params={"names": repeated},
+        )
     return names
 
 
 def check_title(title: Any) -> str:
     """A title: text of at most `MAX_TITLE` characters, no control character."""
     if not isinstance(title, str):
-        raise SheetError(f"the title must be text, not {title!r:.40}")
+        raise SheetError(
+            f"the title must be text, not {title!r:.40}",
+            kind="title_not_text",
+            params={"value": f"{title!r:.40}"},
+        )
     title = title.strip()
     if len(title) > MAX_TITLE:
-        raise SheetError(f"the title has at most {MAX_TITLE} characters, not {len(title)}")
+        raise SheetError(
+            f"the title has at most {MAX_TITLE} characters, not {len(title)}",
+            kind="title_too_long",
+            params={"max": MAX_TITLE, "length": len(title)},
+        )
     for char in title:
         if unicodedata.category(char) in ("Cc", "Cs"):
             raise SheetError(
-                f"the title {title!r:.60} holds a control character or a lone surrogate"
+                f"the title {title!r:.60} holds a control character or a lone surrogate",
+                kind="title_control",
+                params={"title": f"{title!r:.60}"},
             )
     return title
 
@@ -584,7 +783,8 @@ def make_rules(target_score: Any = 100, ender_penalty: Any = "positive") -> Rule
     try:
         return Rules(target_score=target_score, ender_penalty=ender_penalty)
     except ValueError as error:
-        raise SheetError(str(error)) from error
+        kind, params = _reading(str(error), _RULES_SENTENCES, "rules_refused")
+        raise SheetError(str(error), kind=kind, params=params) from error
 
 
 # --------------------------------------------------------------------------
@@ -602,7 +802,9 @@ def import_json(text: str) -> Sheet:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise SheetError(f"not JSON: {error}") from error
+        raise SheetError(
+            f"not JSON: {error}", kind="not_json", params={"detail": str(error)}
+        ) from error
     return Sheet.from_dict(data)
 
 

@@ -18,8 +18,10 @@ Every number comes from the model (`skyjo.scorepad.sheet`, scored by
 `skyjo.scoring`); this module only maps requests onto it and onto the store.
 A change names the revision the page shows: another revision is a 409
 (`conflict`) and nothing is saved. A mistake the model refuses is a 400
-`{"error": {"code": "mistake", "message", "round", "player"}}` and nothing is
-saved either.
+`{"error": {"code": "mistake", "message", "round", "player", "kind", "params"}}`
+and nothing is saved either. Every error has a `kind` (one per sentence) and
+the `params` its sentence names, for the page to write it in its language
+(docs/scorepad.md); `message` is the English sentence.
 """
 
 from __future__ import annotations
@@ -57,17 +59,36 @@ T = TypeVar("T")
 
 
 class Failure(Exception):
-    """An HTTP error of the API: `{"error": {"code", "message", ...}}` with `status`."""
+    """An HTTP error of the API: `{"error": {"code", "message", "kind", "params",
+    ...}}` with `status`; `kind` names the sentence, `params` its values."""
 
-    def __init__(self, status: int, code: str, message: str, **where: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        kind: str | None = None,
+        params: dict[str, Any] | None = None,
+        **where: Any,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.kind = kind or code
+        self.params = params or {}
         self.where = where
 
     def response(self) -> JSONResponse:
-        body = {"error": {"code": self.code, "message": self.message, **self.where}}
+        body = {
+            "error": {
+                "code": self.code,
+                "message": self.message,
+                "kind": self.kind,
+                "params": self.params,
+                **self.where,
+            }
+        }
         return JSONResponse(body, status_code=self.status)
 
 
@@ -94,7 +115,13 @@ def scorepad_router(settings: Settings) -> APIRouter:
                 return work(stores[0])
             except SheetError as error:
                 raise Failure(
-                    400, "mistake", str(error), round=error.round, player=error.player
+                    400,
+                    "mistake",
+                    str(error),
+                    error.kind,
+                    error.params,
+                    round=error.round,
+                    player=error.player,
                 ) from error
             except ConflictError as error:
                 raise Failure(409, "conflict", str(error)) from error
@@ -150,7 +177,7 @@ def scorepad_router(settings: Settings) -> APIRouter:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            raise Failure(400, "mistake", "the file is not UTF-8 text") from None
+            raise Failure(400, "mistake", "the file is not UTF-8 text", "not_utf8") from None
         return await run(lambda store: view(store.create(import_json(text))))
 
     async def get(request: Request) -> dict[str, Any]:
@@ -200,7 +227,12 @@ def scorepad_router(settings: Settings) -> APIRouter:
     async def exported(request: Request) -> Response:
         sheet_id, kind = request.path_params["sheet_id"], request.path_params["kind"]
         if kind not in ("json", "csv"):
-            raise Failure(404, "no_format", f"a sheet is exported as json or csv, not {kind!r:.20}")
+            raise Failure(
+                404,
+                "no_format",
+                f"a sheet is exported as json or csv, not {kind!r:.20}",
+                params={"format": f"{kind!r:.20}"},
+            )
         stored = await run(lambda store: store.load(sheet_id))
         text = export_json(stored.sheet) if kind == "json" else export_csv(stored.sheet)
         media = "application/json" if kind == "json" else "text/csv"
@@ -258,7 +290,9 @@ def _change(
     sheet_id = request.path_params["sheet_id"]
     revision = data.get("revision")
     if isinstance(revision, bool) or not isinstance(revision, int):
-        raise Failure(400, "bad_request", "a change names the revision it was made on")
+        raise Failure(
+            400, "bad_request", "a change names the revision it was made on", "no_revision"
+        )
 
     def work(store: SheetStore) -> dict[str, Any]:
         stored = store.load(sheet_id)
@@ -288,7 +322,7 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
         try:
             entry = check_entry(value, player)
         except SheetError as error:
-            entries[player] = {"error": str(error)}
+            entries[player] = {"error": str(error), "kind": error.kind, "params": error.params}
             continue
         if entry is None:
             entries[player] = None
@@ -304,7 +338,13 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
     try:
         scored = sheet.preview(data, at)
     except SheetError as error:
-        mistake = {"message": str(error), "round": error.round, "player": error.player}
+        mistake = {
+            "message": str(error),
+            "round": error.round,
+            "player": error.player,
+            "kind": error.kind,
+            "params": error.params,
+        }
         return {"entries": entries, "round": None, "error": mistake}
     score = scored.score
     one = {
@@ -321,7 +361,7 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
 def _players(players: Any) -> list[str]:
     """The names of a new sheet's form, its empty fields skipped."""
     if not isinstance(players, list):
-        raise SheetError("players must be a list of names")
+        raise SheetError("players must be a list of names", kind="players_missing")
     return [p.strip() if isinstance(p, str) else p for p in players if p not in ("", None)]
 
 
@@ -330,13 +370,25 @@ def _number(text: Any, what: str = "round number") -> int:
         return text
     if isinstance(text, str) and text.isdigit() and len(text) < 10:
         return int(text)
-    raise Failure(400, "bad_request", f"{text!r:.20} is not a {what}")
+    raise Failure(
+        400,
+        "bad_request",
+        f"{text!r:.20} is not a {what}",
+        "not_a_number",
+        {"text": f"{text!r:.20}", "what": what},
+    )
 
 
 def _fields(data: Any, allowed: set[str], what: str) -> dict[str, Any]:
     if not isinstance(data, dict) or set(data) - allowed:
         keys = ", ".join(sorted(allowed))
-        raise Failure(400, "bad_request", f"{what} is a JSON object of {keys}")
+        raise Failure(
+            400,
+            "bad_request",
+            f"{what} is a JSON object of {keys}",
+            "request_fields",
+            {"what": what, "keys": keys},
+        )
     return data
 
 
@@ -345,7 +397,7 @@ async def _json(request: Request) -> Any:
     try:
         return json.loads(body or b"{}")
     except ValueError:
-        raise Failure(400, "bad_request", "the request body is not JSON") from None
+        raise Failure(400, "bad_request", "the request body is not JSON", "body_not_json") from None
 
 
 async def _body(request: Request, limit: int) -> bytes:
@@ -354,5 +406,7 @@ async def _body(request: Request, limit: int) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise Failure(413, "too_large", f"a request has at most {limit} bytes")
+            raise Failure(
+                413, "too_large", f"a request has at most {limit} bytes", params={"limit": limit}
+            )
     return bytes(body)

@@ -1,7 +1,9 @@
 // The scorepad's words, English and Spanish, in the language the rest of the client uses (i18n.js).
-// The model's own sentences (a column's explanation, the ender's penalty, a refusal) come from the
-// server in English: in English they are shown as sent; in Spanish the explanations are written here
-// from the same facts (cards, cleared, scores, doubled), never scored a second time.
+// The model's own sentences (a column's explanation, the ender's penalty) come from the server in
+// English: in English they are shown as sent; in Spanish the explanations are written here from the
+// same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
+// `kind` and `params` (docs/scorepad.md): `mistakeText` writes it from the "mistake.<kind>" strings,
+// or shows the server's English message for a kind this page does not know.
 import { joinNames, language } from "./i18n.js";
 
 const STRINGS = {
@@ -92,6 +94,71 @@ const STRINGS = {
     "penalty.positive": "doubled if above 0 and not the lowest",
     "penalty.always": "doubled whenever not the lowest",
     "penalty.none": "never doubled",
+    // A refusal of the model (SheetError): its kind and params (docs/scorepad.md).
+    "pad.inRound": "round {round}: {text}",
+    "mistake.card_count": "{player}: {count} cards written, but a grid has {size} (or write one number, the round total)",
+    "mistake.not_a_total": "{player}: {text} is not a round total: write a whole number",
+    "mistake.not_a_card": "{player}: {text} is not a card: write a number from -2 to 12 or x",
+    "mistake.entry_shape": "{player}'s entry must be a total or 12 cards, not {value}",
+    "mistake.total_not_integer": "{player}'s total must be a whole number, not {value}",
+    "mistake.total_out_of_range": "{player}'s total is {total}, but no grid scores that: a round's score goes from {min} to {max}",
+    "mistake.cards_not_list": "{player}'s cards must be a list, not {value}",
+    "mistake.row_not_list": "{player}'s cards: a row must be a list, not {value}",
+    "mistake.card_out_of_range": "{player}'s cards: the card at row {row}, column {column} is {card}, but cards go from {min} to {max}",
+    "mistake.card_not_number": "{player}'s cards: the card at row {row}, column {column} is {card}, not a number",
+    "mistake.column_partly_cleared": "{player}'s cards: column {column} is partly cleared ({cleared} of its {size} cards written as cleared): a column is cleared all three cards at once",
+    "mistake.grid_too_many": "{player}'s cards: the grid holds {count} cards of {value} but the deck has only {deck}",
+    "mistake.grid_rows": "{player}'s cards: a grid has {rows} rows, not {count}",
+    "mistake.row_length": "{player}'s cards: row {row} has {count} cards instead of {size}",
+    "mistake.cards_refused": "{player}'s cards: {detail}",
+    "mistake.rules_type": "rules must be Rules, not {value}",
+    "mistake.not_an_object": "a scoresheet is a JSON object, not {type}",
+    "mistake.not_a_scoresheet": "not a scoresheet: expected \"format\": \"{format}\", \"version\": {version}",
+    "mistake.unknown_key": "unknown key {key} in the scoresheet",
+    "mistake.rules_not_object": "rules must be an object",
+    "mistake.rounds_not_list": "rounds must be a list",
+    "mistake.nothing_to_undo": "there is nothing to undo",
+    "mistake.change_shape": "a change is add, edit or delete, not {value}",
+    "mistake.game_over": "the game is over (a total reached {target}): no round can be added",
+    "mistake.round_shape": "a round is {\"ender\": name, \"entries\": {name: entry}}",
+    "mistake.entries_shape": "the entries must map each player to a total or 12 cards",
+    "mistake.not_a_player": "{name} is not a player of this sheet",
+    "mistake.no_ender": "no ender is marked: mark who ended the round",
+    "mistake.ender_not_player": "the ender {name} is not a player of this sheet",
+    "mistake.ender_no_entry": "{player} ended the round but has no score entered",
+    "mistake.no_entry": "{player} has no score entered",
+    "mistake.scoring_refused": "{detail}",
+    "mistake.round_too_many": "the cards entered hold {count} cards of {value}, but the deck has only {deck}",
+    "mistake.players_not_list": "players must be a list of names, not {value}",
+    "mistake.players_missing": "players must be a list of names",
+    "mistake.player_count": "Skyjo takes {min} to {max} players, not {count}",
+    "mistake.name_empty": "a seat's name must be a non-empty string, not {name}",
+    "mistake.name_too_long": "a seat's name has at most {max} characters, not {length}",
+    "mistake.name_surrogate": "the name {name} holds a lone surrogate: it is not text",
+    "mistake.name_control": "the name {name} holds a control character",
+    "mistake.players_refused": "{detail}",
+    "mistake.name_repeated": "each player has their own name, but {names} is repeated",
+    "mistake.title_not_text": "the title must be text, not {value}",
+    "mistake.title_too_long": "the title has at most {max} characters, not {length}",
+    "mistake.title_control": "the title {title} holds a control character or a lone surrogate",
+    "mistake.target_not_integer": "target_score must be an integer, not {value}",
+    "mistake.target_too_low": "target_score must be at least {min}, not {value}",
+    "mistake.penalty_unknown": "ender_penalty must be one of {choices}, not {value}",
+    "mistake.rules_refused": "{detail}",
+    "mistake.not_json": "not JSON: {detail}",
+    "mistake.not_utf8": "the file is not UTF-8 text",
+    "mistake.no_sheet": "{detail}",
+    "mistake.conflict": "{detail}",
+    "mistake.no_format": "a sheet is exported as json or csv, not {format}",
+    "mistake.no_revision": "a change names the revision it was made on",
+    "mistake.not_a_number": "{text} is not a {what}",
+    "mistake.request_fields": "{what} is a JSON object of {keys}",
+    "mistake.body_not_json": "the request body is not JSON",
+    "mistake.too_large": "a request has at most {limit} bytes",
+    "mistake.over_before_round": "with these rounds, the game is over after round {after}, but round {next} follows: delete the later rounds first",
+    "mistake.change_ends_game": "with that change to round {changed}, the game is over after round {after}, but round {next} follows: delete the later rounds first",
+    "mistake.no_such_round": "there is no round {number}: the sheet has rounds 1 to {count}",
+    "mistake.no_round_yet": "there is no round {number}: the sheet has no round yet",
   },
   es: {
     "pad.name": "Hoja de puntos",
@@ -180,6 +247,71 @@ const STRINGS = {
     "penalty.positive": "dobla si pasa de 0 y no es el más bajo",
     "penalty.always": "dobla siempre que no sea el más bajo",
     "penalty.none": "nunca dobla",
+    // Un rechazo del modelo (SheetError): su kind y sus params (docs/scorepad.md).
+    "pad.inRound": "ronda {round}: {text}",
+    "mistake.card_count": "{player}: hay {count} cartas escritas, pero una cuadrícula tiene {size} (o escribe un solo número, el total de la ronda)",
+    "mistake.not_a_total": "{player}: {text} no es un total de ronda: escribe un número entero",
+    "mistake.not_a_card": "{player}: {text} no es una carta: escribe un número de -2 a 12 o x",
+    "mistake.entry_shape": "Lo apuntado para {player} debe ser un total o 12 cartas, no {value}",
+    "mistake.total_not_integer": "El total de {player} debe ser un número entero, no {value}",
+    "mistake.total_out_of_range": "El total de {player} es {total}, pero ninguna cuadrícula suma eso: los puntos de una ronda van de {min} a {max}",
+    "mistake.cards_not_list": "Las cartas de {player} deben ser una lista, no {value}",
+    "mistake.row_not_list": "Cartas de {player}: una fila debe ser una lista, no {value}",
+    "mistake.card_out_of_range": "Cartas de {player}: la carta de la fila {row}, columna {column} es {card}, pero las cartas van de {min} a {max}",
+    "mistake.card_not_number": "Cartas de {player}: la carta de la fila {row}, columna {column} es {card}, no un número",
+    "mistake.column_partly_cleared": "Cartas de {player}: la columna {column} está eliminada solo en parte ({cleared} de sus {size} cartas escritas como eliminadas): una columna se elimina con sus tres cartas a la vez",
+    "mistake.grid_too_many": "Cartas de {player}: la cuadrícula tiene {count} cartas de {value}, pero la baraja solo tiene {deck}",
+    "mistake.grid_rows": "Cartas de {player}: una cuadrícula tiene {rows} filas, no {count}",
+    "mistake.row_length": "Cartas de {player}: la fila {row} tiene {count} cartas en vez de {size}",
+    "mistake.cards_refused": "Las cartas de {player} no valen: {detail}",
+    "mistake.rules_type": "Las reglas no son válidas: {value}",
+    "mistake.not_an_object": "Una hoja de puntos es un objeto JSON, no {type}",
+    "mistake.not_a_scoresheet": "No es una hoja de puntos: se esperaba \"format\": \"{format}\", \"version\": {version}",
+    "mistake.unknown_key": "La hoja de puntos tiene una clave desconocida: {key}",
+    "mistake.rules_not_object": "Las reglas deben ser un objeto",
+    "mistake.rounds_not_list": "Las rondas deben ser una lista",
+    "mistake.nothing_to_undo": "No hay nada que deshacer",
+    "mistake.change_shape": "Un cambio es añadir, cambiar o borrar, no {value}",
+    "mistake.game_over": "La partida ha terminado (un total llegó a {target}): no se pueden añadir más rondas",
+    "mistake.round_shape": "Una ronda es {\"ender\": nombre, \"entries\": {nombre: puntos}}",
+    "mistake.entries_shape": "Lo apuntado debe dar a cada jugador un total o 12 cartas",
+    "mistake.not_a_player": "{name} no juega en esta hoja",
+    "mistake.no_ender": "No se ha marcado quién cerró: marca quién cerró la ronda",
+    "mistake.ender_not_player": "Quien cerró, {name}, no juega en esta hoja",
+    "mistake.ender_no_entry": "{player} cerró la ronda pero no tiene puntos apuntados",
+    "mistake.no_entry": "{player} no tiene puntos apuntados",
+    "mistake.scoring_refused": "Los puntos de la ronda no valen: {detail}",
+    "mistake.round_too_many": "Las cartas apuntadas tienen {count} cartas de {value}, pero la baraja solo tiene {deck}",
+    "mistake.players_not_list": "Los jugadores deben ser una lista de nombres, no {value}",
+    "mistake.players_missing": "Los jugadores deben ser una lista de nombres",
+    "mistake.player_count": "Al Skyjo juegan de {min} a {max} jugadores, no {count}",
+    "mistake.name_empty": "El nombre de un jugador no puede estar vacío",
+    "mistake.name_too_long": "Un nombre tiene como mucho {max} caracteres, no {length}",
+    "mistake.name_surrogate": "El nombre {name} tiene un carácter suelto que no es texto",
+    "mistake.name_control": "El nombre {name} tiene un carácter de control",
+    "mistake.players_refused": "Los jugadores no valen: {detail}",
+    "mistake.name_repeated": "Cada jugador tiene su propio nombre, pero se repite: {names}",
+    "mistake.title_not_text": "El título debe ser texto, no {value}",
+    "mistake.title_too_long": "El título tiene como mucho {max} caracteres, no {length}",
+    "mistake.title_control": "El título {title} tiene un carácter de control o que no es texto",
+    "mistake.target_not_integer": "El final de la partida debe ser un número entero, no {value}",
+    "mistake.target_too_low": "El final de la partida debe ser al menos {min}, no {value}",
+    "mistake.penalty_unknown": "El castigo de quien cierra debe ser uno de {choices}, no {value}",
+    "mistake.rules_refused": "Las reglas no valen: {detail}",
+    "mistake.not_json": "No es JSON: {detail}",
+    "mistake.not_utf8": "El archivo no es texto UTF-8",
+    "mistake.no_sheet": "Esa hoja de puntos no existe",
+    "mistake.conflict": "Esta hoja se cambió en otro sitio: ábrela otra vez",
+    "mistake.no_format": "Una hoja se exporta como json o csv, no {format}",
+    "mistake.no_revision": "Un cambio dice sobre qué revisión se hizo",
+    "mistake.not_a_number": "{text} no es un número válido",
+    "mistake.request_fields": "La petición debe ser un objeto JSON con {keys}",
+    "mistake.body_not_json": "La petición no es JSON",
+    "mistake.too_large": "Una petición tiene como mucho {limit} bytes",
+    "mistake.over_before_round": "Con estas rondas, la partida termina tras la ronda {after}, pero sigue la ronda {next}: borra antes las rondas siguientes",
+    "mistake.change_ends_game": "Con ese cambio en la ronda {changed}, la partida termina tras la ronda {after}, pero sigue la ronda {next}: borra antes las rondas siguientes",
+    "mistake.no_such_round": "No existe la ronda {number}: la hoja tiene las rondas 1 a {count}",
+    "mistake.no_round_yet": "No existe la ronda {number}: la hoja aún no tiene rondas",
   },
 };
 
@@ -220,4 +352,34 @@ export function reasonText(round, penalty) {
     return `${ended} y ${rival} tiene ${low}, que no es más: se dobla a ${round.scores[ender]}`;
   }
   return `${ended}, la puntuación más baja: no se dobla`;
+}
+
+/** A value of a refusal's params as its sentence writes it (a list of names joined as words). */
+function shown(value) {
+  if (!Array.isArray(value)) return String(value);
+  return language() === "es" ? joinNames(value) : value.join(", ");
+}
+
+/** `template` with every {name} filled from `params`, or null when one is missing. */
+function filled(template, params) {
+  let missing = false;
+  const text = template.replace(/\{(\w+)\}/g, (_, name) => {
+    if (params[name] === undefined || params[name] === null) missing = true;
+    return missing ? "" : shown(params[name]);
+  });
+  return missing ? null : text;
+}
+
+/** A refusal of the server (`{kind, params, message}`: an API error, a preview's entry or round)
+ * in the page's language; its English `message` for a kind (or a sentence) this page cannot write. */
+export function mistakeText(error) {
+  if (!error) return "";
+  const fallback = error.message ?? "";
+  const template = error.kind ? STRINGS[language()]?.[`mistake.${error.kind}`] : undefined;
+  if (template === undefined) return fallback;
+  const params = error.params || {};
+  const text = filled(template, params);
+  if (text === null) return fallback;
+  if (params.round === undefined || params.round === null) return text;
+  return filled(STRINGS[language()]["pad.inRound"], { round: params.round, text }) ?? fallback;
 }

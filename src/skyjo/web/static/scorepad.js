@@ -3,7 +3,7 @@
 // sends what is typed and shows what comes back. Every text goes in with textContent (dom.js).
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
-import { columnText, gridText, reasonText, st } from "./scorepad-i18n.js";
+import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
 
 const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
@@ -25,9 +25,12 @@ const state = {
 
 // ------------------------------------------------------------------ the server
 
+/** A refusal of the API: `message` is its sentence in the page's language (`mistakeText`),
+ * `error` the server's `{code, message, kind, params, round, player}`. */
 class ApiError extends Error {
   constructor(status, error) {
-    super(error?.message || String(status));
+    super(mistakeText(error) || String(status));
+    this.error = error ?? { message: String(status) };
     this.status = status;
     this.code = error?.code;
     this.round = error?.round ?? null;
@@ -390,7 +393,7 @@ function formPanel(sheet) {
     h("p", { class: "notice hint" }, st("pad.hint")),
     h("ol", { class: "pad-entries" }, players),
     h("p", { class: "pad-reason", "data-key": "round-reason", "aria-live": "polite" }),
-    h("p", { class: "error", role: "alert", "data-key": "round-error" }, form.refusal ? st("pad.refused", { message: form.refusal }) : ""),
+    h("p", { class: "error", role: "alert", "data-key": "round-error" }, form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : ""),
     h("div", { class: "row" }, save,
       form.number ? h("button", { type: "button", "data-key": "cancel-edit", onclick: () => {
         state.form = sheet.summary.finished ? null : newForm(null);
@@ -555,7 +558,7 @@ async function schedulePreview(changed = false) {
   try {
     answer = await api("POST", `${sheetPath(sheet.id)}/preview`, { round: typedRound(form), number: form.number });
   } catch (failure) {
-    answer = { entries: {}, round: null, error: { message: failure.message } };
+    answer = { entries: {}, round: null, error: failure.error ?? { message: failure.message } };
   }
   if (form !== state.form || seq !== form.seq) return;
   form.preview = answer;
@@ -576,8 +579,8 @@ function showPreview(sheet, form, answer) {
       if (answer.round && answer.round.ender === name && answer.round.doubled) text += ` → ${score} (${st("pad.doubled")})`;
     }
     explain.textContent = text;
-    let wrong = entry?.error || "";
-    if (!wrong && form.refusal && form.refusalPlayer === name) wrong = form.refusal;
+    let wrong = entry?.error ? mistakeText({ message: entry.error, kind: entry.kind, params: entry.params }) : "";
+    if (!wrong && form.refusal && form.refusalPlayer === name) wrong = mistakeText(form.refusal);
     error.textContent = wrong;
     panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
   });
@@ -586,9 +589,9 @@ function showPreview(sheet, form, answer) {
   reason.classList.toggle("pending", !answer.round);
   const entries = Object.values(answer.entries);
   if (!answer.round && answer.error && entries.every((entry) => entry && !entry.error)) {
-    reason.textContent = answer.error.message;
+    reason.textContent = mistakeText(answer.error);
   }
-  panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: form.refusal }) : "";
+  panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : "";
   panel.setAttribute("data-pending", "false");
 }
 
@@ -626,7 +629,7 @@ async function refused(failure, form) {
     drawSheet();
     return;
   }
-  form.refusal = failure.message;
+  form.refusal = failure.error; // written in the page's language whenever it is shown
   form.refusalPlayer = failure.player;
   const error = main.querySelector("[data-key=round-error]");
   if (error) error.textContent = st("pad.refused", { message: failure.message });
