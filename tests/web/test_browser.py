@@ -18,7 +18,7 @@ from browsing import (
     step_number,
 )
 from liveserver import Server
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 
 def test_a_human_plays_a_whole_round_against_bots_by_clicking(
@@ -160,3 +160,42 @@ def test_the_language_switches_to_spanish(
     assert page.inner_text("h2#solo-title") == "Jugar contra bots"
     assert page.get_attribute("html", "lang") == "es"
     page.select_option("#language", "en")
+
+
+#: Keeps the page's WebSockets, for a test to send what the board never sends (a move out of turn).
+KEEP_SOCKETS = """
+const Native = window.WebSocket;
+window.sockets = [];
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.sockets.push(this); }
+};
+"""
+
+
+def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    room = httpx2.post(
+        f"{server.base}/api/rooms", json={"seats": [{"name": "Ana"}, {"name": "Ben"}]}, timeout=10
+    ).json()
+    context = browser.new_context(viewport=DESKTOP, locale="es-ES", reduced_motion="reduce")
+    context.add_init_script(KEEP_SOCKETS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.fill("#join-name", "Bea")
+    page.click("[data-key=take-seat]")
+    page.wait_for_selector(".mine .grid.large")
+    assert page.get_attribute("html", "lang") == "es"
+    # Ana (seat 0) turns up her cards first: Bea's move now is out of turn
+    page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'move', action: 0}))")
+    refusal = page.locator(".status .error")
+    expect(refusal).to_have_text("Rechazado: Le toca a Ana, no a Bea")
+    page.screenshot(path=artifacts / "game-refusal-spanish-desktop.png", full_page=True)
+    page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'remove', seat: 0}))")
+    expect(refusal).to_have_text("Rechazado: Solo el anfitrión quita a un jugador de su asiento")
+    page.select_option("#language", "en")  # the same refusal, in English, is the server's own
+    page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'move', action: 0}))")
+    expect(refusal).to_have_text("Refused: it is Ana's turn, not Bea's")
+    context.close()

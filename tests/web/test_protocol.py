@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import serving
@@ -11,6 +16,7 @@ from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room, play_game, settle
 
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
+from skyjo.web import protocol, rooms
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
 
@@ -321,3 +327,136 @@ def test_bots_thinking_in_worker_processes_play_as_they_would_in_the_server(
             assert (lobby.thinkers is not None) == (processes > 0)
             games.append(list(match.state.history))
     assert games[0] == games[1] and len(games[0]) > 20
+
+
+# ------------------------------------------------------- every error has a kind the client writes
+#
+# Every `error` message the tests of this module receive is kept (ERRORS); the last test checks
+# each one's kind against the client's tables (static/i18n.js, read as text): both languages
+# hold it, and the English sentence filled with the params is the message exactly (run by node
+# when it is installed). Every `ProtocolError` of protocol.py and rooms.py is checked statically.
+
+ERRORS: list[dict] = []
+STATIC = Path(protocol.__file__).parent / "static"
+
+
+@pytest.fixture(autouse=True)
+def _keep_every_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    receive = Conn.receive
+
+    def keep(self: Conn) -> dict:
+        message = receive(self)
+        if message.get("type") == "error":
+            ERRORS.append(message)
+        return message
+
+    monkeypatch.setattr(Conn, "receive", keep)
+
+
+def kind_tables() -> dict[str, dict[str, str]]:
+    """The "kind.<kind>" strings of each language of the client, read from the JS text."""
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    en, es = text.index("\n  en: {"), text.index("\n  es: {")
+    end = text.index("\n};", es)
+    pattern = re.compile(r'^\s*"kind\.(\w+)": ("(?:[^"\\]|\\.)*"),$', re.M)
+    tables = {}
+    for lang, (a, b) in {"en": (en, es), "es": (es, end)}.items():
+        found = pattern.findall(text[a:b])
+        tables[lang] = {kind: json.loads(sentence) for kind, sentence in found}
+        assert len(tables[lang]) == len(found), f"a kind twice in the {lang} table"
+    return tables
+
+
+def render(language: str, errors: list[dict]) -> list[str]:
+    """`errorText` of the client (in `language`) for each error, run by node."""
+    script = (
+        "const [lang, module] = process.argv.slice(1);"
+        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
+        "globalThis.document = { documentElement: {} };"
+        "const { errorText } = await import(module);"
+        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
+        "process.stdout.write(JSON.stringify(JSON.parse(input).map(errorText)));"
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script, language, (STATIC / "i18n.js").as_uri()],
+        input=json.dumps(errors),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_an_error_names_its_kind_and_the_values_of_its_sentence(client: TestClient) -> None:
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}])
+    guest = join_room(client, host["code"])
+    ben = Conn(client, host["code"])
+    ben.hello(guest["token"])
+    ben.move(REVEAL)
+    assert ben.error() == {
+        "type": "error",
+        "code": "not_your_turn",
+        "message": "it is Ana's turn, not Ben's",
+        "kind": "not_your_turn",
+        "params": {"player": "Ana", "you": "Ben"},
+    }
+    ben.send({"type": "remove", "seat": 7})
+    assert ben.error()["kind"] == "not_host_remove"
+    late = Conn(client, host["code"])
+    answer = late.hello(join=True)
+    assert (answer["code"], answer["kind"], answer["params"]) == ("room_full", "room_full", {})
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    ana.send({"type": "seat", "seat": 5, "bot": None})
+    assert ana.error()["params"] == {"seat": 5}
+    ana.send({"type": "remove", "seat": 0})
+    assert ana.error()["kind"] == "host_own_seat"
+    ana.send({"type": "remove", "seat": 2})
+    assert ana.error()["kind"] == "seat_not_held"
+    ana.send({"type": "move", "action": 1, "more": 2})
+    assert ana.error()["params"] == {"type": "move", "field": "'more'"}
+    ana.send({"type": "hello", "token": None, "protocol": 2})
+    assert ana.error()["kind"] == "bad_version"
+
+
+def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
+    client: TestClient,
+) -> None:
+    test_an_error_names_its_kind_and_the_values_of_its_sentence(client)  # when run alone
+    tables = kind_tables()
+    assert set(tables["en"]) == set(tables["es"])
+    kinds = {error["kind"] for error in ERRORS}
+    assert len(kinds) >= 8, sorted(kinds)  # every kind received across this module
+    assert not kinds - set(tables["en"]), kinds - set(tables["en"])
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the sentences are not rendered")
+    english, spanish = render("en", ERRORS), render("es", ERRORS)
+    for error, en, es in zip(ERRORS, english, spanish, strict=True):
+        assert en == error["message"], error  # the English page writes the server's sentence
+        assert es != en and not re.search(r"\{[a-z]+\}", es), (error, es)
+
+
+def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
+    tables = kind_tables()
+    named: set[str] = set()
+    for module in (protocol, rooms):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (
+                "ProtocolError",
+                "error",
+            ):
+                continue
+            given = {k.arg: k.value for k in node.keywords}
+            kind = node.args[2] if len(node.args) > 2 else given.get("kind", node.args[0])
+            if isinstance(kind, ast.Constant):
+                named.add(kind.value)
+            else:  # a kind read from another module's sentence (rooms._read)
+                assert ast.unparse(kind) in ("kind", "failure.kind", "code"), ast.unparse(node)
+    named |= {kind for kind, _ in rooms._TURN_SENTENCES} | {"turn_refused", "match_stopped"}
+    assert len(named) >= 50
+    assert not named - set(tables["en"]) and not named - set(tables["es"]), named - set(
+        tables["en"]
+    )

@@ -2,8 +2,10 @@
 checked, server messages built.
 
 Every client message is one JSON object with a `type`; `parse` turns the raw
-text into one of the dataclasses below or raises `ProtocolError`, whose `code`
-and message go back to the client in an `error` message. Server messages are
+text into one of the dataclasses below or raises `ProtocolError`, whose `code`,
+English message, `kind` (one per sentence) and `params` (the values the
+sentence names) go back to the client in an `error` message, for a client to
+write the sentence in its own language (docs/web-protocol.md). Server messages are
 plain dicts built by the functions at the end.
 """
 
@@ -19,12 +21,22 @@ VERSION = 1
 
 
 class ProtocolError(Exception):
-    """A message or request the server refuses: `code` names what was wrong."""
+    """A message or request the server refuses: `code` names what was wrong,
+    `kind` which sentence `message` is (the code itself when it has only one)
+    and `params` the values the sentence names."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        kind: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.kind = kind or code
+        self.params = params or {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,47 +98,69 @@ FIELDS: dict[str, frozenset[str]] = {
 def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
     """The message in `raw`, checked; `ProtocolError` names what is wrong."""
     if raw is None:
-        raise ProtocolError("bad_json", "a message is a JSON object sent as text")
+        raise ProtocolError("bad_json", "a message is a JSON object sent as text", "not_text")
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > max_bytes:
-        raise ProtocolError("too_large", f"a message has at most {max_bytes} bytes, not {size}")
+        raise ProtocolError(
+            "too_large",
+            f"a message has at most {max_bytes} bytes, not {size}",
+            params={"max": max_bytes, "size": size},
+        )
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
-        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+        raise ProtocolError(
+            "bad_json", f"not JSON: {error}", "not_json", {"detail": str(error)}
+        ) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message is a JSON object")
+        raise ProtocolError("bad_json", "a message is a JSON object", "not_object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r:.40}")
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {kind!r:.40}", params={"type": f"{kind!r:.40}"}
+        )
     unknown = sorted(set(data) - FIELDS[kind] - {"type"})
     if unknown:
-        raise ProtocolError("bad_field", f"a {kind} message has no field {unknown[0]!r:.40}")
+        raise ProtocolError(
+            "bad_field",
+            f"a {kind} message has no field {unknown[0]!r:.40}",
+            "unknown_field",
+            {"type": kind, "field": f"{unknown[0]!r:.40}"},
+        )
     return _READERS[kind](data)
 
 
 def _integer(data: dict[str, Any], key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError("bad_field", f"{key} must be an integer, not {value!r:.40}")
+        raise ProtocolError(
+            "bad_field",
+            f"{key} must be an integer, not {value!r:.40}",
+            "not_integer",
+            {"field": key, "value": f"{value!r:.40}"},
+        )
     return value
 
 
 def _hello(data: dict[str, Any]) -> Hello:
     token = data.get("token")
     if token is not None and (not isinstance(token, str) or len(token) > 100):
-        raise ProtocolError("bad_field", "token must be a string or null")
+        raise ProtocolError("bad_field", "token must be a string or null", "token_type")
     join = data.get("join", False)
     if not isinstance(join, bool):
-        raise ProtocolError("bad_field", "join must be true or false")
+        raise ProtocolError("bad_field", "join must be true or false", "join_type")
     version = data.get("protocol", VERSION)
     if version != VERSION:
-        raise ProtocolError("bad_version", f"this server speaks protocol {VERSION}")
+        raise ProtocolError(
+            "bad_version", f"this server speaks protocol {VERSION}", params={"version": VERSION}
+        )
     if join and token is not None:
-        raise ProtocolError("bad_field", "join a free seat or give a token, not both")
+        raise ProtocolError(
+            "bad_field", "join a free seat or give a token, not both", "join_and_token"
+        )
     name = data.get("name")
     if name is not None and (not isinstance(name, str) or not join):
-        raise ProtocolError("bad_field", "name is a string, given with join")
+        raise ProtocolError("bad_field", "name is a string, given with join", "name_type")
     return Hello(token, join, name)
 
 
@@ -137,14 +171,14 @@ def _move(data: dict[str, Any]) -> Move:
 def _chat(data: dict[str, Any]) -> Chat:
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
-        raise ProtocolError("bad_field", "text must be a non-empty string")
+        raise ProtocolError("bad_field", "text must be a non-empty string", "chat_empty")
     return Chat(text.strip())
 
 
 def _seat(data: dict[str, Any]) -> SeatChange:
     bot = data.get("bot")
     if bot is not None and not isinstance(bot, str):
-        raise ProtocolError("bad_field", "bot must be a bot level or null")
+        raise ProtocolError("bad_field", "bot must be a bot level or null", "bot_type")
     return SeatChange(_integer(data, "seat"), bot)
 
 
@@ -181,6 +215,21 @@ class TokenBucket:
 # --- server messages ------------------------------------------------------------
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    """The `error` message: `code` names what was wrong, `message` says it in English."""
-    return {"type": "error", "code": code, "message": message}
+def error(
+    code: str, message: str, kind: str | None = None, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The `error` message: `code` names what was wrong, `message` says it in
+    English, `kind` names the sentence (the code when it has only one) and
+    `params` holds the values it names (docs/web-protocol.md)."""
+    return {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "kind": kind or code,
+        "params": params or {},
+    }
+
+
+def refusal(failure: ProtocolError) -> dict[str, Any]:
+    """The `error` message of `failure`."""
+    return error(failure.code, failure.message, failure.kind, failure.params)

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import logging
+import re
 import secrets
 import time
 import unicodedata
@@ -50,6 +51,7 @@ from skyjo.web.protocol import (
     Resync,
     SeatChange,
     error,
+    refusal,
 )
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import RoomRecord
@@ -79,23 +81,57 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: The sentences of `NotYourTurn` and `MatchOver` (skyjo.match), read into kinds and params.
+_TURN_SENTENCES = [
+    (kind, re.compile(pattern, re.S))
+    for kind, pattern in (
+        ("not_your_turn", r"it is (?P<player>.*)'s turn, not (?P<you>.*)'s"),
+        ("seat_is_bot", r"(?P<player>.*)'s seat is played by a bot"),
+        ("game_over", r"the game is over"),
+        ("match_stopped", r"the match stopped: (?P<reason>.*)"),
+    )
+]
+
+
+def _read(failure: Exception, sentences: list[tuple[str, re.Pattern[str]]], fallback: str) -> Any:
+    """The kind and params of another module's English sentence, read by the
+    patterns of `sentences`; `fallback` with the whole text as `detail` for any other."""
+    text = str(failure)
+    for kind, pattern in sentences:
+        match = pattern.fullmatch(text)
+        if match:
+            return kind, match.groupdict()
+    return fallback, {"detail": text}
+
+
 def _name(value: Any) -> str:
     """A player's chosen name (`skyjo.match.check_name`, spaces around it dropped)."""
     try:
         return check_name(value.strip() if isinstance(value, str) else value)
     except MatchError as failure:
-        raise ProtocolError("bad_name", str(failure)) from None
+        raise ProtocolError(
+            "bad_name", str(failure), "name_refused", {"detail": str(failure)}
+        ) from None
 
 
 def _text(value: Any, what: str, limit: int) -> str:
     """A short line of text: 1 to `limit` characters, no control character."""
     if not isinstance(value, str) or not value.strip():
-        raise ProtocolError("bad_request", f"{what} must be a non-empty string")
+        raise ProtocolError(
+            "bad_request", f"{what} must be a non-empty string", "text_empty", {"what": what}
+        )
     value = value.strip()
     if len(value) > limit:
-        raise ProtocolError("bad_request", f"{what} has at most {limit} characters")
+        raise ProtocolError(
+            "bad_request",
+            f"{what} has at most {limit} characters",
+            "text_too_long",
+            {"what": what, "max": limit},
+        )
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ProtocolError("bad_request", f"{what} holds a control character")
+        raise ProtocolError(
+            "bad_request", f"{what} holds a control character", "text_control", {"what": what}
+        )
     return value
 
 
@@ -119,27 +155,39 @@ class RoomConfig:
         "listed", "host_seat", "turn_seconds"}`; `ProtocolError("bad_request")`
         names what is wrong."""
         if not isinstance(data, dict):
-            raise ProtocolError("bad_request", "the request is a JSON object")
+            raise ProtocolError("bad_request", "the request is a JSON object", "request_type")
         unknown = sorted(
             set(data) - {"seats", "rules", "title", "listed", "host_seat", "turn_seconds"}
         )
         if unknown:
-            raise ProtocolError("bad_request", f"unknown field {unknown[0]!r:.40}")
+            raise ProtocolError(
+                "bad_request",
+                f"unknown field {unknown[0]!r:.40}",
+                "request_field",
+                {"field": f"{unknown[0]!r:.40}"},
+            )
         seats = _seats(data.get("seats"))
         hot_seats = _hot_seats(data.get("seats"))
         turn_seconds = _turn_seconds(data.get("turn_seconds"))
         try:
             rules = Rules.from_dict(data.get("rules"))
         except (RulesError, TypeError) as failure:
-            raise ProtocolError("bad_request", str(failure)) from None
+            raise ProtocolError(
+                "bad_request", str(failure), "rules_refused", {"detail": str(failure)}
+            ) from None
         host_seat = _host_seat(data.get("host_seat", "first"), seats)
         listed = data.get("listed", False)
         if not isinstance(listed, bool):
-            raise ProtocolError("bad_request", "listed must be true or false")
+            raise ProtocolError("bad_request", "listed must be true or false", "listed_type")
         default_title = f"{seats[host_seat].name}'s table" if host_seat is not None else "Bots"
         title = _text(data.get("title") or default_title, "the title", MAX_TITLE)
         if host_seat in hot_seats:
-            raise ProtocolError("bad_request", f"seat {host_seat} is the host's own seat")
+            raise ProtocolError(
+                "bad_request",
+                f"seat {host_seat} is the host's own seat",
+                "host_hot_seat",
+                {"seat": host_seat},
+            )
         return cls(seats, rules, title, listed, host_seat, hot_seats, turn_seconds)
 
 
@@ -151,10 +199,15 @@ def _turn_seconds(raw: Any) -> float | None:
     if raw is None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != raw:
-        raise ProtocolError("bad_request", "turn_seconds is a number of seconds or null")
+        raise ProtocolError(
+            "bad_request", "turn_seconds is a number of seconds or null", "turn_seconds_type"
+        )
     if not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
         raise ProtocolError(
-            "bad_request", f"turn_seconds is from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+            "bad_request",
+            f"turn_seconds is from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
+            "turn_seconds_range",
+            {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
         )
     return float(raw)
 
@@ -167,19 +220,37 @@ def _hot_seats(raw: list[dict[str, Any]]) -> tuple[int, ...]:
 def _seats(raw: Any) -> tuple[Seat, ...]:
     """The seats of a request: 2 to 8, each a human or a ladder bot, named."""
     if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        raise ProtocolError("bad_request", f"seats is a list of {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise ProtocolError(
+            "bad_request",
+            f"seats is a list of {MIN_PLAYERS} to {MAX_PLAYERS}",
+            "seats_count",
+            {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        )
     given: list[tuple[str | None, str | None]] = []
     for i, seat in enumerate(raw):
         if not isinstance(seat, dict) or set(seat) - {"name", "bot", "hot_seat"}:
             raise ProtocolError(
-                "bad_request", f"seat {i} is an object with a name, a bot and hot_seat"
+                "bad_request",
+                f"seat {i} is an object with a name, a bot and hot_seat",
+                "seat_shape",
+                {"seat": i},
             )
         bot = seat.get("bot")
         if bot is not None and bot not in LADDER:
-            raise ProtocolError("bad_request", f"seat {i}: bot is one of {', '.join(LADDER)}")
+            raise ProtocolError(
+                "bad_request",
+                f"seat {i}: bot is one of {', '.join(LADDER)}",
+                "seat_bot",
+                {"seat": i, "bots": ", ".join(LADDER)},
+            )
         hot = seat.get("hot_seat", False)
         if not isinstance(hot, bool) or (hot and bot is not None):
-            raise ProtocolError("bad_request", f"seat {i}: hot_seat is true for a human seat")
+            raise ProtocolError(
+                "bad_request",
+                f"seat {i}: hot_seat is true for a human seat",
+                "seat_hot",
+                {"seat": i},
+            )
         name = seat.get("name")
         given.append((None if name in (None, "") else _text(name, f"seat {i}'s name", 40), bot))
     taken = {name for name, _ in given if name}
@@ -188,7 +259,9 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
     try:
         return check_seats(seats)
     except ValueError as failure:
-        raise ProtocolError("bad_request", str(failure)) from None
+        raise ProtocolError(
+            "bad_request", str(failure), "seats_refused", {"detail": str(failure)}
+        ) from None
 
 
 def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
@@ -198,9 +271,14 @@ def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
     if raw is None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(seats):
-        raise ProtocolError("bad_request", "host_seat is a seat number or null")
+        raise ProtocolError("bad_request", "host_seat is a seat number or null", "host_seat_type")
     if not seats[raw].human:
-        raise ProtocolError("bad_request", f"seat {raw} is a bot's: the host takes a human seat")
+        raise ProtocolError(
+            "bad_request",
+            f"seat {raw} is a bot's: the host takes a human seat",
+            "host_seat_bot",
+            {"seat": raw},
+        )
     return raw
 
 
@@ -388,7 +466,9 @@ class Room:
         (`room_full` when none is left, `bad_seat` when `seat` is not free)."""
         free = self.free_seats()
         if seat is not None and seat not in free:
-            raise ProtocolError("bad_seat", f"seat {seat} is not a free human seat")
+            raise ProtocolError(
+                "bad_seat", f"seat {seat} is not a free human seat", "seat_not_free", {"seat": seat}
+            )
         if not free:
             raise ProtocolError("room_full", "every human seat of this room is taken")
         seat = free[0] if seat is None else seat
@@ -415,13 +495,20 @@ class Room:
     def _rename(self, seat: int, name: str) -> None:
         """Give `seat` the name `name` (`bad_name` when another seat has it)."""
         if name in self.match.names:
-            raise ProtocolError("bad_name", f"the name {name} is taken here: choose another")
+            raise ProtocolError(
+                "bad_name",
+                f"the name {name} is taken here: choose another",
+                "name_taken",
+                {"name": name},
+            )
         seats = list(self.match.seats)
         seats[seat] = Seat(name, seats[seat].bot)
         try:
             self.match.seats = check_seats(seats)
         except ValueError as failure:
-            raise ProtocolError("bad_name", str(failure)) from None
+            raise ProtocolError(
+                "bad_name", str(failure), "name_refused", {"detail": str(failure)}
+            ) from None
 
     def _revoke(self, seat: int) -> None:
         """Forget every token of `seat` but the host's: the seat is free again."""
@@ -443,7 +530,7 @@ class Room:
             message = protocol.parse(raw, self.settings.max_message)
             await self._dispatch(client, message)
         except ProtocolError as failure:
-            client.send(error(failure.code, failure.message))
+            client.send(refusal(failure))
 
     async def _dispatch(self, client: Client, message: protocol.ClientMessage) -> None:
         if isinstance(message, Hello):
@@ -498,29 +585,39 @@ class Room:
     async def _move(self, client: Client, action: int) -> None:
         """A human's move: played through the match, refused with the match's reason."""
         if client.seat is None:
-            raise ProtocolError("spectator", "a spectator cannot move")
+            raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
         async with self.lock:
             try:
                 update = self.match.play(client.seat, action)
             except NotYourTurn as failure:
-                raise ProtocolError("not_your_turn", str(failure)) from None
+                kind, params = _read(failure, _TURN_SENTENCES, "turn_refused")
+                raise ProtocolError("not_your_turn", str(failure), kind, params) from None
             except MatchOver as failure:
-                raise ProtocolError("game_over", str(failure)) from None
+                kind, params = _read(failure, _TURN_SENTENCES, "match_stopped")
+                raise ProtocolError("game_over", str(failure), kind, params) from None
             except IllegalActionError as failure:
-                raise ProtocolError("illegal", str(failure)) from None
+                params = {"action": action, "detail": str(failure)}
+                raise ProtocolError("illegal", str(failure), "illegal", params) from None
             except MatchError as failure:
-                raise ProtocolError("bad_move", str(failure)) from None
+                params = {"detail": str(failure)}
+                raise ProtocolError("bad_move", str(failure), "bad_move", params) from None
             await self._commit(update)
         self._wake.set()
 
     def _chat(self, client: Client, text: str) -> None:
         """Relay a chat line from a seated player to everyone in the room."""
         if client.seat is None:
-            raise ProtocolError("spectator", "spectators watch: they do not chat")
+            raise ProtocolError("spectator", "spectators watch: they do not chat", "spectator_chat")
         if len(text) > self.settings.max_chat:
-            raise ProtocolError("too_long", f"a chat line has at most {self.settings.max_chat}")
+            raise ProtocolError(
+                "too_long",
+                f"a chat line has at most {self.settings.max_chat}",
+                params={"max": self.settings.max_chat},
+            )
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
-            raise ProtocolError("bad_field", "a chat line holds no control character")
+            raise ProtocolError(
+                "bad_field", "a chat line holds no control character", "chat_control"
+            )
         if not client.chats.take():
             raise ProtocolError("chat_rate", "too many chat lines: wait a little")
         name = self.match.seats[client.seat].name
@@ -529,11 +626,19 @@ class Room:
     async def _seat_change(self, client: Client, change: SeatChange) -> None:
         """The host hands a seat to a bot or back to its human."""
         if not client.host:
-            raise ProtocolError("not_host", "only the host changes who plays a seat")
+            raise ProtocolError(
+                "not_host", "only the host changes who plays a seat", "not_host_seat"
+            )
         if change.bot is not None and change.bot not in LADDER:
-            raise ProtocolError("bad_bot", f"a bot is one of {', '.join(LADDER)}")
+            raise ProtocolError(
+                "bad_bot",
+                f"a bot is one of {', '.join(LADDER)}",
+                params={"bots": ", ".join(LADDER)},
+            )
         if not 0 <= change.seat < self.match.num_players:
-            raise ProtocolError("bad_seat", f"there is no seat {change.seat}")
+            raise ProtocolError(
+                "bad_seat", f"there is no seat {change.seat}", "no_such_seat", {"seat": change.seat}
+            )
         async with self.lock:
             if self.match.over:
                 raise ProtocolError("game_over", "the game is over")
@@ -546,13 +651,19 @@ class Room:
         """The host removes a seat's player: its tokens are revoked, its connections
         closed; the seat is free for a returning human (or the host gives it to a bot)."""
         if not client.host:
-            raise ProtocolError("not_host", "only the host removes a seat's player")
+            raise ProtocolError(
+                "not_host", "only the host removes a seat's player", "not_host_remove"
+            )
         if not 0 <= seat < self.match.num_players:
-            raise ProtocolError("bad_seat", f"there is no seat {seat}")
+            raise ProtocolError(
+                "bad_seat", f"there is no seat {seat}", "no_such_seat", {"seat": seat}
+            )
         if self._tokens.get(self._host) == seat:
-            raise ProtocolError("bad_seat", "that is the host's own seat")
+            raise ProtocolError("bad_seat", "that is the host's own seat", "host_own_seat")
         if seat not in set(self._tokens.values()):
-            raise ProtocolError("bad_seat", f"nobody holds seat {seat}")
+            raise ProtocolError(
+                "bad_seat", f"nobody holds seat {seat}", "seat_not_held", {"seat": seat}
+            )
         async with self.lock:
             self._revoke(seat)
             await self._save(self.record())

@@ -1,4 +1,5 @@
 // The HTTP side of the server, and the seat tokens this browser keeps.
+import { errorText } from "./i18n.js";
 
 async function call(method, path, body, raw = false) {
   const response = await fetch(path, {
@@ -7,7 +8,7 @@ async function call(method, path, body, raw = false) {
     body: body === undefined || raw ? body : JSON.stringify(body),
   });
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error?.message || response.statusText);
+  if (!response.ok) throw new Error(errorText(data.error) || response.statusText);
   return data;
 }
 

@@ -1,6 +1,6 @@
 // The board of a room: every seat's grid, the piles, the legal choices, the log and scores.
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -81,7 +81,7 @@ function status(game, view) {
   return h("div", { class: "status" },
     h("p", { class: "prompt", role: "status", "aria-live": "polite" }, prompt(view)),
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
-    game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: game.error.message })) : null,
+    game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: errorText(game.error) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
 }
 
