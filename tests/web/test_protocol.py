@@ -139,6 +139,7 @@ def test_a_full_room_refuses_another_player(client: TestClient) -> None:
     join_room(client, host["code"])
     response = client.post(f"/api/rooms/{host['code']}/join")
     assert response.status_code == 409 and response.json()["error"]["code"] == "room_full"
+    assert response.json()["error"]["kind"] == "room_full"  # for the page to write it
     late = Conn(client, host["code"])
     answer = late.hello(join=True)
     assert answer["type"] == "error" and answer["code"] == "room_full"

@@ -103,7 +103,14 @@ async def _security_headers(
 
 
 def _fail(failure: ProtocolError) -> JSONResponse:
-    body = {"error": {"code": failure.code, "message": failure.message}}
+    body = {
+        "error": {
+            "code": failure.code,
+            "message": failure.message,
+            "kind": failure.kind,
+            "params": failure.params,
+        }
+    }
     return JSONResponse(body, status_code=STATUS.get(failure.code, 400))
 
 
