@@ -167,7 +167,7 @@ def test_the_mouse_plays_cards_and_piles() -> None:
 
     def at(grid: SeatGrid, k: int) -> tuple[int, int]:
         row, col = divmod(k, 4)
-        return col * 5 + 1, 1 + (2 * row + 1 if grid.tall else row)
+        return col * (grid.card_size.width + 1) + 1, grid.value_line(row)
 
     async def scenario(pilot: Pilot[Any]) -> None:
         await settle(pilot)

@@ -26,7 +26,7 @@ from skyjo.bots import make_bot
 from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, State
 from skyjo.rules import COLS, GRID_SIZE, ROWS
 from skyjo.tui.board import SeatGrid
-from skyjo.tui.cards import BACK, CELL, GONE
+from skyjo.tui.cards import CELL, GONE, back
 from skyjo.tui.game import GameApp
 from skyjo.tui.screens import PassScreen, RoundOverScreen
 
@@ -86,6 +86,8 @@ async def settle(pilot: Pilot[Any]) -> None:
         return waiting is not None and not app.workers._workers
 
     for _ in range(1_000_000):
+        if app._exception is not None:
+            raise AssertionError("the app failed") from app._exception
         await app.workers.wait_for_complete()
         if idle():
             await pilot.pause()
@@ -166,26 +168,27 @@ def screen_text(app: Any) -> list[str]:
     return console.export_text().splitlines()
 
 
+def _cells(lines: list[str], grid: SeatGrid) -> list[str]:
+    """The 12 cards of a grid from the lines it takes (its own first line first)."""
+    width = grid.card_size.width
+    rows = [lines[grid.value_line(row)] for row in range(ROWS)]
+    at = [(k % COLS) * (width + 1) for k in range(GRID_SIZE)]
+    return [rows[k // COLS][at[k] : at[k] + width] for k in range(GRID_SIZE)]
+
+
 def drawn_cells(grid: SeatGrid) -> list[str]:
-    """The 12 cards of a grid as its widget draws them (4 characters each)."""
-    lines = grid.render().plain.split("\n")
-    step = 2 if grid.tall else 1
-    rows = [lines[1 + step * row + step - 1] for row in range(ROWS)]
-    cell = CELL + 1
-    return [rows[k // COLS][(k % COLS) * cell : (k % COLS) * cell + CELL] for k in range(GRID_SIZE)]
+    """The 12 cards of a grid as its widget draws them."""
+    return _cells(grid.render().plain.split("\n"), grid)
 
 
 def screen_cells(app: Any, grid: SeatGrid) -> list[str]:
     """The 12 cards of a grid as the terminal shows them."""
     text = screen_text(app)
     x, y = grid.region.x, grid.region.y
-    step = 2 if grid.tall else 1
-    rows = [text[y + 1 + step * row + step - 1][x:] for row in range(ROWS)]
-    cell = CELL + 1
-    return [rows[k // COLS][(k % COLS) * cell : (k % COLS) * cell + CELL] for k in range(GRID_SIZE)]
+    return _cells([line[x:] for line in text[y:]], grid)
 
 
-def expected_cells(state: State, seat: int) -> list[str]:
+def expected_cells(state: State, seat: int, width: int = CELL) -> list[str]:
     """What each card of `seat` may look like: a back when face down (its
     value never), the value when face up, nothing when cleared."""
     hidden, cleared = state.hidden[seat], state.cleared[seat]
@@ -194,13 +197,16 @@ def expected_cells(state: State, seat: int) -> list[str]:
         if cleared >> k & 1:
             shown.append(GONE)
         elif hidden >> k & 1:
-            shown.append(BACK)
+            shown.append(back(width))
         else:
             shown.append(f"{value:>2}")
-    return shown
+    return [inner.center(width - 2) for inner in shown]
 
 
 def check_cells(cells: list[str], state: State, seat: int) -> None:
     """Each drawn card is what `expected_cells` allows, with or without the cursor."""
-    for k, (drawn, expected) in enumerate(zip(cells, expected_cells(state, seat), strict=True)):
+    width = len(cells[0])
+    for k, (drawn, expected) in enumerate(
+        zip(cells, expected_cells(state, seat, width), strict=True)
+    ):
         assert drawn in (f" {expected} ", f"[{expected}]"), (seat, k, drawn, expected)

@@ -23,15 +23,25 @@ from skyjo.rules import COLS, GRID_SIZE, ROWS
 from skyjo.tui import cards
 from skyjo.tui.view import SeatView, TableView
 
-#: A grid's width: four cards and the gaps between them.
+#: A grid's width with the smallest cards: four cards and the gaps between them.
 GRID_WIDTH = COLS * cards.CELL + COLS - 1
-#: A grid's height: its title, three rows of cards and its score line.
+#: A grid's height with the smallest cards: its title, three rows, its score line.
 GRID_HEIGHT = ROWS + 2
-#: A grid's height with tall cards (a half line of colour above each value).
-TALL_HEIGHT = 2 * ROWS + 2
 #: The lines the board needs besides the grids: the status line, the piles
 #: and some log, the prompt and the footer.
 BOARD_LINES = 1 + 6 + 2 + 1
+#: The card sizes, the largest first: the board takes the largest that fits.
+SIZES = (cards.BIG, cards.TALL, cards.COMPACT)
+
+
+def grid_width(size: cards.CardSize) -> int:
+    """A grid's width: four cards and the gaps between them."""
+    return COLS * size.width + COLS - 1
+
+
+def grid_height(size: cards.CardSize) -> int:
+    """A grid's height: its title, three rows of cards and its score line."""
+    return ROWS * size.lines + 2
 
 
 def fit(text: str, width: int) -> str:
@@ -39,11 +49,11 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def score_line(seat: SeatView, round_score: int | None) -> Text:
+def score_line(seat: SeatView, round_score: int | None, width: int = GRID_WIDTH) -> Text:
     """`shows 14   total 40` under a grid (`round 28` once a round is scored)."""
     left = f"shows {seat.shows}" if round_score is None else f"round {round_score}"
     right = f"total {seat.total}"
-    return Text(left + right.rjust(GRID_WIDTH - len(left)), style="dim")
+    return Text(left + right.rjust(width - len(left)), style="dim")
 
 
 class SeatGrid(Widget):
@@ -69,7 +79,7 @@ class SeatGrid(Widget):
         self.cursor: int | None = None
         self.choosable: Collection[int] | None = None
         self.round_score: int | None = None
-        self.tall = False
+        self.card_size = cards.COMPACT
 
     def show(
         self,
@@ -90,40 +100,48 @@ class SeatGrid(Widget):
         """The card at position k, as drawn."""
         assert self.view is not None
         status, value = self.view.cell(k)
-        cursor = k == self.cursor
+        cursor, width = k == self.cursor, self.card_size.width
         if status == CLEARED:
-            return cards.gone(cursor=cursor)
+            return cards.gone(cursor=cursor, width=width)
         if status == FACE_DOWN:
-            return cards.face_down(cursor=cursor, peek=value)
+            return cards.face_down(cursor=cursor, peek=value, width=width)
         assert value is not None
         idle = self.choosable is not None and k not in self.choosable
-        return cards.face_up(value, cursor=cursor, idle=idle)
+        return cards.face_up(value, cursor=cursor, idle=idle, width=width)
+
+    def edge(self, k: int, *, top: bool) -> Text:
+        """The half line above (`top`) or below the card at k (tall cards)."""
+        assert self.view is not None
+        status, value = self.view.cell(k)
+        kind = {CLEARED: "gone", FACE_DOWN: "down"}.get(status, "up")
+        shown = value if kind == "up" else None
+        return cards.edge(kind, shown, cursor=k == self.cursor, width=self.card_size.width, top=top)
 
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        title = Text(fit(self.marks + self.view.name, GRID_WIDTH), style="bold")
+        width = grid_width(self.card_size)
+        title = Text(fit(self.marks + self.view.name, width), style="bold")
         lines = [title]
         for row in range(ROWS):
             positions = range(row * COLS, (row + 1) * COLS)
-            if self.tall:
-                lines.append(Text(" ").join([self.edge(k) for k in positions]))
+            if self.card_size.lines > 1:
+                lines.append(Text(" ").join([self.edge(k, top=True) for k in positions]))
             lines.append(Text(" ").join([self.cell(k) for k in positions]))
-        lines.append(score_line(self.view, self.round_score))
+            if self.card_size.lines > 2:
+                lines.append(Text(" ").join([self.edge(k, top=False) for k in positions]))
+        lines.append(score_line(self.view, self.round_score, width))
         return Text("\n").join(lines)
 
-    def edge(self, k: int) -> Text:
-        """The half line above the card at k (tall cards)."""
-        assert self.view is not None
-        status, value = self.view.cell(k)
-        kind = {CLEARED: "gone", FACE_DOWN: "down"}.get(status, "up")
-        return cards.top_edge(kind, value if kind == "up" else None, cursor=k == self.cursor)
+    def value_line(self, row: int) -> int:
+        """The line of the widget that shows the values of `row`."""
+        return 1 + row * self.card_size.lines + self.card_size.value_line
 
     def position_at(self, x: int, y: int) -> int | None:
         """The grid position under the point (x, y) of the widget, if a card is there."""
-        row = (y - 1) // 2 if self.tall else y - 1
-        col, gap = divmod(x, cards.CELL + 1)
-        if y >= 1 and 0 <= row < ROWS and 0 <= col < COLS and gap < cards.CELL:
+        row = (y - 1) // self.card_size.lines
+        col, gap = divmod(x, self.card_size.width + 1)
+        if y >= 1 and 0 <= row < ROWS and 0 <= col < COLS and gap < self.card_size.width:
             return row * COLS + col
         return None
 
@@ -152,19 +170,24 @@ class Table(Grid):
         self.lay_out(self.app.size)
 
     def lay_out(self, size: Size) -> None:
-        """As many grids a band as fit in the width, the bands balanced (8 at 80
-        columns: two bands of 4; 5: a band of 3 and one of 2); tall cards when
-        the height leaves room for them."""
-        fits = max(1, size.width // (GRID_WIDTH + 1))  # a gap of 1, and 1 of padding
-        bands = -(-self.count // fits)
+        """The largest cards that fit, and as many grids a band as fit in the
+        width, the bands balanced (8 at 80 columns: two bands of 4; 5: a band
+        of 3 and one of 2)."""
+        for cards_size in SIZES:
+            width, height = grid_width(cards_size), grid_height(cards_size)
+            fits = max(1, size.width // (width + 1))  # a gap of 1, and 1 of padding
+            bands = -(-self.count // fits)
+            if bands * height + BOARD_LINES <= size.height:
+                break
         per_band = -(-self.count // bands)
-        tall = bands * TALL_HEIGHT + BOARD_LINES <= size.height
-        height = TALL_HEIGHT if tall else GRID_HEIGHT
+        spare = size.width - 1 - per_band * width
+        self.styles.grid_gutter_vertical = max(1, min(4, spare // max(1, per_band - 1)))
         self.styles.grid_size_columns = per_band
-        self.styles.grid_columns = str(GRID_WIDTH)
+        self.styles.grid_columns = str(width)
         self.styles.grid_rows = str(height)
         for grid in self.query(SeatGrid):
-            grid.tall = tall
+            grid.card_size = cards_size
+            grid.styles.width = width
             grid.styles.height = height
             grid.refresh()
 

@@ -6,12 +6,15 @@ its value band: negative dark blue, 0 light blue, 1 to 4 green, 5 to 8
 yellow, 9 to 12 red. A face-down card is a card back (`▒▒`), a card of a
 cleared column a dim `··`. The cursor puts the cell in brackets (`[ 7]`), in
 reverse video: visible without colours as well. When the terminal has room,
-a card is drawn tall: a half line of its colour above its value (`top_edge`).
+cards are drawn taller and wider (`CardSize`: `COMPACT`, `TALL`, `BIG`),
+with half lines of their colour above and below their value (`edge`).
 
 Only `Text` objects are built here: nothing is read as markup.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
@@ -64,50 +67,80 @@ def band_name(value: int) -> str:
     return "red"
 
 
-def _framed(inner: str, cursor: bool) -> str:
-    """Two characters padded to `CELL`: `[ 7]` under the cursor, ` 7 ` (with a
-    trailing space) otherwise."""
-    return f"[{inner}]" if cursor else f" {inner} "
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    """How big cards are drawn: `width` characters, `lines` lines a row of the
+    grid (1: the value only; 2: a half line of colour above it; 3: and one
+    below, so a card stands two lines tall with half a line around it)."""
+
+    width: int
+    lines: int
+
+    @property
+    def value_line(self) -> int:
+        """Which line of a row holds the values."""
+        return 0 if self.lines == 1 else 1
 
 
-def face_up(value: int, *, cursor: bool = False, idle: bool = False) -> Text:
+COMPACT = CardSize(CELL, 1)
+TALL = CardSize(CELL, 2)
+BIG = CardSize(6, 3)
+
+
+def framed(inner: str, width: int = CELL, *, cursor: bool = False, marks: str = "  ") -> str:
+    """`inner` centred on `width` characters; under the cursor in brackets
+    (`[ 7]`, `[ 12 ]`), else between `marks` (spaces, or parentheses)."""
+    inner = inner.center(width - 2)
+    left, right = ("[", "]") if cursor else (marks[0], marks[1])
+    return f"{left}{inner}{right}"
+
+
+def face_up(value: int, *, cursor: bool = False, idle: bool = False, width: int = CELL) -> Text:
     """A face-up card: its value, right-aligned on two characters, on its colours."""
     style = card_style(value)
     if idle:
         style += IDLE_STYLE
     if cursor:
         style += CURSOR_STYLE
-    return Text(_framed(f"{value:>2}", cursor), style=style)
+    return Text(framed(f"{value:>2}", width, cursor=cursor), style=style)
 
 
-def face_down(*, cursor: bool = False, peek: int | None = None) -> Text:
-    """A card back; `peek` (a replay only) shows the value it hides, in brackets."""
+def back(width: int = CELL) -> str:
+    """The pattern of a card back, `▒▒` on a small card."""
+    return BACK[0] * (width - 2)
+
+
+def face_down(*, cursor: bool = False, peek: int | None = None, width: int = CELL) -> Text:
+    """A card back; `peek` (a replay only) shows the value it hides, in parentheses."""
     if peek is not None:
-        text = f"({peek:>2})" if not cursor else f"[{peek:>2}]"
+        text = framed(f"{peek:>2}", width, cursor=cursor, marks="()")
         style = PEEK_STYLE
     else:
-        text, style = _framed(BACK, cursor), BACK_STYLE
+        text, style = framed(back(width), width, cursor=cursor), BACK_STYLE
     return Text(text, style=style + CURSOR_STYLE if cursor else style)
 
 
-def gone(*, cursor: bool = False) -> Text:
+def gone(*, cursor: bool = False, width: int = CELL) -> Text:
     """A card of a cleared column: nothing left to play there."""
-    return Text(_framed(GONE, cursor), style=GONE_STYLE + CURSOR_STYLE if cursor else GONE_STYLE)
+    style = GONE_STYLE + CURSOR_STYLE if cursor else GONE_STYLE
+    return Text(framed(GONE, width, cursor=cursor), style=style)
 
 
-def top_edge(status: str, value: int | None = None, *, cursor: bool = False) -> Text:
-    """The half line above a tall card: the card's colour in a lower half block
-    (`▄▄▄▄`), so that the cards of a column stand apart. `status` is "up",
-    "down" or "gone"."""
+def edge(
+    status: str, value: int | None = None, *, cursor: bool = False, width: int = CELL, top: bool
+) -> Text:
+    """The half line above (`top`) or below a tall card: the card's colour in
+    half blocks (`▄▄▄▄`, `▀▀▀▀`), so that the cards of a column stand apart.
+    `status` is "up", "down" or "gone" (nothing drawn)."""
     if status == "gone":
-        return Text(" " * CELL)
+        return Text(" " * width)
     colour = BACK_STYLE.bgcolor if status == "down" or value is None else card_style(value).bgcolor
     style = Style(color="#ffffff" if cursor else colour, bold=cursor)
-    return Text("▄" * CELL, style=style)
+    return Text(("▄" if top else "▀") * width, style=style)
 
 
 def card(value: int | None) -> Text:
     """A pile's card: `value` face up, or a card back when None."""
     if value is None:
-        return Text(f" {BACK} ", style=BACK_STYLE)
+        return face_down()
     return face_up(value)

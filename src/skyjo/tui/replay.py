@@ -116,16 +116,17 @@ class ReplayApp(BoardApp):
     """A recorded game, step by step, forward and back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("right_square_bracket", "round(1)", "Next round", key_display="]"),
-        Binding("left_square_bracket", "round(-1)", "Round back", key_display="["),
+        Binding("right,l", "step(1)", "Next", key_display="→"),
+        Binding("left,h", "step(-1)", "Back", key_display="←"),
+        Binding("right_square_bracket", "round(1)", "Round", key_display="]"),
+        Binding("left_square_bracket", "round(-1)", "Round back", show=False),
         Binding("home", "go(0)", "Start", show=False),
         Binding("end", "go(-1)", "End", show=False),
         Binding("space", "autoplay", "Play"),
-        Binding("s", "scores", "Scores"),
+        Binding("s", "scores", "Scores", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q,ctrl+q", "quit", "Quit"),
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         *(Binding(str(n), f"to_round({n})", show=False) for n in range(1, 10)),
     ]
 
