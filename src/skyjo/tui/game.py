@@ -217,6 +217,8 @@ class GameApp(BoardApp):
         target = self.match.rules.target_score
         self.say([Text(f"Skyjo: {len(self.names)} players, target {target}")])
         self.say([Text("Press ? for the rules and the keys.", style="dim")])
+        if self.match.steps:
+            self.say([Text(f"Resumed in round {self.obs.round + 1}, where the game stopped")])
         self.save()
         self.redraw()
         self.call_after_refresh(self.next_step)
