@@ -23,7 +23,7 @@ from skyjo.match import Match, Seat
 from skyjo.rules import Rules
 from skyjo.tui.board import Piles, SeatGrid
 from skyjo.tui.game import GameApp
-from skyjo.tui.screens import HelpScreen, RoundOverScreen, TextScreen
+from skyjo.tui.screens import HelpScreen, QuitScreen, RoundOverScreen, TextScreen
 
 
 def run(app: GameApp, scenario: Callable[[Pilot[Any]], Awaitable[None]], size=(80, 24)) -> None:
@@ -250,3 +250,45 @@ def test_the_interface_answers_while_a_bot_thinks() -> None:
         assert not app.busy
 
     run(app, scenario)
+
+
+def test_names_are_shown_as_written_never_as_markup() -> None:
+    names = ["[/]", "[bold]x", ":smile:", "[link=https://x]y"]
+    seats = [Seat(names[0]), Seat(names[1]), Seat(names[2], "greedy"), Seat(names[3], "random")]
+    match = Match(seats, Rules(target_score=1), seed=14)
+    app = GameApp(match, pause=0)
+    seen: set[str] = set()
+
+    def look() -> None:
+        seen.add("\n".join(screen_text(app)))
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await play_on(pilot, bot_chooser(), on_screen=look)
+        look()
+
+    run(app, scenario, size=(120, 40))
+    shown = "\n".join(seen)
+    assert "Pass to [/] — press Enter" in shown and "Pass to [bold]x — press Enter" in shown
+    for name in names:
+        assert f"{name} turned up" in shown, name  # the log
+        assert f" {name}  " in shown or f"▶ {name}" in shown, name  # a grid's title
+    assert "Game over: " in shown
+
+
+def test_quitting_an_unsaved_game_asks_first() -> None:
+    app = GameApp(Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=1), pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "This game is not saved" in "\n".join(screen_text(app))
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.waiting == "move" and app.return_code is None
+        await pilot.press("q", "y")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert app.return_code is not None
