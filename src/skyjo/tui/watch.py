@@ -1,4 +1,4 @@
-"""Watch bots play a whole game in the terminal (the `skyjo play` command).
+"""Watch bots play a whole game in the terminal (the `skyjo watch` command).
 
 A `Match` of bot seats runs the game (seeds, bots' lifecycle, the round
 limit); what happened is told one sentence per event, and the table is drawn
