@@ -162,7 +162,9 @@ def test_an_unfinished_game_gives_away_neither_record_nor_replay(client: TestCli
             response = client.get(f"/api/rooms/{code}/{path}")
             assert response.status_code == 409 and response.json()["error"]["code"] == "not_over"
             body = response.json()
-            assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+            assert set(body) == {"error"}
+            assert set(body["error"]) == {"code", "message", "kind", "params"}
+            assert body["error"]["params"] == {}  # nothing of the game
             assert str(match.secret) not in response.text
         mover = players[players[0].obs["current_player"]]  # type: ignore[index]
         mover.move(rng.choice(mover.obs["legal_actions"]))  # type: ignore[index]
