@@ -28,14 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, create_engine, event
+from sqlalchemy import Boolean, Connection, Float, Integer, String, Text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.pool import StaticPool
 
+from skyjo.database import engine_for, migrate
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
 #: The version of the scorepad's tables this code writes.
@@ -132,7 +132,7 @@ class SheetStore:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = _engine(url)
+        self.engine = engine_for(url)
         _migrate(self.engine)
 
     def create(self, sheet: Sheet) -> StoredSheet:
@@ -332,41 +332,11 @@ def _fresh_id(session: Session) -> str:
 
 def _migrate(engine: Engine) -> None:
     """Create the scorepad's tables on first use, then upgrade them to `SCHEMA_VERSION`."""
-    Base.metadata.create_all(engine)
-    table = ScorepadVersion.__table__
-    with engine.begin() as connection:
-        version = max(connection.scalars(sql_select(ScorepadVersion.version)).all(), default=None)
-        if version is None:
-            connection.execute(table.insert(), {"version": SCHEMA_VERSION})
-            return
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"the database's scorepad tables have version {version}, newer than "
-                f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo"
-            )
-        while version < SCHEMA_VERSION:
-            MIGRATIONS[version](connection)
-            version += 1
-        connection.execute(table.delete())
-        connection.execute(table.insert(), {"version": version})
 
+    def too_new(version: int) -> StoreError:
+        return StoreError(
+            f"the database's scorepad tables have version {version}, newer than "
+            f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo"
+        )
 
-def _engine(url: str) -> Engine:
-    """An engine for `url`; SQLite files in WAL mode (as the web app's), shared across threads."""
-    if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
-    memory = url in ("sqlite://", "sqlite:///:memory:")
-    engine = create_engine(
-        url,
-        connect_args={"check_same_thread": False, "timeout": 30},
-        poolclass=StaticPool if memory else None,
-    )
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(connection: Any, _record: Any) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")  # a committed change survives a killed process
-        cursor.close()
-
-    return engine
+    migrate(engine, Base.metadata, ScorepadVersion, SCHEMA_VERSION, MIGRATIONS, too_new)

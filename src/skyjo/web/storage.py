@@ -27,14 +27,12 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    create_engine,
-    event,
     text,
 )
 from sqlalchemy import select as sql_select
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.pool import StaticPool
+
+from skyjo.database import engine_for, migrate
 
 #: The version of the tables this code writes.
 SCHEMA_VERSION = 2
@@ -103,7 +101,7 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = _engine(url)
+        self.engine = engine_for(url)
         self._migrate()
 
     def save(self, room: RoomRecord) -> None:
@@ -146,44 +144,14 @@ class Store:
 
     def _migrate(self) -> None:
         """Create the tables on first start, then upgrade them to `SCHEMA_VERSION`."""
-        Base.metadata.create_all(self.engine)
-        with self.engine.begin() as connection:
-            found = connection.scalars(sql_select(SchemaVersion.version)).all()
-            version = max(found, default=None)
-            if version is None:
-                connection.execute(SchemaVersion.__table__.insert(), {"version": SCHEMA_VERSION})
-                return
-            if version > SCHEMA_VERSION:
-                raise StorageError(
-                    f"the database has schema version {version}, newer than this "
-                    f"server's {SCHEMA_VERSION}: upgrade skyjo"
-                )
-            while version < SCHEMA_VERSION:
-                MIGRATIONS[version](connection)
-                version += 1
-            connection.execute(SchemaVersion.__table__.delete())
-            connection.execute(SchemaVersion.__table__.insert(), {"version": version})
 
+        def too_new(version: int) -> StorageError:
+            return StorageError(
+                f"the database has schema version {version}, newer than this "
+                f"server's {SCHEMA_VERSION}: upgrade skyjo"
+            )
 
-def _engine(url: str) -> Engine:
-    """An engine for `url`; SQLite files in WAL mode, shared across threads."""
-    if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
-    memory = url in ("sqlite://", "sqlite:///:memory:")
-    engine = create_engine(
-        url,
-        connect_args={"check_same_thread": False, "timeout": 30},
-        poolclass=StaticPool if memory else None,  # one shared in-memory database
-    )
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(connection: Any, _record: Any) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")  # a committed step survives a killed process
-        cursor.close()
-
-    return engine
+        migrate(self.engine, Base.metadata, SchemaVersion, SCHEMA_VERSION, MIGRATIONS, too_new)
 
 
 def _record(row: RoomRow) -> RoomRecord:
