@@ -48,6 +48,7 @@ from skyjo.scorepad.sheet import (
     import_json,
 )
 from skyjo.scorepad.store import ConflictError, OpenSheet, SheetStore, StoredSheet, StoreError
+from skyjo.web.protocol import ProtocolError
 from skyjo.web.settings import Settings
 
 STATIC = Path(__file__).parent / "static"
@@ -58,9 +59,10 @@ MAX_IMPORT = 4 * 1024 * 1024
 T = TypeVar("T")
 
 
-class Failure(Exception):
+class Failure(ProtocolError):
     """An HTTP error of the API: `{"error": {"code", "message", "kind", "params",
-    ...}}` with `status`; `kind` names the sentence, `params` its values."""
+    ...}}` with `status`; `kind` names the sentence, `params` its values, and
+    `where` (round, player) the field a form should point at."""
 
     def __init__(
         self,
@@ -71,12 +73,8 @@ class Failure(Exception):
         params: dict[str, Any] | None = None,
         **where: Any,
     ) -> None:
-        super().__init__(message)
+        super().__init__(code, message, kind, params)
         self.status = status
-        self.code = code
-        self.message = message
-        self.kind = kind or code
-        self.params = params or {}
         self.where = where
 
     def response(self) -> JSONResponse:
