@@ -93,3 +93,20 @@ def test_replay_shows_a_half_turn_in_progress() -> None:
     assert "Round 2: in progress" in result.stdout
     assert "P0 holds the " in result.stdout or "P1 holds the " in result.stdout
     assert "taken from the deck, not yet placed" in result.stdout
+
+
+def test_replay_reads_a_game_saved_by_play(tmp_path: Path) -> None:
+    from skyjo.match import Match, Seat
+    from skyjo.rules import Rules
+
+    match = Match([Seat("Ana", "greedy"), Seat("Ben", "greedy")], Rules(target_score=1), 4)
+    match.advance()
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(match.to_dict()))
+    result = runner.invoke(app, ["replay", str(saved), "--json"])
+    assert result.exit_code == 0, result.stderr
+    totals = dict(zip(match.names, match.state.totals, strict=True))
+    assert json.loads(result.stdout)["totals"] == totals
+    (tmp_path / "other.json").write_text(json.dumps({"format": "skyjo-match/9"}))
+    bad = runner.invoke(app, ["replay", str(tmp_path / "other.json")])
+    assert bad.exit_code == 2 and "format" in bad.stderr

@@ -29,7 +29,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from skyjo.engine import DRAW
-from skyjo.record import Replay, load_record, replay, replay_summary
+from skyjo.record import Replay, replay, replay_summary
 from skyjo.render import visible
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
@@ -446,8 +446,10 @@ def replay_command(
     if watch:
         watch_replay(path, as_json)
         return
+    from skyjo.match import load_game
+
     with user_input():
-        replayed = replay(load_record(path))
+        replayed = replay(load_game(path))
         summary = replay_summary(replayed)
     if as_json:
         print_json(summary)
@@ -462,7 +464,8 @@ def replay_command(
 
 def watch_replay(path: str, as_json: bool) -> None:
     """`skyjo replay --watch`: the record, step by step, in the terminal game's board."""
-    from skyjo.tui.replay import ReplayApp, load_game
+    from skyjo.match import load_game
+    from skyjo.tui.replay import ReplayApp
 
     with user_input():
         if as_json:

@@ -29,6 +29,7 @@ The document holds the secret: it stays with the server, as the state does.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -50,7 +51,7 @@ from skyjo.engine import (
     step_with_events,
     visible_event,
 )
-from skyjo.record import read_record, replay, write_record
+from skyjo.record import Record, RecordError, load_record, read_record, replay, write_record
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 from skyjo.seeds import bot_seed, fresh_seed
@@ -415,6 +416,30 @@ class Match:
                 game_over(observe(self.state, seat))
 
 
+def load_game(path: str) -> Record:
+    """The game record in the file `path` (RULES.md 5; ``-`` reads standard
+    input), or the record inside a match saved there (`skyjo play --save`)."""
+    try:
+        return load_record(path)
+    except RecordError:
+        document = _saved_match(path)
+        if document is None:
+            raise
+        return read_record(document["record"])
+
+
+def _saved_match(path: str) -> dict[str, Any] | None:
+    """The document in `path` if it is a saved match, else None."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            document = json.load(file)
+    except (OSError, ValueError):
+        return None
+    if isinstance(document, dict) and document.get("format") == FORMAT:
+        return document
+    return None
+
+
 def _turns_this_round(state: State) -> int:
     """How many turns the round in play has had (placements since the last deal)."""
     turns = 0
@@ -449,4 +474,5 @@ __all__ = [
     "Update",
     "check_name",
     "check_seats",
+    "load_game",
 ]

@@ -19,13 +19,13 @@ from typer.testing import CliRunner
 
 from skyjo.cli import app as cli
 from skyjo.engine import DRAW, State
-from skyjo.match import Match, Seat
+from skyjo.match import Match, Seat, load_game
 from skyjo.record import read_record, replay
 from skyjo.rules import Rules
 from skyjo.tui.board import SeatGrid
 from skyjo.tui.cards import GONE, framed
 from skyjo.tui.lineup import save_match
-from skyjo.tui.replay import ReplayApp, frames, load_game, round_starts
+from skyjo.tui.replay import ReplayApp, frames, round_starts
 
 VECTORS = Path(__file__).parent.parent / "data" / "vectors"
 

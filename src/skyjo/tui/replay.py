@@ -13,10 +13,9 @@ last step, space plays on by itself.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -32,8 +31,7 @@ from skyjo.engine import (
     start_round,
     step_with_events,
 )
-from skyjo.match import FORMAT as MATCH_FORMAT
-from skyjo.record import Record, RecordError, load_record, read_record, replay
+from skyjo.record import Record, replay
 from skyjo.tui.game import BoardApp
 from skyjo.tui.narrate import event_lines
 from skyjo.tui.screens import HelpScreen, TextScreen, scoresheet
@@ -49,30 +47,6 @@ class Frame:
 
     state: State
     lines: tuple[Text, ...]
-
-
-def load_game(path: str) -> Record:
-    """The record in `path`: a game record, or the record a saved match holds
-    (`skyjo play --save`)."""
-    try:
-        return load_record(path)
-    except RecordError:
-        document = _saved_match(path)
-        if document is None:
-            raise
-        return read_record(document["record"])
-
-
-def _saved_match(path: str) -> dict[str, Any] | None:
-    """The document in `path` if it is a saved match, else None."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            document = json.load(file)
-    except (OSError, ValueError):
-        return None
-    if isinstance(document, dict) and document.get("format") == MATCH_FORMAT:
-        return document
-    return None
 
 
 def frames(record: Record) -> list[Frame]:
