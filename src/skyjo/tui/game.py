@@ -383,17 +383,13 @@ class GameApp(BoardApp):
         return None
 
     def action_draw(self) -> None:
-        seat = self.turn_check()
-        if seat is None:
-            return
-        if self.obs.phase == Phase.REVEAL:
-            self.warn("First turn up two of your cards")
-        elif self.obs.source is not None:
-            self.warn(f"You hold the {self.obs.held}: put it in your grid first")
-        else:
-            self.act(seat, DRAW)
+        self.take_card(DRAW)
 
     def action_take(self) -> None:
+        self.take_card(TAKE_DISCARD)
+
+    def take_card(self, source: int) -> None:
+        """A turn's first step, DRAW or TAKE_DISCARD, when the seat may take a card."""
         seat = self.turn_check()
         if seat is None:
             return
@@ -402,7 +398,7 @@ class GameApp(BoardApp):
         elif self.obs.source is not None:
             self.warn(f"You hold the {self.obs.held}: put it in your grid first")
         else:
-            self.act(seat, TAKE_DISCARD)
+            self.act(seat, source)
 
     def action_flip_mode(self) -> None:
         seat = self.turn_check()
