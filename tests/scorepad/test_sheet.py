@@ -8,13 +8,12 @@ import csv
 import io
 import json
 import re
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from i18n_js import render, sentence_tables
 
 from skyjo.scorepad import sheet as sheet_module
 from skyjo.scorepad.sheet import (
@@ -354,42 +353,6 @@ def _keep_every_sheet_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SheetError, "__init__", keep)
 
 
-def mistake_tables() -> dict[str, dict[str, str]]:
-    """The "mistake.<kind>" strings of each language of the page, read from the JS text."""
-    text = SCOREPAD_I18N.read_text(encoding="utf-8")
-    en, es = text.index("\n  en: {"), text.index("\n  es: {")
-    end = text.index("\n};", es)
-    pattern = re.compile(r'^\s*"mistake\.(\w+)": ("(?:[^"\\]|\\.)*"),$', re.M)
-    tables = {}
-    for lang, (a, b) in {"en": (en, es), "es": (es, end)}.items():
-        found = pattern.findall(text[a:b])
-        tables[lang] = {kind: json.loads(sentence) for kind, sentence in found}
-        assert len(tables[lang]) == len(found), f"a kind twice in the {lang} table"
-    return tables
-
-
-def render(language: str, errors: list[dict[str, Any]]) -> list[str]:
-    """`mistakeText` of the page (in `language`) for each error, run by node."""
-    script = (
-        "const [lang, module] = process.argv.slice(1);"
-        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
-        "globalThis.document = { documentElement: {} };"
-        "const { mistakeText } = await import(module);"
-        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
-        "process.stdout.write(JSON.stringify(JSON.parse(input).map(mistakeText)));"
-    )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, language, SCOREPAD_I18N.as_uri()],
-        input=json.dumps(errors),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def more_mistakes() -> None:
     """The refusals no test above makes, each made once."""
     sheet = sheet_of("Ana", "Ben", target_score=20)
@@ -460,7 +423,7 @@ def more_mistakes() -> None:
 
 def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() -> None:
     more_mistakes()
-    tables = mistake_tables()
+    tables = sentence_tables(SCOREPAD_I18N, "mistake")
     kinds = {error.kind for error in RAISED}
     assert None not in kinds, [str(e) for e in RAISED if e.kind is None]
     assert not kinds - set(tables["en"]), kinds - set(tables["en"])
@@ -473,9 +436,8 @@ def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() 
             re.findall(r"\{(\w+)\}", tables["en"][error["kind"]])
         ), error
         assert json.loads(json.dumps(error)) == error  # JSON-ready
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed: the sentences are not rendered")
-    english, spanish = render("en", errors), render("es", errors)
+    english = render(SCOREPAD_I18N, "mistakeText", "en", errors)
+    spanish = render(SCOREPAD_I18N, "mistakeText", "es", errors)
     for error, en, es in zip(errors, english, spanish, strict=True):
         assert en == error["message"], error  # the English page writes the model's own sentence
         if not error["kind"].endswith("_refused"):  # a sentence no pattern read stays English
@@ -503,5 +465,5 @@ def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
     ):
         named |= {kind for kind, _ in sentences}
     named |= {"cards_refused", "players_refused", "rules_refused"}
-    tables = mistake_tables()
+    tables = sentence_tables(SCOREPAD_I18N, "mistake")
     assert not named - set(tables["en"]) and not named - set(tables["es"])

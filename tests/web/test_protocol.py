@@ -6,12 +6,11 @@ import ast
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import serving
+from i18n_js import render, sentence_tables
 from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room, play_game, settle
 
@@ -354,42 +353,6 @@ def _keep_every_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Conn, "receive", keep)
 
 
-def kind_tables() -> dict[str, dict[str, str]]:
-    """The "kind.<kind>" strings of each language of the client, read from the JS text."""
-    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    en, es = text.index("\n  en: {"), text.index("\n  es: {")
-    end = text.index("\n};", es)
-    pattern = re.compile(r'^\s*"kind\.(\w+)": ("(?:[^"\\]|\\.)*"),$', re.M)
-    tables = {}
-    for lang, (a, b) in {"en": (en, es), "es": (es, end)}.items():
-        found = pattern.findall(text[a:b])
-        tables[lang] = {kind: json.loads(sentence) for kind, sentence in found}
-        assert len(tables[lang]) == len(found), f"a kind twice in the {lang} table"
-    return tables
-
-
-def render(language: str, errors: list[dict]) -> list[str]:
-    """`errorText` of the client (in `language`) for each error, run by node."""
-    script = (
-        "const [lang, module] = process.argv.slice(1);"
-        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
-        "globalThis.document = { documentElement: {} };"
-        "const { errorText } = await import(module);"
-        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
-        "process.stdout.write(JSON.stringify(JSON.parse(input).map(errorText)));"
-    )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, language, (STATIC / "i18n.js").as_uri()],
-        input=json.dumps(errors),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_an_error_names_its_kind_and_the_values_of_its_sentence(client: TestClient) -> None:
     host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}])
     guest = join_room(client, host["code"])
@@ -426,21 +389,20 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
     client: TestClient,
 ) -> None:
     test_an_error_names_its_kind_and_the_values_of_its_sentence(client)  # when run alone
-    tables = kind_tables()
+    tables = sentence_tables(STATIC / "i18n.js", "kind")
     assert set(tables["en"]) == set(tables["es"])
     kinds = {error["kind"] for error in ERRORS}
     assert len(kinds) >= 8, sorted(kinds)  # every kind received across this module
     assert not kinds - set(tables["en"]), kinds - set(tables["en"])
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed: the sentences are not rendered")
-    english, spanish = render("en", ERRORS), render("es", ERRORS)
+    english = render(STATIC / "i18n.js", "errorText", "en", ERRORS)
+    spanish = render(STATIC / "i18n.js", "errorText", "es", ERRORS)
     for error, en, es in zip(ERRORS, english, spanish, strict=True):
         assert en == error["message"], error  # the English page writes the server's sentence
         assert es != en and not re.search(r"\{[a-z]+\}", es), (error, es)
 
 
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
-    tables = kind_tables()
+    tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
     for module in (protocol, rooms):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
