@@ -424,3 +424,9 @@ def test_visible_escapes_every_control_character(text: str, shown: str) -> None:
 
 def test_visible_keeps_the_characters_asked_for() -> None:
     assert visible("a\nb\tc\x1b", keep="\n\t") == "a\nb\tc\\x1b"
+
+
+def test_the_round_end_reveal_of_the_default_human_reads_your() -> None:
+    reveal = Event("revealed", 0, None, None, (6, 8))
+    assert describe_event(reveal, ["You", "Ben"]) == "Your face-down cards were turned up: 6, 8"
+    assert describe_event(reveal, ["Ana", "Ben"]) == "Ana's face-down cards were turned up: 6, 8"

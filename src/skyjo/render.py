@@ -242,6 +242,12 @@ def render_observation(obs: Observation, names: Sequence[str], spectator: bool =
 # --- events -------------------------------------------------------------------
 
 
+def possessive(name: str) -> str:
+    """`Ana's`, but `Your` for the name "You" (the terminal game's default
+    human), so that no sentence reads "You's cards"."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
 def describe_event(
     event: Event,
     names: Sequence[str],
@@ -271,7 +277,7 @@ def describe_event(
     if kind == "revealed":
         if event.position is None:  # the turn-up of every face-down card at the round's end
             cards = [str(c) for c in event.cards or ()]
-            return f"{who}'s face-down cards were turned up: {', '.join(cards)}"
+            return f"{possessive(who)} face-down cards were turned up: {', '.join(cards)}"
         return f"{who} turned up {_a(card or 0)} at {where}"
     if kind == "drew":
         return f"{who} drew a card" if card is None else f"{who} drew {_a(card)}"
