@@ -356,6 +356,9 @@ def _keep_every_sheet_error(monkeypatch: pytest.MonkeyPatch) -> None:
 def more_mistakes() -> None:
     """The refusals no test above makes, each made once."""
     sheet = sheet_of("Ana", "Ben", target_score=20)
+    round_one = {"ender": "Ana", "entries": {"Ana": 1, "Ben": 2}}
+    two_rounds = sheet.add_round(round_one).add_round(round_one).to_dict()
+    over = {"ender": "Ana", "entries": {"Ana": 1, "Ben": 30}}
     attempts: list[Callable[[], object]] = [
         lambda: sheet.add_round({"ender": "Ben", "entries": {"Ana": "7 5 2 4 7 -1 3 1 7 0 -2"}}),
         lambda: sheet.add_round(
@@ -408,6 +411,16 @@ def more_mistakes() -> None:
         lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rounds": {}}),
         lambda: import_json("[]"),
         lambda: import_json("{"),
+        lambda: Sheet.from_dict({"format": "scores", "version": 1}),
+        lambda: Sheet.from_dict({**two_rounds, "extra": 1}),
+        lambda: Sheet.from_dict({**two_rounds, "rounds": [over, *two_rounds["rounds"]]}),
+        lambda: Sheet.from_dict(two_rounds).edit_round(1, over),
+        lambda: sheet.add_round(
+            {
+                "ender": "Ben",
+                "entries": {"Ana": "-2 -2 -2 " + "1 " * 9, "Ben": "-2 -2 -2 " + "2 " * 9},
+            }
+        ),
     ]
     for attempt in attempts:
         with pytest.raises(SheetError):
@@ -428,7 +441,7 @@ def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() 
     assert None not in kinds, [str(e) for e in RAISED if e.kind is None]
     assert not kinds - set(tables["en"]), kinds - set(tables["en"])
     assert not kinds - set(tables["es"]), kinds - set(tables["es"])
-    assert len(kinds) >= 45, sorted(kinds)  # every kind raised across this module
+    assert len(kinds) >= 49, sorted(kinds)  # every kind, even when this test runs alone
     assert set(tables["en"]) == set(tables["es"])
     errors = [{"kind": e.kind, "params": e.params, "message": str(e)} for e in RAISED]
     for error in errors:
