@@ -19,7 +19,8 @@ _REGISTRY: dict[str, str] = {
     "random": "skyjo.bots.random_bot:RandomBot",
     "greedy": "skyjo.bots.greedy:GreedyBot",
     "basic": "skyjo.bots.basic:BasicBot",
-    "expected": "skyjo.bots.expected:ExpectedBot",
+    "expected": "skyjo.bots.expected_v2:make_expected",
+    "expected_v1": "skyjo.bots.expected:ExpectedBot",
     "external": "skyjo.bots.external:ExternalBot",
     "search": "skyjo.bots.search:SearchBot",
 }

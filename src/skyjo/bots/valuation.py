@@ -1,0 +1,674 @@
+"""The expected score of a Skyjo grid and the one-turn choice built on it, as
+compiled array code (Numba), for the `expected` bot and for playouts.
+
+Everything here works on small integer arrays, the layout of
+`skyjo.kernel`'s tables, so that a playout over kernel tables can call it as
+the `expected` bot does from an observation:
+
+- a grid is `cells` (12 card values, row by row: index = row * 4 + col,
+  RULES.md 5), `hidden` (a bitmask of its face-down positions: bit k is the
+  card at k) and `cleared` (a bitmask of its cleared positions). A face-down
+  cell's value is never read: it may hold anything (a kernel table holds the
+  true card there, an observation nothing);
+- a pool is the count of each card value among the cards a player cannot
+  see (`counts[v - LOWEST]`, 15 values), turned by `pool_vector` into the
+  chances it needs (`P1`: one unseen card has value v; `P2`: two have; `P3`:
+  three have; drawn without replacement) and its mean and variance.
+
+`column_value` is a column's expected score at the end of the round: a pair
+with a face-down third card clears with the chance that card has its value,
+one face-up card with two face-down ones with the chance that both have it
+(about that chance squared), three face-down cards with the chance of three
+equal. `grid_value` sums the columns and subtracts a one-draw look-ahead:
+what the next drawn card is expected to save (for each value, with its
+chance, the best improvement of any placement, or nothing). `choose` picks
+one turn's action from a whole table (every seat's grid), see its docstring.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
+from skyjo.rules import CARD_VALUES, COLS, ROWS
+
+#: The lowest card value: a value v is counted at index v - LOWEST.
+LOWEST = min(CARD_VALUES)
+#: How many card values there are (-2 to 12).
+VALUES = max(CARD_VALUES) - LOWEST + 1
+#: No card (the kernel's NO_CARD): `top` when the discard may not be taken,
+#: `held` when no card is held.
+NO_CARD = -100
+
+# --- the pool vector: offsets of its parts --------------------------------------
+P1 = 0  #: [P1 + i]: the chance that one unseen card has value i + LOWEST
+P2 = VALUES  #: [P2 + i]: the chance that two unseen cards both have it
+P3 = 2 * VALUES  #: [P3 + i]: the chance that three have it
+MU = 3 * VALUES  #: the mean of an unseen card
+VAR = MU + 1  #: its variance
+TRIPLE = MU + 2  #: the expected score three face-down cards lose by clearing
+POOL_SIZE = MU + 3
+
+# --- the options of `choose`: indices of its `params` vector ------------------------
+LOOKAHEAD = 0  #: weight of the one-draw look-ahead (0: none)
+DOWN_BIAS = 1  #: points added to the mean for the player's own face-down cards
+CLEARS = 2  #: 1: count the chance that face-down cards complete a column; 0: not
+DENIAL = 3  #: weight of what the card left on the discard pile gives the next player
+ENDING = 4  #: 1: price ending the round (ender's penalty, the others' last turn); 0: raw
+END_OTHERS = 5  #: weight of the others' gain cut short by ending the round now
+SPREAD = 6  #: spread (points) of what another player's last turn changes
+EXACT_DRAW = 7  #: 1: drawing is the exact expectation over the draw pool; 0: a shortcut
+TEMPO = 8  #: weight of ending sooner when the others gain more per turn than oneself
+HURRY = 9  #: 1: no drawn card placed where it makes the grid worse (a long round)
+HORIZON = 10  #: turns left at which the look-ahead's full weight applies (0: always)
+PAIRS = 11  #: weight of a pair's chance to meet its third card before the round ends
+SINGLES = 12  #: weight of one card's chance to meet two more of its value
+SEE_RATE = 13  #: cards of a value one expects to be offered per turn, per copy unseen
+TURNS_RATE = 14  #: turns left in the round per face-down card of the player nearest to ending
+NPARAMS = 15
+
+_COLUMN_CELLS = np.array([[col + COLS * row for row in range(ROWS)] for col in range(COLS)])
+_INF = 1e18
+_NO_POTENTIAL = np.zeros((2, VALUES))
+
+
+@njit(cache=True)
+def pool_vector(counts):  # type: ignore[no-untyped-def]
+    """The chances and moments of an unseen card drawn from `counts` (see the
+    module's description). An empty pool gives zeros."""
+    out = np.zeros(POOL_SIZE)
+    n = 0
+    for i in range(VALUES):
+        n += counts[i]
+    if n <= 0:
+        return out
+    mu = 0.0
+    for i in range(VALUES):
+        c = counts[i]
+        out[P1 + i] = c / n
+        if n > 1:
+            out[P2 + i] = c * (c - 1) / (n * (n - 1))
+        if n > 2:
+            out[P3 + i] = c * (c - 1) * (c - 2) / (n * (n - 1) * (n - 2))
+        mu += (i + LOWEST) * c / n
+    var = 0.0
+    triple = 0.0
+    for i in range(VALUES):
+        v = i + LOWEST
+        var += out[P1 + i] * (v - mu) ** 2
+        triple += 3.0 * v * out[P3 + i]
+    out[MU] = mu
+    out[VAR] = var
+    out[TRIPLE] = triple
+    return out
+
+
+@njit(cache=True, inline="always")
+def column_value(a, b, c, ua, ub, uc, pool, bias, clears):  # type: ignore[no-untyped-def]
+    """The expected final score of a column of cards a, b, c (top to bottom),
+    each face up when its flag ua, ub, uc is 1 (a face-down card's value is not
+    read). A face-down card is worth the pool's mean plus `bias`; with
+    `clears`, the chance that the face-down cards complete three equal cards
+    (which then score 0, RULES.md 2.6, 2.9) counts."""
+    return _column(a, b, c, ua, ub, uc, pool, bias, clears, _NO_POTENTIAL)
+
+
+@njit(cache=True, inline="always")
+def _column(a, b, c, ua, ub, uc, pool, bias, clears, pot):  # type: ignore[no-untyped-def]
+    """`column_value`, less the potential of equal cards to clear the column
+    later: pot[0, i] times what clearing removes for a pair of value
+    i + LOWEST (with a third card that differs, or face down), pot[1, i]
+    times it for one card of that value over two face-down cards."""
+    up = ua + ub + uc
+    mu = pool[MU]
+    down = mu + bias
+    if up == 3:
+        if a == b and b == c:
+            return 0.0
+        value = float(a + b + c)
+        if a == b or a == c or b == c:
+            x = a if (a == b or a == c) else b
+            removed = a + b + c
+            if x > 0 and removed > 0:
+                value -= pot[0, x - LOWEST] * removed
+        return value
+    if up == 2:
+        if ua == 0:
+            x, y = b, c
+        elif ub == 0:
+            x, y = a, c
+        else:
+            x, y = a, b
+        value = x + y + down
+        if x == y:
+            value -= clears * 3.0 * x * pool[P1 + x - LOWEST]
+            removed = 2 * x + mu
+            if x > 0 and removed > 0:
+                value -= pot[0, x - LOWEST] * removed
+        return value
+    if up == 1:
+        x = a if ua else (b if ub else c)
+        value = x + 2.0 * down - clears * 3.0 * x * pool[P2 + x - LOWEST]
+        removed = x + 2 * mu
+        if x > 0 and removed > 0:
+            value -= pot[1, x - LOWEST] * removed
+        return value
+    return 3.0 * down - clears * pool[TRIPLE]
+
+
+@njit(cache=True)
+def column_gains(a, b, c, ua, ub, uc, pool, bias, clears, pot, out):  # type: ignore[no-untyped-def]
+    """out[i]: the most a card of value i + LOWEST saves when it takes one of
+    the column's three places (the column's value before, less after; `pot`
+    as `_column` takes it)."""
+    base = _column(a, b, c, ua, ub, uc, pool, bias, clears, pot)
+    for i in range(VALUES):
+        v = i + LOWEST
+        best = _column(v, b, c, 1, ub, uc, pool, bias, clears, pot)
+        value = _column(a, v, c, ua, 1, uc, pool, bias, clears, pot)
+        if value < best:
+            best = value
+        value = _column(a, b, v, ua, ub, 1, pool, bias, clears, pot)
+        if value < best:
+            best = value
+        out[i] = base - best
+
+
+@njit(cache=True)
+def _load(cells, hidden, cleared, vals, ups, gone):  # type: ignore[no-untyped-def]
+    """A grid by columns: vals[col, row] (0 when face down), ups[col, row] (1
+    when face up), gone[col] (1 when cleared). Returns its face-down count."""
+    down = 0
+    for col in range(COLS):
+        k0 = _COLUMN_CELLS[col, 0]
+        gone[col] = (cleared >> k0) & 1
+        for row in range(ROWS):
+            k = _COLUMN_CELLS[col, row]
+            up = 1 - ((hidden >> k) & 1)
+            ups[col, row] = up
+            vals[col, row] = cells[k] if up else 0
+            if not up and not gone[col]:
+                down += 1
+    return down
+
+
+@njit(cache=True)
+def _columns(vals, ups, gone, pool, bias, clears, pot, colv, gains):  # type: ignore[no-untyped-def]
+    """Each column's value (colv) and gains (gains[col, i]; -inf when cleared)."""
+    for col in range(COLS):
+        if gone[col]:
+            colv[col] = 0.0
+            gains[col, :] = -_INF
+            continue
+        a, b, c = vals[col, 0], vals[col, 1], vals[col, 2]
+        ua, ub, uc = ups[col, 0], ups[col, 1], ups[col, 2]
+        colv[col] = _column(a, b, c, ua, ub, uc, pool, bias, clears, pot)
+        column_gains(a, b, c, ua, ub, uc, pool, bias, clears, pot, gains[col])
+
+
+@njit(cache=True)
+def _lookahead(gains, draw):  # type: ignore[no-untyped-def]
+    """What the next drawn card is expected to save: for each value, with its
+    chance in the draw pool, its best gain anywhere in the grid, or 0."""
+    total = 0.0
+    for i in range(VALUES):
+        p = draw[P1 + i]
+        if p == 0.0:
+            continue
+        best = 0.0
+        for col in range(COLS):
+            if gains[col, i] > best:
+                best = gains[col, i]
+        total += p * best
+    return total
+
+
+@njit(cache=True)
+def grid_value(cells, hidden, cleared, down_pool, draw_pool, lookahead, bias, clears):  # type: ignore[no-untyped-def]
+    """A grid's value while the round goes on: the sum of its columns'
+    expected scores (`column_value`, face-down cards from `down_pool`, worth
+    its mean plus `bias`), less `lookahead` times what the next card drawn
+    from `draw_pool` is expected to save (`pool_vector`s both)."""
+    vals = np.zeros((COLS, ROWS), np.int64)
+    ups = np.zeros((COLS, ROWS), np.int64)
+    gone = np.zeros(COLS, np.int64)
+    _load(cells, hidden, cleared, vals, ups, gone)
+    colv = np.zeros(COLS)
+    gains = np.zeros((COLS, VALUES))
+    _columns(vals, ups, gone, down_pool, bias, clears, _NO_POTENTIAL, colv, gains)
+    value = colv.sum()
+    if lookahead != 0.0:
+        value -= lookahead * _lookahead(gains, draw_pool)
+    return value
+
+
+@njit(cache=True)
+def _phi(z):  # type: ignore[no-untyped-def]
+    """The standard normal distribution function."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+@njit(cache=True)
+def _exact(vals, gone):  # type: ignore[no-untyped-def]
+    """The score of a grid whose cards are all face up."""
+    score = 0
+    for col in range(COLS):
+        if gone[col]:
+            continue
+        a, b, c = vals[col, 0], vals[col, 1], vals[col, 2]
+        if not (a == b and b == c):
+            score += a + b + c
+    return score
+
+
+@njit(cache=True)
+def choose(  # type: ignore[no-untyped-def]
+    cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn, params
+):
+    """One decision of a turn for seat `me`, as an action of the engine's space
+    (see `decide`)."""
+    out = np.zeros(3)
+    return decide(
+        cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
+        params, out,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def decide(  # type: ignore[no-untyped-def]
+    cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
+    params, out,
+):  # fmt: skip
+    """One decision of a turn for seat `me`, as an action of the engine's space;
+    `out` gets the values weighed (lower is better): with a card in hand, the
+    chosen move's; at the start of a turn, taking the discard's (1e18 when it
+    is not taken) and drawing's; and out[2] the grid's value now.
+
+    The table: `cells` (players x 12), `hidden` and `cleared` (per seat
+    bitmasks), `ender` (-1: nobody yet), `penalty` (the kernel's code of
+    RULES.md 2.10: 0 positive, 1 always, 2 none). The pools, as counts per
+    value: `down_counts` for a face-down card, `draw_counts` for the next card
+    drawn. `top`: the discard pile's top card, NO_CARD when it may not be
+    taken. `held`: the card in hand (NO_CARD: none, the turn starts), `drawn`:
+    1 when it was drawn. `params`: the options (LOOKAHEAD...).
+
+    With a card in hand it returns the best SWAP + k or FLIP + k; else
+    TAKE_DISCARD or DRAW. Every placement of a card (value v at position k) is
+    valued by the grid it leaves: its expected score less the look-ahead
+    (`grid_value`) and less the potential of its equal cards (PAIRS, SINGLES:
+    the chance of meeting the missing cards of a column in the turns left,
+    times what clearing it removes), plus TEMPO times its face-down cards when the others
+    gain more per turn than the player and the player is nearest to ending;
+    a grid with no face-down card left ends the round and is priced by its
+    score with the ender's penalty, doubled with the chance that another
+    player's likely final score (their face-down cards at the mean, less what
+    their last turn should save) is as low, less END_OTHERS times what the
+    others' turns would still have saved. In the player's last turn after
+    someone else ended, a grid is its expected score less the chance of
+    doubling the ender times what that takes from the ender. Every move is
+    charged DENIAL times what the card it leaves on the discard pile gives
+    the next player beyond a draw, divided among the others. An exchange of a
+    card for an equal face-up card is never made (it changes nothing), and
+    the discard is taken only when it improves the grid and beats the exact
+    expectation of drawing: for each value of the draw pool, with its chance,
+    the best of every exchange and every discard-and-flip.
+    """
+    n = hidden.shape[0]
+    lam = params[LOOKAHEAD]
+    bias = params[DOWN_BIAS]
+    clears = params[CLEARS]
+    dp = pool_vector(down_counts)
+    wp = pool_vector(draw_counts)
+    if wp[P1 : P1 + VALUES].sum() == 0.0:  # an empty draw pool: use the other
+        wp = dp
+    final = ender >= 0 and ender != me
+    if final:
+        lam = 0.0
+        bias = 0.0
+
+    # --- the other players: static value, one-turn gain per card, face-down count ---
+    ovals = np.zeros((COLS, ROWS), np.int64)
+    oups = np.zeros((COLS, ROWS), np.int64)
+    ogone = np.zeros(COLS, np.int64)
+    ocolv = np.zeros(COLS)
+    ogains = np.zeros((COLS, VALUES))
+    static = np.zeros(n)
+    gain = np.zeros(n)  # what their next turn should save (a drawn card)
+    downs = np.zeros(n, np.int64)
+    nxt = (me + 1) % n
+    next_gain = np.zeros(VALUES)  # the next player's saving with each card
+    for p in range(n):
+        if p == me:
+            continue
+        downs[p] = _load(cells[p], hidden[p], cleared[p], ovals, oups, ogone)
+        _columns(ovals, oups, ogone, dp, 0.0, clears, _NO_POTENTIAL, ocolv, ogains)
+        static[p] = ocolv.sum()
+        total = 0.0
+        for i in range(VALUES):
+            best = 0.0
+            for col in range(COLS):
+                if ogains[col, i] > best:
+                    best = ogains[col, i]
+            total += wp[P1 + i] * best
+            if p == nxt:
+                next_gain[i] = best
+        gain[p] = total
+    others = n - 1
+    mean_gain = 0.0
+    min_down = 1000
+    for p in range(n):
+        if p != me:
+            mean_gain += gain[p] / others
+            if downs[p] < min_down:
+                min_down = downs[p]
+
+    # --- denial: what a card left on the discard pile gives the next player ---
+    den = np.zeros(VALUES)
+    if params[DENIAL] != 0.0 and nxt != ender:
+        for i in range(VALUES):
+            extra = next_gain[i] - gain[nxt]
+            if extra > 0.0:
+                den[i] = params[DENIAL] * extra / others
+    den_down = 0.0  # a face-down card exchanged: its value unknown
+    for i in range(VALUES):
+        den_down += dp[P1 + i] * den[i]
+
+    # --- my grid ---
+    vals = np.zeros((COLS, ROWS), np.int64)
+    ups = np.zeros((COLS, ROWS), np.int64)
+    gone = np.zeros(COLS, np.int64)
+    my_down = _load(cells[me], hidden[me], cleared[me], vals, ups, gone)
+    # The potential of equal cards in a column over the turns left
+    pot = np.zeros((2, VALUES))
+    if not final and (params[PAIRS] != 0.0 or params[SINGLES] != 0.0):
+        left_turns = params[TURNS_RATE] * min(my_down, min_down)
+        n_draw = 0.0
+        for i in range(VALUES):
+            n_draw += draw_counts[i]
+        if n_draw > 0:
+            for i in range(VALUES):
+                per_turn = params[SEE_RATE] * draw_counts[i] / n_draw
+                if per_turn > 1.0:
+                    per_turn = 1.0
+                chance = 1.0 - (1.0 - per_turn) ** left_turns
+                pot[0, i] = params[PAIRS] * chance
+                pot[1, i] = params[SINGLES] * chance * chance
+    # The look-ahead stands for the turns left: one at least (a last turn after
+    # another ends), its full weight once the round should last HORIZON turns.
+    if lam > 1.0 and params[HORIZON] > 0.0:
+        left = min(my_down, min_down)
+        share = (left - 1) / params[HORIZON]
+        if share < 0.0:
+            share = 0.0
+        if share < 1.0:
+            lam = 1.0 + (lam - 1.0) * share
+    colv = np.zeros(COLS)
+    gains = np.zeros((COLS, VALUES))
+    _columns(vals, ups, gone, dp, bias, clears, pot, colv, gains)
+    total_now = colv.sum()
+    # the best gain per value over the columns, and the second best, for the
+    # look-ahead of a grid with one column changed
+    best1 = np.zeros(VALUES)
+    best1col = np.full(VALUES, -1, np.int64)
+    best2 = np.zeros(VALUES)
+    for i in range(VALUES):
+        for col in range(COLS):
+            g = gains[col, i]
+            if g > best1[i]:
+                best2[i] = best1[i]
+                best1[i] = g
+                best1col[i] = col
+            elif g > best2[i]:
+                best2[i] = g
+    look_now = 0.0
+    for i in range(VALUES):
+        look_now += wp[P1 + i] * best1[i]
+    tempo = 0.0
+    if not final and params[TEMPO] != 0.0 and my_down <= min_down:
+        tempo = params[TEMPO] * (mean_gain - look_now)
+        if tempo < 0.0:
+            tempo = 0.0
+
+    # --- ending the round, and the last turn after another ended ---
+    mean_final = np.zeros(n)
+    sd_final = np.zeros(n)
+    end_bonus = 0.0
+    ender_raw = 0
+    double_gain = 0.0
+    if not final:
+        for p in range(n):
+            if p != me:
+                mean_final[p] = static[p] - gain[p]
+                sd_final[p] = math.sqrt(downs[p] * dp[VAR] + params[SPREAD] ** 2)
+        end_bonus = params[END_OTHERS] * max(lam, 1.0) * mean_gain
+    else:
+        _load(cells[ender], hidden[ender], cleared[ender], ovals, oups, ogone)
+        ender_raw = _exact(ovals, ogone)
+        doubles = penalty == 1 or (penalty == 0 and ender_raw > 0)
+        if doubles:
+            # the seats from the ender to me have played their last turn
+            played = np.zeros(n, np.int64)
+            seat = (ender + 1) % n
+            while seat != me:
+                played[seat] = 1
+                seat = (seat + 1) % n
+            not_doubled = 1.0
+            for p in range(n):
+                if p == me or p == ender:
+                    continue
+                mean = static[p]
+                spread = downs[p] * dp[VAR]
+                if not played[p]:
+                    mean -= gain[p]
+                    spread += params[SPREAD] ** 2
+                if spread > 0.0:
+                    not_doubled *= 1.0 - _phi((ender_raw + 0.5 - mean) / math.sqrt(spread))
+                elif mean <= ender_raw:
+                    not_doubled = 0.0
+            double_gain = ender_raw * not_doubled / others
+
+    # --- every placement: value v face up at position k ---
+    after = np.zeros((COLS * ROWS, VALUES))
+    clear_at = np.zeros((COLS * ROWS, VALUES), np.int64)
+    new_gains = np.zeros(VALUES)
+    for col in range(COLS):
+        if gone[col]:
+            continue
+        for row in range(ROWS):
+            k = _COLUMN_CELLS[col, row]
+            d_after = my_down - (1 - ups[col, row])
+            for i in range(VALUES):
+                v = i + LOWEST
+                a, b, c = vals[col, 0], vals[col, 1], vals[col, 2]
+                ua, ub, uc = ups[col, 0], ups[col, 1], ups[col, 2]
+                if row == 0:
+                    a, ua = v, 1
+                elif row == 1:
+                    b, ub = v, 1
+                else:
+                    c, uc = v, 1
+                cleared_now = ua + ub + uc == 3 and a == b and b == c
+                clear_at[k, i] = cleared_now
+                value_col = 0.0
+                if not cleared_now:
+                    value_col = _column(a, b, c, ua, ub, uc, dp, bias, clears, pot)
+                total = total_now - colv[col] + value_col
+                if final:
+                    value = total
+                    if double_gain != 0.0:
+                        spread = d_after * dp[VAR]
+                        if spread > 0.0:
+                            chance = _phi((ender_raw + 0.5 - total) / math.sqrt(spread))
+                        else:
+                            chance = 1.0 if total <= ender_raw + 1e-9 else 0.0
+                        value = total - chance * double_gain
+                elif d_after == 0:  # the last face-down card: this ends the round
+                    raw = 0.0
+                    for other in range(COLS):
+                        if other != col and not gone[other]:
+                            raw += colv[other]  # all face up: exact
+                    if not cleared_now:
+                        raw += value_col
+                    value = raw
+                    if params[ENDING] != 0.0:
+                        if penalty == 1 or (penalty == 0 and raw > 0.0):
+                            alone = 1.0
+                            for p in range(n):
+                                if p != me:
+                                    z = (raw + 0.5 - mean_final[p]) / sd_final[p]
+                                    alone *= 1.0 - _phi(z)
+                            value = raw * (2.0 - alone)
+                        value -= end_bonus
+                else:
+                    value = total + tempo * d_after
+                    if lam != 0.0:
+                        if cleared_now:
+                            for j in range(VALUES):
+                                new_gains[j] = -_INF
+                        else:
+                            column_gains(a, b, c, ua, ub, uc, dp, bias, clears, pot, new_gains)
+                        look = 0.0
+                        for j in range(VALUES):
+                            p = wp[P1 + j]
+                            if p == 0.0:
+                                continue
+                            best = best2[j] if best1col[j] == col else best1[j]
+                            if new_gains[j] > best:
+                                best = new_gains[j]
+                            look += p * best
+                        value -= lam * look
+                after[k, i] = value
+
+    if final:
+        now = total_now
+        if double_gain != 0.0:
+            spread = my_down * dp[VAR]
+            if spread > 0.0:
+                now -= _phi((ender_raw + 0.5 - total_now) / math.sqrt(spread)) * double_gain
+            elif total_now <= ender_raw + 1e-9:
+                now -= double_gain
+    else:
+        now = total_now - lam * look_now + tempo * my_down
+
+    # the value of discarding a drawn card of value i and turning up k:
+    # flip_base[k] + (1 - flip_keep[k]) * den[i]
+    flip_base = np.full(COLS * ROWS, _INF)
+    flip_keep = np.zeros(COLS * ROWS)
+    for col in range(COLS):
+        if gone[col]:
+            continue
+        for row in range(ROWS):
+            if ups[col, row]:
+                continue
+            k = _COLUMN_CELLS[col, row]
+            value = 0.0
+            keep = 0.0
+            for u in range(VALUES):
+                p = dp[P1 + u]
+                if p == 0.0:
+                    continue
+                value += p * after[k, u]
+                if clear_at[k, u]:
+                    value += p * den[u]
+                    keep += p
+            flip_base[k] = value
+            flip_keep[k] = keep
+
+    if held != NO_CARD:
+        h = held - LOWEST
+        best_action = -1
+        best_value = _INF
+        fallback_action = -1
+        fallback_value = _INF
+        for col in range(COLS):
+            if gone[col]:
+                continue
+            for row in range(ROWS):
+                k = _COLUMN_CELLS[col, row]
+                if ups[col, row] and vals[col, row] == held:
+                    continue  # an exchange that changes nothing
+                value = after[k, h]
+                grid_only = value
+                if clear_at[k, h]:
+                    value += den[h]
+                elif ups[col, row]:
+                    value += den[vals[col, row] - LOWEST]
+                else:
+                    value += den_down
+                if value < fallback_value - 1e-9:
+                    fallback_action, fallback_value = SWAP + k, value
+                if params[HURRY] != 0.0 and drawn and grid_only >= now - 1e-9:
+                    continue  # a round gone on too long: turn up cards rather than stall
+                if value < best_value - 1e-9:
+                    best_action, best_value = SWAP + k, value
+                if drawn and not ups[col, row]:
+                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
+                    if value < best_value - 1e-9:
+                        best_action, best_value = FLIP + k, value
+        out[2] = now
+        if best_action < 0:
+            out[0] = fallback_value
+            return fallback_action
+        out[0] = best_value
+        return best_action
+
+    # --- the start of a turn: take the discard, or draw ---
+    take = _INF
+    if top != NO_CARD:
+        t = top - LOWEST
+        for col in range(COLS):
+            if gone[col]:
+                continue
+            for row in range(ROWS):
+                k = _COLUMN_CELLS[col, row]
+                if ups[col, row] and vals[col, row] == top:
+                    continue  # an exchange that changes nothing
+                if after[k, t] >= now - 1e-9:
+                    continue  # the discard is taken only to improve the grid
+                value = after[k, t]
+                if clear_at[k, t]:
+                    value += den[t]
+                elif ups[col, row]:
+                    value += den[vals[col, row] - LOWEST]
+                else:
+                    value += den_down
+                if value < take:
+                    take = value
+    out[0] = take
+    out[2] = now
+    if params[EXACT_DRAW] != 0.0:
+        draw = 0.0
+        for i in range(VALUES):
+            p = wp[P1 + i]
+            if p == 0.0:
+                continue
+            best = _INF
+            v = i + LOWEST
+            for col in range(COLS):
+                if gone[col]:
+                    continue
+                for row in range(ROWS):
+                    k = _COLUMN_CELLS[col, row]
+                    if ups[col, row] and vals[col, row] == v:
+                        continue
+                    value = after[k, i]
+                    if clear_at[k, i]:
+                        value += den[i]
+                    elif ups[col, row]:
+                        value += den[vals[col, row] - LOWEST]
+                    else:
+                        value += den_down
+                    if value < best:
+                        best = value
+                    if not ups[col, row]:
+                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i]
+                        if value < best:
+                            best = value
+            draw += p * best
+    else:
+        draw = now - look_now  # the shortcut: the grid less one card's expected saving
+    out[1] = draw
+    return TAKE_DISCARD if take < draw - 1e-9 else DRAW

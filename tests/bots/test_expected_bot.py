@@ -1,0 +1,184 @@
+"""The `expected` bot (version 2, skyjo.bots.expected_v2) and its predecessor,
+still reachable: the registry, the old bot's games move for move, no exchange
+that changes nothing, and the ideas the new one plays on, each shown on a
+hand-built observation where switching it off changes the move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from handmade import observation
+
+from skyjo.bots import BotError, bot_names, make_bot
+from skyjo.bots import valuation as va
+from skyjo.bots.expected import ExpectedBot
+from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.engine import (
+    DRAW,
+    FACE_UP,
+    FLIP,
+    SWAP,
+    TAKE_DISCARD,
+    Phase,
+    action_name,
+    new_game,
+    observe,
+    step,
+)
+from skyjo.rules import Rules
+
+N = None
+V1_GAMES = Path(__file__).parent / "data" / "expected_v1_games.json"
+
+
+def test_the_registry_has_the_new_bot_and_keeps_the_old_one() -> None:
+    names = bot_names()
+    assert "expected" in names and "expected_v1" in names
+    assert isinstance(make_bot("expected", 1), ExpectedV2Bot)
+    assert isinstance(make_bot("expected:version=2", 1), ExpectedV2Bot)
+    for spec in ("expected_v1", "expected:version=1"):
+        old = make_bot(spec, 1)
+        assert type(old) is ExpectedBot
+    assert make_bot("expected:version=1,patience=7", 1).patience == 7  # type: ignore[attr-defined]
+    assert make_bot("expected:lookahead=0.5,denial=0", 1)._params[0] == 0.5  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="versions 1 and 2"):
+        make_bot("expected:version=3", 1)
+    with pytest.raises(BotError, match="bad options"):
+        make_bot("expected:face_down_extra=1", 1)  # an option of version 1 only
+
+
+@pytest.mark.parametrize("spec", ["expected_v1", "expected:version=1"])
+def test_the_old_bot_plays_its_recorded_games_move_for_move(spec: str) -> None:
+    """Three games recorded from the old `expected` before version 2 existed
+    (2 players; 4 with `ender_penalty="always"`; 7, with reshuffles): every
+    action is the same."""
+    games = json.loads(V1_GAMES.read_text())["games"]
+    assert any(game["reshuffles"] for game in games)
+    for game in games:
+        n, seed = game["players"], game["seed"]
+        bots = [make_bot(spec, seed * 10 + p) for p in range(n)]
+        state = new_game(n, seed=seed, rules=Rules.from_dict(game["rules"]))
+        for expected in bytes.fromhex(game["actions"]):
+            assert state.phase != Phase.GAME_OVER
+            action = bots[state.player].choose(observe(state, state.player))
+            assert action == expected, (n, len(state.history), action_name(action))
+            state = step(state, action)
+        assert state.phase == Phase.GAME_OVER
+        assert list(state.totals) == game["totals"]
+
+
+# Ana's last face-down card is [2, 3]; ending would double her (Ben is far
+# lower). She shows a 2 at [0, 0] and holds a 2.
+ANA_STUCK = [[2, 1, 0, 1], [0, 1, 2, 1], [1, 0, 1, N]]
+BEN_LOW = [[-2, -2, 0, 0], [-1, -1, 0, 0], [-2, 0, N, N]]
+
+
+@pytest.mark.parametrize("source", ["discard", "deck"])
+def test_never_an_exchange_that_changes_nothing(source: str) -> None:
+    """The old bot puts the 2 in place of its face-up 2 to keep the round
+    going (so two such bots could stall a round forever); the new one never
+    exchanges a card for an equal face-up one."""
+    obs = observation([ANA_STUCK, BEN_LOW], [7, 2], held=2, source=source)
+    null = SWAP + 0
+    assert make_bot("expected_v1", 1).choose(obs) == null
+    action = make_bot("expected", 1).choose(obs)
+    assert action in obs.legal_actions and action != null
+    assert action not in (SWAP + 11, FLIP + 11)  # nor does it end the round doubled
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (4, 3), (7, 4)])
+def test_no_null_exchange_and_no_stall_in_whole_games(players: int, seed: int) -> None:
+    bots = [make_bot("expected", seed * 10 + p) for p in range(players)]
+    state = new_game(players, seed=seed)
+    swaps = turns = 0
+    while state.phase != Phase.GAME_OVER:
+        obs = observe(state, state.player)
+        action = bots[state.player].choose(obs)
+        assert action in obs.legal_actions
+        if SWAP <= action < FLIP:
+            k = action - SWAP
+            me = state.player
+            face_up = obs.status[me][k] == FACE_UP
+            assert not (face_up and obs.cards[me][k] == obs.held), (action_name(action), obs)
+            swaps += 1
+        if action == DRAW or action == TAKE_DISCARD:
+            turns += 1
+        if state.phase == Phase.ROUND_OVER:
+            assert turns < 60 * players  # rounds end: about 14 turns a player in these games
+            turns = 0
+        state = step(state, action)
+    assert swaps > 50
+
+
+def choices(obs: object, *specs: str) -> list[str]:
+    return [action_name(make_bot(spec, 1).choose(obs)) for spec in specs]  # type: ignore[arg-type]
+
+
+def test_denial_keeps_the_card_the_next_player_needs_off_the_discard_pile() -> None:
+    # Ben shows two 11s over a face-down card; Ana drew a 1 and shows an 11 and a
+    # 10: replacing the 11 saves a point more, but hands Ben his column.
+    ana = [[11, 10, N, N], [N, N, N, N], [N, N, N, N]]
+    ben = [[11, 2, N, N], [11, 3, N, N], [N, N, N, N]]
+    obs = observation([ana, ben], [6], held=1, source="deck")
+    assert choices(obs, "expected", "expected:denial=0") == ["exchange [0, 1]", "exchange [0, 0]"]
+
+
+def test_a_pair_of_high_cards_is_kept_alive() -> None:
+    # Ana shows 10 and 10 over a face-down card, and a 9; she drew a 3: the 10
+    # saves a point more, but the pair may yet clear its column.
+    ana = [[10, 9, N, N], [10, N, N, N], [N, N, N, N]]
+    ben = [[4, 2, N, N], [5, 3, N, N], [N, N, N, N]]
+    obs = observation([ana, ben], [6], held=3, source="deck")
+    assert choices(obs, "expected", "expected:pairs=0,lookahead=0") == [
+        "exchange [0, 1]",
+        "exchange [0, 0]",
+    ]
+
+
+def test_drawing_is_the_exact_expectation_of_the_best_move_with_each_card() -> None:
+    """The value of drawing is, over the draw pool's values with their chances,
+    the value of the best move holding that card (every exchange, every
+    discard-and-flip); the discard is taken when it beats that."""
+    ana = [[9, 8, N, N], [N, 1, N, N], [N, N, 4, N]]
+    ben = [[4, 2, N, N], [5, 3, N, N], [N, N, N, N]]
+    bot = make_bot("expected", 1)
+    assert isinstance(bot, ExpectedV2Bot)
+    for top, taken in ((12, False), (-2, True)):
+        obs = observation([ana, ben], [6, top], draw_pile_size=120)
+        arguments = bot.arguments(obs)
+        values = np.zeros(3)
+        action = va.decide(*arguments, bot._params, values)
+        assert action == (TAKE_DISCARD if taken else DRAW) == bot.choose(obs)
+        draw = arguments[7]
+        expectation = 0.0
+        for i, count in enumerate(draw):
+            if count:
+                held = np.zeros(3)
+                va.decide(*arguments[:9], i + va.LOWEST, True, bot._params, held)
+                expectation += count / draw.sum() * held[0]
+        assert values[1] == pytest.approx(expectation)
+        assert (values[0] < values[1]) == taken
+    # A 2 in place of the 9 beats drawing; drawing priced by a shortcut (the
+    # grid less one drawn card's expected saving) is not worth it.
+    ana = [[9, 8, N, N], [N, N, N, N], [N, N, N, N]]
+    obs = observation([ana, ben], [6, 2])
+    assert choices(obs, "expected", "expected:exact_draw=0") == ["take discard", "draw"]
+
+
+def test_it_plays_from_an_observation_alone() -> None:
+    """A hand-built observation with no game behind it is enough, in every
+    kind of decision (reveals, the start of a turn, a card in hand, a last turn)."""
+    bot = make_bot("expected", 1)
+    opening = observation([[[N] * 4] * 3, [[N] * 4] * 3], [5])
+    from dataclasses import replace
+
+    opening = replace(opening, phase=Phase.REVEAL, legal_actions=tuple(range(12)))
+    assert bot.choose(opening) in range(12)
+    ana = [[9, 8, N, N], [N, 1, N, N], [N, N, 4, N]]
+    ben = [[4, 2, 1, 0], [5, 3, 1, 0], [2, 2, 1, 3]]
+    for held, source, ender in ((None, None, None), (5, "deck", None), (5, "discard", 1)):
+        obs = observation([ana, ben], [6, 7], held=held, source=source, ender=ender)
+        assert bot.choose(obs) in obs.legal_actions
