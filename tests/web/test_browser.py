@@ -61,8 +61,21 @@ def test_the_game_end_names_the_winners_and_offers_another_game(
     while play_my_turn(page):
         pass
     page.wait_for_selector(".game-over")
-    winners = page.inner_text(".game-over .winners")
-    assert winners.endswith("wins!") or winners.endswith("share the win!")
+    totals = {
+        row.locator("th").inner_text(): int(row.locator(".total").inner_text())
+        for row in page.locator(".scores tbody tr").all()
+    }
+    best = [name for name, total in totals.items() if total == min(totals.values())]
+    expected = {("You",): "You win!", ("Ana",): "Ana wins!"}.get(
+        tuple(best), "You and Ana share the win!"
+    )
+    assert page.inner_text(".game-over .winners") == expected, totals
+    # the game is over: no "Continue" is left, the last round's end is still explained
+    assert page.locator("[data-key=round-close]").count() == 0
+    assert page.locator("button", has_text="Continue").count() == 0
+    assert "ended with" in page.inner_text(".round-over .explain")
+    side = page.locator(".side > section").evaluate_all("els => els.map(e => e.className)")
+    assert side[0] == "panel game-over", side  # the winners and "Another game" come first
     page.screenshot(path=artifacts / "game-end-desktop.png", full_page=True)
     code = page.url.rsplit("/", 1)[-1]
     page.click("[data-key=again]")

@@ -26,7 +26,7 @@ export function renderBoard(root, game, ui) {
         centre(view),
         view.you === null ? null : mine(view)),
       h("aside", { class: "side" },
-        roundPanel(game, view), gameOver(view), scores(view), log(game, view),
+        gameOver(view), roundPanel(game, view), scores(view), log(game, view),
         chat(game, view), hostPanel(game, view))),
   );
   ui.previous = view.obs.grids;
@@ -89,7 +89,9 @@ function status(game, view) {
 function prompt(view) {
   const { obs, legal, seats, you } = view;
   const name = nameOf(seats, obs.current_player, you);
-  if (obs.phase === "game_over") return t("turn.over");
+  if (obs.phase === "game_over") {
+    return view.state.winners?.length ? `${t("turn.over")}: ${winnersText(view.state.winners, seats, you)}` : t("turn.over");
+  }
   if (obs.phase === "round_over") return legal.has(NEXT_ROUND) ? t("turn.nextRound") : t("turn.waitRound", { name });
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
   if (obs.phase === "reveal") return `${t("turn.yours")}: ${t("turn.reveal")}`;
@@ -228,6 +230,7 @@ function roundPanel(game, view) {
   const summary = game.lastRound;
   if (!summary || view.ui.dismissed === summary.round) return null;
   const penalty = view.state.room.rules.ender_penalty;
+  const over = view.obs.phase === "game_over"; // the last round: nothing to continue to
   return h("section", { class: "panel round-over", "aria-labelledby": "round-title" },
     h("h2", { id: "round-title" }, t("round.over", { n: summary.round })),
     h("p", { class: "explain" }, explainRound(summary, view.seats, view.you, penalty)),
@@ -235,7 +238,7 @@ function roundPanel(game, view) {
       h("th", { scope: "row" }, nameOf(view.seats, seat, view.you)),
       h("td", {}, summary.raw[seat] === score ? String(score) : `${summary.raw[seat]} → ${score}`),
       h("td", {}, t("seat.total", { n: totalAfter(view.state.rounds, summary.round, seat) })))))),
-    h("button", { type: "button", "data-key": "round-close",
+    over ? null : h("button", { type: "button", "data-key": "round-close",
       onclick: () => { view.ui.dismissed = summary.round; game.onChange(); } }, t("round.close")));
 }
 

@@ -84,8 +84,9 @@ export function explainRound(summary, seats, you, penalty) {
   return t("round.lowest", { ender, raw });
 }
 
-/** "Ana wins!" or "Ana and Ben share the win!" */
+/** "Ana wins!", "You win!" or "Ana and Ben share the win!" */
 export function winnersText(winners, seats, you) {
+  if (winners.length === 1 && winners[0] === you && you !== null) return t("game.youWin");
   const names = winners.map((seat) => nameOf(seats, seat, you));
   return t(names.length === 1 ? "game.winner" : "game.winners", { names: joinNames(names) });
 }
