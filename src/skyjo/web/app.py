@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinkers = await asyncio.to_thread(Thinkers, processes) if processes else None
         lobby = Lobby(settings, store, thinkers)
         await lobby.resume()
+        lobby.start_sweeping()
         app.state.lobby = lobby
         try:
             yield
@@ -233,6 +234,7 @@ def _routes(app: FastAPI) -> None:
             await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
             await websocket.close(4404)
             return
+        room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
         await _converse(websocket, room, Client(lobby.settings))
 
 

@@ -1,9 +1,18 @@
-"""The lobby: every room of a server, created, found by code, resumed from the database."""
+"""The lobby: every room of a server, created, found by code, resumed from the database.
+
+A finished game's room does not stay in memory for ever: once its game is over
+and saved, and nobody has been connected to it for `Settings.finished_linger`
+seconds (or more such rooms than `Settings.finished_kept` wait), the lobby drops
+it (`sweep`). Its row stays in the database: the replay and the record are read
+from there, and a visitor of the room's page loads it again (for a while).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -19,6 +28,9 @@ from skyjo.web.thinking import Thinkers
 log = logging.getLogger("skyjo.web")
 #: How many finished games' replays a server keeps ready.
 REPLAY_CACHE = 16
+#: How soon (seconds) the lobby looks again at a finished room it could not drop
+#: because a step of it was still being saved.
+RETRY_DROP = 0.1
 
 
 def _not_over(code: str) -> ProtocolError:
@@ -40,6 +52,8 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
         self._replays: dict[str, dict[str, Any]] = {}
+        self._idle = asyncio.Event()  #: set by a room whose game ended or that nobody watches
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def save(self, record: RoomRecord) -> None:
         """Write a room's record to the database (in the database thread)."""
@@ -57,7 +71,7 @@ class Lobby:
         match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
         options = {} if config.turn_seconds is None else {"turn_seconds": config.turn_seconds}
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
-        room = Room(record, match, self.settings, self.save)
+        room = Room(record, match, self.settings, self.save, self._idle.set)
         token = room.host_token(config.host_seat)
         hot = dict(room.claim(seat) for seat in config.hot_seats)
         self.rooms[code] = room
@@ -103,9 +117,10 @@ class Lobby:
         match = await asyncio.to_thread(
             Match.from_dict, record.match, make=self._maker(record.code)
         )
-        room = Room(record, match, self.settings, self.save)
+        room = Room(record, match, self.settings, self.save, self._idle.set)
         self.rooms[record.code] = room
         room.start()
+        self._idle.set()  # a finished game loaded for a visitor is dropped again later
         return room
 
     async def finished(self, code: str) -> dict[str, Any]:
@@ -147,6 +162,51 @@ class Lobby:
         """The bot factory of a new match of room `code`."""
         return make_bot if self.thinkers is None else self.thinkers.maker(code)
 
+    # --- dropping finished rooms ------------------------------------------------------
+
+    def start_sweeping(self) -> None:
+        """Start the task that drops finished rooms nobody watches (`sweep`)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweeping(), name="skyjo lobby sweeper")
+
+    async def _sweeping(self) -> None:
+        while True:
+            self._idle.clear()
+            try:
+                wait = await self.sweep()
+            except Exception:  # the sweeper must outlive one room's failure to close
+                log.exception("dropping finished rooms failed")
+                wait = RETRY_DROP * 100
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._idle.wait(), wait)
+
+    async def sweep(self) -> float | None:
+        """Drop from memory the finished rooms nobody is connected to that have
+        waited `finished_linger` seconds, and the longest waiting beyond the
+        `finished_kept` newest; returns the seconds until the next one is due
+        (None: no finished room waits)."""
+        now = time.monotonic()
+        linger, kept = self.settings.finished_linger, self.settings.finished_kept
+        waiting = sorted(
+            (r for r in self.rooms.values() if r.match.over and r.unwatched),
+            key=lambda r: r.idle_since if r.idle_since is not None else now,
+        )
+        due: list[float] = []
+        gone: list[Room] = []
+        for index, room in enumerate(waiting):
+            idle = now - (room.idle_since if room.idle_since is not None else now)
+            if index >= len(waiting) - kept and idle < linger:
+                due.append(linger - idle)
+            elif not room.droppable:
+                due.append(RETRY_DROP)  # a step is being saved: look again soon
+            else:
+                gone.append(self.rooms.pop(room.code))
+        for room in gone:
+            await room.close()
+        if gone:
+            log.info("dropped %d finished rooms from memory", len(gone))
+        return min(due) if due else None
+
     def listed(self) -> list[dict[str, Any]]:
         """The open games of the front page: listed rooms not over, newest first."""
         rooms = [r for r in self.rooms.values() if r.listed and not r.match.over]
@@ -154,7 +214,11 @@ class Lobby:
         return [room.info() for room in rooms[:50]]
 
     async def close(self) -> None:
-        """Stop every room and the database thread."""
+        """Stop the sweeper, every room and the database thread."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for room in list(self.rooms.values()):
             await room.close()
         self._db.shutdown(wait=True)

@@ -349,7 +349,16 @@ Saver = Callable[[RoomRecord], Awaitable[None]]
 class Room:
     """A table: one match, its seats' tokens (kept as hashes), its connections."""
 
-    def __init__(self, record: RoomRecord, match: Match, settings: Settings, save: Saver) -> None:
+    def __init__(
+        self,
+        record: RoomRecord,
+        match: Match,
+        settings: Settings,
+        save: Saver,
+        on_idle: Callable[[], None] | None = None,
+    ) -> None:
+        """`save` writes the room's record; `on_idle` is called when the room may be
+        dropped from memory: its game ended, or its last connection left."""
         self.code = record.code
         self.title = record.title
         self.listed = record.listed
@@ -371,6 +380,10 @@ class Room:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.closed = False
+        #: Since when (time.monotonic) no connection has been open; None while one is.
+        self.idle_since: float | None = now
+        self._attached = 0  #: connections open to the room, greeted or not
+        self._on_idle = on_idle or (lambda: None)
 
     # --- reading -----------------------------------------------------------------
 
@@ -567,15 +580,25 @@ class Room:
         async with self.lock:  # the state first, then every later update
             client.send(self.state_message(client))
             self.clients.add(client)
+            self.idle_since = None
         if client.seat is not None and self._absent_since.pop(client.seat, None) is not None:
             self._broadcast({"type": "seats", "seats": self.seats()})
         self._wake.set()
 
+    def attach(self) -> None:
+        """A connection to the room opened (its hello may come later): the room
+        stays in memory until it ends (`leave`)."""
+        self._attached += 1
+        self.idle_since = None
+
     def leave(self, client: Client) -> None:
         """A connection ended: its seat may now be absent."""
-        if client not in self.clients:
-            return
+        self._attached = max(0, self._attached - 1)
+        greeted = client in self.clients
         self.clients.discard(client)
+        self._check_idle()
+        if not greeted:
+            return
         seat = client.seat
         if seat is not None and not any(c.seat == seat for c in self.clients):
             self._absent_since[seat] = time.monotonic()
@@ -672,6 +695,7 @@ class Room:
                 other.send(error("removed", "the host gave your seat to someone else"))
                 other.close(4403, "removed by the host")
                 self.clients.discard(other)
+        self._check_idle()
         self._absent_since.setdefault(seat, time.monotonic())
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._wake.set()
@@ -695,6 +719,7 @@ class Room:
             client.send(views[client.seat])
         if self.match.over:
             self.match.close()
+            self._on_idle()  # saved: the lobby may drop the room once nobody watches it
 
     def _update_message(self, update: Update, viewer: int | None) -> dict[str, Any]:
         """The `update` message of one step for `viewer`."""
@@ -708,6 +733,23 @@ class Room:
         if self.turn_seconds is not None:
             message["timer_left"] = self.timer_left()
         return message
+
+    def _check_idle(self) -> None:
+        """Note when the last connection left, and tell the lobby."""
+        if self.unwatched and self.idle_since is None:
+            self.idle_since = time.monotonic()
+            self._on_idle()
+
+    @property
+    def unwatched(self) -> bool:
+        """Whether no connection is open to the room (greeted or not)."""
+        return not self.clients and not self._attached
+
+    @property
+    def droppable(self) -> bool:
+        """Whether the room may leave memory now: its game is over and saved (no
+        step in progress) and nobody is connected."""
+        return self.match.over and self.unwatched and not self.lock.locked()
 
     def _broadcast(self, message: dict[str, Any]) -> None:
         for client in list(self.clients):

@@ -38,17 +38,26 @@ class Settings:
     log_length: int = 30
     #: Worker processes the bots think in (`skyjo.web.thinking`); 0: threads of this process.
     bot_processes: int = 0
+    #: A finished game's room leaves the server's memory once nobody has been connected
+    #: to it for this long (its game stays in the database, watched as a replay) ...
+    finished_linger: float = 60.0
+    #: ... and at once when more finished rooms than this have nobody connected.
+    finished_kept: int = 100
 
     @classmethod
     def from_env(cls, db: str | None = None) -> Settings:
         """Settings for `skyjo serve`: the database from `db`, else `$SKYJO_DB`,
         else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY`,
-        `$SKYJO_ABSENT_AFTER` and `$SKYJO_RATE` (messages a second a client may
-        send, the burst three times that) override the pace (tests and
-        benchmarks set them); `$SKYJO_BOT_PROCESSES` the bots' worker processes
-        (0: threads; default `default_bot_processes()`)."""
+        `$SKYJO_ABSENT_AFTER`, `$SKYJO_FINISHED_LINGER` and `$SKYJO_RATE`
+        (messages a second a client may send, the burst three times that)
+        override the pace (tests and benchmarks set them); `$SKYJO_BOT_PROCESSES`
+        the bots' worker processes (0: threads; default `default_bot_processes()`)."""
         values: dict[str, float] = {}
-        for name, key in (("bot_delay", "SKYJO_BOT_DELAY"), ("absent_after", "SKYJO_ABSENT_AFTER")):
+        for name, key in (
+            ("bot_delay", "SKYJO_BOT_DELAY"),
+            ("absent_after", "SKYJO_ABSENT_AFTER"),
+            ("finished_linger", "SKYJO_FINISHED_LINGER"),
+        ):
             if os.environ.get(key):
                 values[name] = float(os.environ[key])
         if os.environ.get("SKYJO_RATE"):
