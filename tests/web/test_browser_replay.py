@@ -5,6 +5,7 @@ with its reason; a game still in play refused."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import httpx2
@@ -131,8 +132,31 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
     assert page.inner_text(".room-head h1").startswith("An uploaded game")
     assert step_shown(page) == f"Move 0 of {match.steps}"
     assert page.locator(".seat .name", has_text="Dev").count() == 1
+    # the uploaded game has a stable link of its own: shown, reloaded, opened elsewhere
+    link = page.input_value("[data-key=replay-link]")
+    assert re.fullmatch(rf"{re.escape(server.base)}/replay/[a-z2-7]{{12}}", link), link
+    assert page.url.split("?")[0] == link
+    page.click("[data-key=replay-next]")
+    page.click("[data-key=replay-next]")
+    assert page.url == f"{link}?step=2"
+    page.screenshot(path=artifacts / "uploaded-replay-desktop.png", full_page=True)
+    page.reload()
+    page.wait_for_selector(".replay-controls")
+    assert step_shown(page) == f"Move 2 of {match.steps}"
+    assert page.locator(".seat .name", has_text="Dev").count() == 1
     page.click("[data-key=replay-last]")
     page.wait_for_selector(".game-over .winners")
+    phone.goto(link)
+    phone.wait_for_selector(".replay-controls")
+    assert step_shown(phone) == f"Move 0 of {match.steps}"
+    phone.screenshot(path=artifacts / "uploaded-replay-phone.png", full_page=True)
+    phone.goto(f"{server.base}/replay/aaaaaaaaaaaa")  # a link to nothing says so
+    phone.wait_for_selector(".replay-refused .error")
+    assert (
+        phone.inner_text(".replay-refused .error")
+        == "there is no uploaded game record at this link"
+    )
+    expected_refusals(problems, 404)
 
 
 def test_a_game_still_in_play_has_no_replay(

@@ -91,15 +91,18 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> 
         )
     engine.dispose()
     store = Store(database)
-    assert store.version() == SCHEMA_VERSION == 2
+    assert store.version() == SCHEMA_VERSION == 3
     old = store.load("ABCDEF")
     assert old is not None and old.title == "Old" and old.options == {}
     store.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
     assert store.load("ABCDEG").options == {"turn_seconds": 30.0}  # type: ignore[union-attr]
     assert [r.code for r in store.active()] == ["ABCDEF", "ABCDEG"]
+    record = {"format": "skyjo-record/1", "players": ["A", "B"], "rounds": []}
+    key = store.save_upload(record)  # version 3: the uploaded records
+    assert store.load_upload(key) == record and store.save_upload(record) == key
     store.close()
     store = Store(database)  # a second start changes nothing
-    assert store.version() == 2
+    assert store.version() == 3 and store.load_upload(key) == record
     store.close()
 
 

@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room, play_game, settle
 
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
-from skyjo.web import protocol, rooms
+from skyjo.web import app as web_app
+from skyjo.web import lobby, protocol, rooms
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
 
@@ -334,7 +335,8 @@ def test_bots_thinking_in_worker_processes_play_as_they_would_in_the_server(
 # Every `error` message the tests of this module receive is kept (ERRORS); the last test checks
 # each one's kind against the client's tables (static/i18n.js, read as text): both languages
 # hold it, and the English sentence filled with the params is the message exactly (run by node
-# when it is installed). Every `ProtocolError` of protocol.py and rooms.py is checked statically.
+# when it is installed). Every `ProtocolError` of protocol.py, rooms.py, lobby.py and app.py is
+# checked statically.
 
 ERRORS: list[dict] = []
 STATIC = Path(protocol.__file__).parent / "static"
@@ -404,7 +406,7 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
-    for module in (protocol, rooms):
+    for module in (protocol, rooms, lobby, web_app):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (

@@ -1,17 +1,26 @@
 """Replays over HTTP: a finished game's record and frames, an uploaded record
-checked, an unfinished game's record refused."""
+checked and kept under a stable link, an unfinished game's record refused."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
+from conftest import serving
+from i18n_js import render
+from sqlalchemy import text
 from starlette.testclient import TestClient
 from webclient import Conn, create_room, play_game
 
 from skyjo.engine import DRAW, new_game, step
 from skyjo.match import Match, Seat
 from skyjo.record import read_record, replay
+from skyjo.web import app as web_app
+from skyjo.web.replays import MAX_UPLOAD
+
+I18N = Path(web_app.__file__).parent / "static" / "i18n.js"
 
 
 def _finished_room(client: TestClient) -> tuple[dict, Conn]:
@@ -70,6 +79,14 @@ def test_an_unfinished_game_gives_neither_its_record_nor_a_replay(client: TestCl
     assert client.get("/api/rooms/nope/replay").status_code == 404
 
 
+def _played(seed: int = 4) -> dict:
+    """The record of a whole game of three bots."""
+    match = Match([Seat("Ana", "greedy"), Seat("Ben", "random"), Seat("Cleo", "greedy")], seed=seed)
+    while not match.over:
+        match.advance()
+    return match.record()
+
+
 def test_an_uploaded_record_replays_with_or_without_its_seed(client: TestClient) -> None:
     match = Match([Seat("Ana", "greedy"), Seat("Ben", "random"), Seat("Cleo", "greedy")], seed=4)
     while not match.over:
@@ -117,14 +134,72 @@ BAD_RECORDS = [
 ]
 
 
+def _uploads(client: TestClient) -> int:
+    """How many uploaded records the server's database keeps."""
+    engine = client.app.state.lobby.store.engine  # type: ignore[attr-defined]
+    with engine.connect() as db:
+        return int(db.execute(text("SELECT COUNT(*) FROM uploads")).scalar_one())
+
+
 def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) -> None:
+    errors = []
     for body, words in BAD_RECORDS:
         response = client.post("/api/replays", content=body)
         assert response.status_code == 400, body
         error = response.json()["error"]
         assert error["code"] == "bad_record" and words in error["message"], error
-    huge = client.post("/api/replays", content=b" " * (2 * 1024 * 1024 + 1))
-    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
+        assert error["message"] == f"Not a game record: {error['params']['detail']}"
+        errors.append(error)
+    too_large = {"max": MAX_UPLOAD, "mb": 2}
+    huge = client.post("/api/replays", content=b" " * (MAX_UPLOAD + 1))  # its length said first
+    assert huge.status_code == 413
+    error = huge.json()["error"]
+    assert (error["code"], error["kind"], error["params"]) == (
+        "too_large",
+        "record_too_large",
+        too_large,
+    )
+    assert error["message"] == "a game record has at most 2097152 bytes (2 MB)"
+    errors.append(error)
+    streamed = client.post("/api/replays", content=iter([b" " * MAX_UPLOAD, b"  "]))  # no length
+    assert "content-length" not in streamed.request.headers
+    assert streamed.status_code == 413 and streamed.json()["error"] == error
+    assert _uploads(client) == 0, "a refused upload is not kept"
+    missing = client.get("/api/replays/aaaaaaaaaaaa")
+    assert missing.status_code == 404 and missing.json()["error"]["kind"] == "no_replay"
+    errors.append(missing.json()["error"])
+    for key in ("nope", "AAAAAAAAAAAA", "aaaaaaaaaaa1"):  # not an id at all
+        assert client.get(f"/api/replays/{key}").json()["error"]["code"] == "no_replay", key
+    # the page writes each refusal in its language: the server's sentence in English
+    english = render(I18N, "errorText", "en", errors)
+    spanish = render(I18N, "errorText", "es", errors)
+    assert english == [error["message"] for error in errors]
+    assert spanish[0].startswith("No es el registro de una partida: ")
+    assert spanish[-2] == "Un registro de partida tiene como mucho 2097152 bytes (2 MB)"
+    assert all(es != en and "{" not in es for es, en in zip(spanish, english, strict=True))
+
+
+def test_an_uploaded_record_is_kept_under_a_stable_link(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'skyjo.db'}"
+    record = _played()
+    with serving(database_url=database) as client:
+        response = client.post("/api/replays", content=json.dumps(record))
+        assert response.status_code == 201
+        shown = response.json()
+        key = shown["id"]
+        assert re.fullmatch(r"[a-z2-7]{12}", key) and shown["link"] == f"/replay/{key}"
+        assert shown["finished"] and shown["players"] == ["Ana", "Ben", "Cleo"]
+        # the same game uploaded again, written otherwise, is the same link
+        again = client.post("/api/replays", content=json.dumps(record, indent=2)).json()
+        assert again["id"] == key and _uploads(client) == 1
+        other = client.post("/api/replays", content=json.dumps(_played(5))).json()
+        assert other["id"] != key and _uploads(client) == 2
+        page = client.get(shown["link"])
+        assert page.status_code == 200 and "main.js" in page.text
+    with serving(database_url=database) as client:  # a restarted server still has it
+        kept = client.get(f"/api/replays/{key}")
+        assert kept.status_code == 200
+        assert kept.json() == shown
 
 
 def test_replay_pages_are_served(client: TestClient) -> None:

@@ -6,12 +6,13 @@
     POST /api/rooms/{code}/join   claim a free human seat -> seat, token
     GET  /api/rooms/{code}/record the game record (RULES.md 5), once the game is over
     GET  /api/rooms/{code}/replay the frames of a finished game (`replays.frames`)
-    POST /api/replays             the frames of an uploaded record (checked)
+    POST /api/replays             check and keep an uploaded record -> its frames, id, link
+    GET  /api/replays/{id}        the frames of an uploaded record (its stable link)
     WS   /ws/{code}               play or watch (docs/web-protocol.md)
-    GET  /, /r/{code}, /r/{code}/replay, /replay
+    GET  /, /r/{code}, /r/{code}/replay, /replay, /replay/{id}
                                   the client (static/index.html); /static/... its files
 
-Every HTTP error is `{"error": {"code", "message"}}`. Every response carries a
+Every HTTP error is `{"error": {"code", "message", "kind", "params"}}`. Every response carries a
 Content-Security-Policy that allows scripts, styles and connections from the
 app's own origin only (no inline script).
 """
@@ -33,7 +34,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from skyjo.record import RecordError
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error
-from skyjo.web.replays import MAX_UPLOAD, frames
+from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.rooms import Client, Room, RoomConfig
 from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import LADDER, Settings
@@ -56,6 +57,7 @@ SECURITY_HEADERS = {
 }
 STATUS = {
     "no_room": 404,
+    "no_replay": 404,
     "bad_name": 400,
     "bad_seat": 409,
     "room_full": 409,
@@ -120,28 +122,39 @@ async def _json_body(request: Request) -> Any:
     try:
         return json.loads(body or b"{}")
     except ValueError:
-        raise ProtocolError("bad_request", "the request body is not JSON") from None
+        raise ProtocolError(
+            "bad_request", "the request body is not JSON", "body_not_json"
+        ) from None
 
 
-async def _body(request: Request, limit: int) -> bytes:
-    """The request's body, refused (`too_large`) as soon as it passes `limit` bytes."""
+async def _body(request: Request, limit: int, too_large: ProtocolError | None = None) -> bytes:
+    """The request's body, refused (`too_large`, or the error `too_large`) as soon
+    as it passes `limit` bytes: by its Content-Length before reading, else while read."""
+    refusal = too_large or ProtocolError(
+        "too_large", f"a request has at most {limit} bytes", "body_too_large", {"max": limit}
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise refusal
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise ProtocolError("too_large", f"a request has at most {limit} bytes")
+            raise refusal
     return bytes(body)
 
 
 def _join_request(data: Any) -> tuple[str | None, int | None]:
     """A join request's `{"name", "seat"}`, both optional."""
     if not isinstance(data, dict) or set(data) - {"name", "seat"}:
-        raise ProtocolError("bad_request", 'a join request is {"name", "seat"}, both optional')
+        raise ProtocolError(
+            "bad_request", 'a join request is {"name", "seat"}, both optional', "join_shape"
+        )
     name, seat = data.get("name"), data.get("seat")
     if name is not None and not isinstance(name, str):
-        raise ProtocolError("bad_request", "name is a string")
+        raise ProtocolError("bad_request", "name is a string", "join_name_type")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise ProtocolError("bad_request", "seat is a seat number")
+        raise ProtocolError("bad_request", "seat is a seat number", "join_seat_type")
     return name or None, seat
 
 
@@ -156,7 +169,8 @@ def _routes(app: FastAPI) -> None:
     @app.get("/r/{code}", include_in_schema=False)
     @app.get("/r/{code}/replay", include_in_schema=False)
     @app.get("/replay", include_in_schema=False)
-    async def page(code: str = "") -> FileResponse:
+    @app.get("/replay/{key}", include_in_schema=False)
+    async def page(code: str = "", key: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/health")
@@ -214,14 +228,32 @@ def _routes(app: FastAPI) -> None:
         except ProtocolError as failure:
             return _fail(failure)
 
-    @app.post("/api/replays", response_model=None)
-    async def uploaded_replay(request: Request) -> dict[str, Any] | JSONResponse:
+    @app.post("/api/replays", status_code=201, response_model=None)
+    async def upload_replay(request: Request) -> dict[str, Any] | JSONResponse:
+        too_large = ProtocolError(
+            "too_large",
+            f"a game record has at most {MAX_UPLOAD} bytes ({MAX_UPLOAD // 2**20} MB)",
+            "record_too_large",
+            {"max": MAX_UPLOAD, "mb": MAX_UPLOAD // 2**20},
+        )
         try:
-            body = await _body(request, MAX_UPLOAD)
+            body = await _body(request, MAX_UPLOAD, too_large)
             try:
-                return await asyncio.to_thread(frames, body)
+                return await _lobby(request).upload(body)
             except RecordError as failure:
-                raise ProtocolError("bad_record", f"Not a game record: {failure}") from None
+                raise ProtocolError(
+                    "bad_record",
+                    f"Not a game record: {failure}",
+                    "bad_record",
+                    {"detail": str(failure)},
+                ) from None
+        except ProtocolError as failure:
+            return _fail(failure)
+
+    @app.get("/api/replays/{key}", response_model=None)
+    async def uploaded_replay(request: Request, key: str) -> dict[str, Any] | JSONResponse:
+        try:
+            return await _lobby(request).uploaded(key)
         except ProtocolError as failure:
             return _fail(failure)
 

@@ -19,10 +19,10 @@ from typing import Any
 from skyjo.bots import make_bot
 from skyjo.match import Match
 from skyjo.web.protocol import ProtocolError
-from skyjo.web.replays import frames
+from skyjo.web.replays import checked, frames
 from skyjo.web.rooms import CODE_LENGTH, Room, RoomConfig, new_code
 from skyjo.web.settings import Settings
-from skyjo.web.storage import RoomRecord, Store
+from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, RoomRecord, Store
 from skyjo.web.thinking import Thinkers
 
 log = logging.getLogger("skyjo.web")
@@ -153,10 +153,37 @@ class Lobby:
         game = await self.finished(code)
         shown = await asyncio.to_thread(frames, game["record"])
         shown.update(code=code, title=game["title"], seats=game["seats"])
-        self._replays[code] = shown
+        self._remember(code, shown)
+        return shown
+
+    async def upload(self, body: bytes) -> dict[str, Any]:
+        """Check an uploaded record (`RecordError` says what is wrong), keep it, and
+        answer its replay with its `id` and `link` (`/replay/ID`, stable)."""
+        record, shown = await asyncio.to_thread(checked, body)
+        key = await self._run_db(self.store.save_upload, record)
+        shown.update(id=key, link=f"/replay/{key}")
+        self._remember(f"upload:{key}", shown)
+        return shown
+
+    async def uploaded(self, key: str) -> dict[str, Any]:
+        """The replay of the uploaded record `key` (`no_replay` when there is none)."""
+        cached = self._replays.get(f"upload:{key}")
+        if cached is not None:
+            return cached
+        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
+        record = await self._run_db(self.store.load_upload, key) if valid else None
+        if record is None:
+            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
+        shown = await asyncio.to_thread(frames, record)
+        shown.update(id=key, link=f"/replay/{key}")
+        self._remember(f"upload:{key}", shown)
+        return shown
+
+    def _remember(self, key: str, shown: dict[str, Any]) -> None:
+        """Keep a replay for the next visitor (the last `REPLAY_CACHE` asked for)."""
+        self._replays[key] = shown
         while len(self._replays) > REPLAY_CACHE:
             self._replays.pop(next(iter(self._replays)))
-        return shown
 
     def _maker(self, code: str) -> Any:
         """The bot factory of a new match of room `code`."""

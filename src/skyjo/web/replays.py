@@ -1,12 +1,13 @@
 """Replays: a game record (RULES.md 5) turned into the frames a browser steps through.
 
 A replay is built only from a record that may be shown whole: a game of this
-server once it is over (`Room.record_if_over`), or a record someone uploads
-(theirs already). `frames` checks the record with `skyjo.record.read_record`
-and `replay` (a bad record raises `RecordError`, whose one-line message names
-the round, the turn and the reason), then plays it again step by step through
-the engine, from each round's recorded deck and reshuffles, so that a record
-without a seed replays as well as one with.
+server once it is over (`Lobby.finished`), or a record someone uploads (theirs
+already; `checked` reads it, and the lobby keeps it under a stable link).
+`frames` checks the record with `skyjo.record.read_record` and `replay` (a bad
+record raises `RecordError`, whose one-line message names the round, the turn
+and the reason), then plays it again step by step through the engine, from
+each round's recorded deck and reshuffles, so that a record without a seed
+replays as well as one with.
 
 Each frame is what a spectator would have seen after that step, and more: the
 game is over, so a drawn card is shown at once (in `held` and in its `drew`
@@ -30,7 +31,7 @@ from skyjo.engine import (
     start_round,
     step_with_events,
 )
-from skyjo.record import RecordError, read_record, replay
+from skyjo.record import Record, RecordError, read_record, replay
 from skyjo.scoring import winners
 
 #: The longest record a replay is made of (bytes of JSON); RULES.md allows 5 MB,
@@ -40,11 +41,18 @@ MAX_UPLOAD = 2 * 1024 * 1024
 _UNSHOWN = ("draw_pile_known", "legal_actions", "rules", "viewer")
 
 
-def frames(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+def checked(data: str | bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An uploaded record, read and replayed: the record as read (`Record.to_dict`,
+    what is kept) and its `frames`. Raises `RecordError` naming what is wrong."""
+    record = read_record(data)
+    return record.to_dict(), frames(record)
+
+
+def frames(data: str | bytes | Mapping[str, Any] | Record) -> dict[str, Any]:
     """The replay of a record: `players`, `rules`, `frames` (step 0, the first
     deal, then one per step: `number`, `seat`, `action`, `events`, `observation`),
     `rounds` (the first frame of each round), `finished` and `winners`."""
-    record = read_record(data)
+    record = data if isinstance(data, Record) else read_record(data)
     final = replay(record).state
     n = len(record.players)
     decks, reshuffles = final.game.decks, final.game.reshuffles

@@ -6,6 +6,9 @@ tokens) and its match as `Match.to_dict()` JSON, which holds the game record
 one transaction after every step, so a server killed at any moment restarts
 from the last step every client was told of.
 
+An uploaded game record, once checked, is one row of `uploads`, under an id made
+of its content (`upload_id`): the same record uploaded twice is one row, one link.
+
 The schema is versioned: table `schema_version` holds one row, the version of
 the tables. `Store` creates the tables on first start and then applies, in
 order, each function of `MIGRATIONS` from the database's version to
@@ -14,6 +17,8 @@ order, each function of `MIGRATIONS` from the database's version to
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -35,7 +40,10 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from skyjo.database import engine_for, migrate
 
 #: The version of the tables this code writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+#: The characters of an upload's id (lower-case base 32) and its length.
+UPLOAD_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
+UPLOAD_ID_LENGTH = 12
 
 
 def _add_options(connection: Connection) -> None:
@@ -43,8 +51,21 @@ def _add_options(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE rooms ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
 
 
+def _add_uploads(connection: Connection) -> None:
+    """Version 2 to 3: the table `uploads`, a new table, which `create_all` has made
+    before the migrations run: nothing is left to change."""
+
+
 #: version -> the function that upgrades a database from it to the next version.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_options}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_options, 2: _add_uploads}
+
+
+def upload_id(record: dict[str, Any]) -> str:
+    """The id of an uploaded record: 12 characters of the SHA-256 of its canonical
+    JSON (sorted keys, no spaces), in lower-case base 32 (60 bits)."""
+    canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest()
+    return base64.b32encode(digest).decode("ascii").lower()[:UPLOAD_ID_LENGTH]
 
 
 class StorageError(RuntimeError):
@@ -77,6 +98,15 @@ class RoomRow(Base):
     tokens: Mapped[str] = mapped_column(Text)  #: JSON {token hash: seat or null}
     match: Mapped[str] = mapped_column(Text)  #: JSON of Match.to_dict()
     options: Mapped[str] = mapped_column(Text, default="{}")  #: JSON {"turn_seconds"} (v2)
+
+
+class UploadRow(Base):
+    """A game record someone uploaded, checked (`replays.frames`) before it was kept (v3)."""
+
+    __tablename__ = "uploads"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  #: `upload_id(record)`
+    uploaded_at: Mapped[float] = mapped_column(Float)
+    record: Mapped[str] = mapped_column(Text)  #: JSON of the record (RULES.md 5), as read
 
 
 @dataclass(slots=True)
@@ -133,6 +163,21 @@ class Store:
         query = sql_select(RoomRow).where(RoomRow.finished.is_(False)).order_by(RoomRow.created_at)
         with Session(self.engine) as session:
             return [_record(row) for row in session.scalars(query)]
+
+    def save_upload(self, record: dict[str, Any]) -> str:
+        """Keep an uploaded record (once: the same record gives the same id); its id."""
+        key = upload_id(record)
+        with Session(self.engine) as session, session.begin():
+            if session.get(UploadRow, key) is None:
+                document = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+                session.add(UploadRow(id=key, uploaded_at=time.time(), record=document))
+        return key
+
+    def load_upload(self, key: str) -> dict[str, Any] | None:
+        """The uploaded record with this id, or None."""
+        with Session(self.engine) as session:
+            row = session.get(UploadRow, key)
+            return None if row is None else json.loads(row.record)
 
     def version(self) -> int:
         """The database's schema version."""

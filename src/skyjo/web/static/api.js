@@ -32,8 +32,11 @@ export const roomInfo = (code) => call("GET", `/api/rooms/${encodeURIComponent(c
 export const listRooms = () => call("GET", "/api/rooms");
 /** A finished game's frames (refused while it is played). */
 export const roomReplay = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}/replay`);
-/** The frames of a record file's text, checked by the server. */
+/** Upload a record file's text: the server checks and keeps it, and answers its frames,
+ * `id` and `link` (the replay's stable address). */
 export const uploadRecord = (text) => call("POST", "/api/replays", text, true);
+/** The frames of an uploaded record, by its id. */
+export const uploadedReplay = (id) => call("GET", `/api/replays/${encodeURIComponent(id)}`);
 
 /** The token this browser holds for a room, if any. */
 export function savedSeat(code) {

@@ -1,5 +1,5 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, savedSeats, uploadRecord } from "./api.js";
+import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
@@ -32,13 +32,15 @@ function chrome() {
 /** Show what the address asks for; `keep` redraws the room without reconnecting. */
 function route({ keep = false } = {}) {
   const watch = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})\/replay$/);
-  if (watch || location.pathname === "/replay") {
+  const uploaded = location.pathname.match(/^\/replay\/([A-Za-z0-9]{1,20})$/);
+  if (watch || uploaded || location.pathname === "/replay") {
     if (keep && replay) {
       draw();
       return;
     }
     stopGame();
     if (watch) openReplay(watch[1].toUpperCase());
+    else if (uploaded) openUploaded(uploaded[1]);
     else openUpload();
     return;
   }
@@ -66,13 +68,22 @@ function stopGame() {
 
 /** A finished game of this server, watched step by step (`?step=N` is where it starts). */
 async function openReplay(code) {
+  await fetchReplay(() => roomReplay(code), [h("a", { href: `/r/${code}` }, t("replay.toRoom")), " · "]);
+}
+
+/** An uploaded record, by its stable link `/replay/ID` (`?step=N` too). */
+async function openUploaded(id) {
+  await fetchReplay(() => uploadedReplay(id), [h("a", { href: "/replay" }, t("replay.uploadTitle")), " · "]);
+}
+
+async function fetchReplay(load, links) {
   replace(main, h("p", { class: "notice" }, t("room.connecting")));
   let data;
   try {
-    data = await roomReplay(code);
+    data = await load();
   } catch (failure) {
     replace(main, h("section", { class: "panel replay-refused" }, h("p", { class: "error", role: "alert" }, failure.message),
-      h("a", { href: `/r/${code}` }, t("replay.toRoom")), " · ", h("a", { href: "/" }, t("room.back"))));
+      links, h("a", { href: "/" }, t("room.back"))));
     return;
   }
   const start = Number(new URLSearchParams(location.search).get("step")) || 0;
@@ -88,10 +99,14 @@ function showReplay(data, start, linked) {
   draw();
 }
 
-/** The upload page: a record from this machine, checked by the server, then watched. */
+/** The upload page: a record from this machine, checked and kept by the server, then
+ * watched at its own stable address (`/replay/ID`), which a reload or a friend opens. */
 function openUpload() {
   document.title = `Skyjo · ${t("replay.uploadTitle")}`;
-  replace(main, uploadPanel((data) => showReplay(data, 0, false), uploadRecord));
+  replace(main, uploadPanel((data) => {
+    history.pushState(null, "", data.link);
+    showReplay(data, 0, true);
+  }, uploadRecord));
 }
 
 async function openRoom(code, watch) {

@@ -129,7 +129,17 @@ export function controls(replay) {
         h("select", { "data-key": "replay-round", onchange: (e) => { replay.pause(); replay.go(rounds[Number(e.target.value)]); } },
           rounds.map((start, i) => h("option", { value: i, selected: replay.round === i + 1 }, t("room.round", { n: i + 1 })))))),
     code ? h("a", { class: "download", href: `/api/rooms/${encodeURIComponent(code)}/record`, download: `skyjo-${code}.json`,
-      "data-key": "replay-download" }, t("replay.download")) : null);
+      "data-key": "replay-download" }, t("replay.download")) : null,
+    replay.data.link ? share(`${location.origin}${replay.data.link}`) : null);
+}
+
+/** An uploaded record's stable link, to copy and send. */
+function share(link) {
+  return h("p", { class: "replay-share" },
+    h("input", { class: "link", readonly: true, value: link, "aria-label": t("replay.share"), "data-key": "replay-link" }),
+    h("button", { type: "button", "data-key": "replay-copy", onclick: (e) => {
+      navigator.clipboard?.writeText(link).then(() => { e.target.textContent = t("room.copied"); }, () => {});
+    } }, t("replay.copy")));
 }
 
 /** Draw a replay into `root`. */
