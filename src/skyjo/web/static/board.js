@@ -1,6 +1,7 @@
 // The board of a room: every seat's grid, the piles, the legal choices, the log and scores.
 import { h, replace } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { animate, motionMap } from "./motion.js";
 import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -29,7 +30,6 @@ export function renderBoard(root, game, ui) {
         gameOver(view), roundPanel(game, view), scores(view), log(game, view),
         chat(game, view), hostPanel(game, view))),
   );
-  ui.previous = view.obs.grids;
 }
 
 /** What the board needs, computed once per render. */
@@ -40,7 +40,8 @@ function viewOf(game, ui) {
   const mine = you !== null && state.seats[you] && !state.seats[you].bot;
   const legal = new Set(mine ? obs.legal_actions : []);
   if (!(obs.held !== null && obs.source === "deck" && legal.size)) ui.flip = false;
-  return { game, ui, state, obs, you, legal, seats: state.seats, act: (a) => play(game, ui, a) };
+  return { game, ui, state, obs, you, legal, seats: state.seats, act: (a) => play(game, ui, a),
+    motion: motionMap(game.motions) };
 }
 
 function play(game, ui, action) {
@@ -132,16 +133,14 @@ function seatPanel(view, seat, size) {
 
 function grid(view, seat, size) {
   const cells = view.obs.grids[seat];
-  const before = view.ui.previous?.[seat];
   const owner = seat === view.you ? t("card.you") : t("card.of", { name: view.seats[seat].name });
   const buttons = [];
   cells.forEach((row, r) => row.forEach((value, c) => {
     const k = r * 4 + c;
-    const changed = before && before[r][c] !== value;
     const action = seat === view.you ? gridAction(view, k, value) : null;
     const label = t("card.label", { owner, row: r + 1, col: c + 1, value: cardWords(value) });
-    buttons.push(card(value, { label, action: action === null ? null : () => view.act(action),
-      key: `cell-${seat}-${k}`, changed }));
+    const shown = card(value, { label, action: action === null ? null : () => view.act(action), key: `cell-${seat}-${k}` });
+    buttons.push(animate(shown, view.motion.cell(seat, k), view.motion.now));
   }));
   return h("div", { class: `grid ${size}` }, buttons);
 }
@@ -162,10 +161,10 @@ function cardWords(value) {
 }
 
 /** A card: a button when clicking it plays a move, else a labelled picture. */
-export function card(value, { label, action = null, key = undefined, changed = false, extra = "" }) {
+export function card(value, { label, action = null, key = undefined, extra = "" }) {
   const kind = value === null ? "down" : value === "x" ? "cleared" : band(value);
   const attrs = {
-    class: `card ${kind}${changed ? " changed" : ""}${action ? " playable" : ""}${extra}`,
+    class: `card ${kind}${action ? " playable" : ""}${extra}`,
     "aria-label": label,
     "data-key": key,
   };
@@ -193,11 +192,12 @@ function centre(view) {
   const holding = obs.source !== null;
   return h("div", { class: "centre" },
     h("div", { class: "piles" },
-      h("figure", {}, card(null, { label: drawLabel, extra: " pile",
-        action: legal.has(DRAW) ? () => view.act(DRAW) : null, key: "pile-draw" }),
+      h("figure", {}, animate(card(null, { label: drawLabel, extra: " pile",
+        action: legal.has(DRAW) ? () => view.act(DRAW) : null, key: "pile-draw" }), view.motion.pile("draw"), view.motion.now),
       h("figcaption", {}, drawLabel)),
-      h("figure", {}, card(top === null ? "x" : top, { label: discardLabel, extra: " pile",
+      h("figure", {}, animate(card(top === null ? "x" : top, { label: discardLabel, extra: " pile",
         action: legal.has(TAKE_DISCARD) ? () => view.act(TAKE_DISCARD) : null, key: "pile-discard" }),
+      view.motion.pile("discard"), view.motion.now),
       h("figcaption", {}, discardLabel)),
       holding ? h("figure", { class: "held" },
         card(obs.held, { label: obs.held === null ? t("pile.heldHidden", { name: holder }) : `${t("pile.held")}: ${obs.held}`, extra: " pile" }),

@@ -1,4 +1,6 @@
 // One room's WebSocket: hello, the state, numbered updates (resync on a gap), reconnects.
+import { motionsOf, playing } from "./motion.js";
+
 const LOG_EVENTS = 80;
 
 export class Game {
@@ -9,6 +11,7 @@ export class Game {
     this.onChange = onChange;
     this.state = null; // the last `state` message, kept up to date by the updates
     this.events = []; // the latest events, oldest first (the board words them)
+    this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
     this.lastRound = null; // the round summary to show, until dismissed
@@ -82,6 +85,7 @@ export class Game {
     this.status = "open";
     this.retries = 0;
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
+    this.motions = []; // a snapshot: nothing to animate
     this.timer(message.timer_left);
   }
 
@@ -91,6 +95,7 @@ export class Game {
       return;
     }
     const state = this.state;
+    this.motions = [...playing(this.motions), ...motionsOf(message.events, state.observation, message.observation)];
     state.number = message.number;
     state.observation = message.observation;
     const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;

@@ -22,6 +22,7 @@ export class HotSeat {
 
   get state() { return this.game.state; }
   get events() { return this.game.events; }
+  get motions() { return this.game.motions; }
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }
   get status() { return this.game.status; }

@@ -2,6 +2,7 @@
 import { renderBoard } from "./board.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { motionsOf } from "./motion.js";
 
 const LOG_FRAMES = 40; // how many past frames the log words
 const PACE = 700; // milliseconds between frames while playing
@@ -20,6 +21,7 @@ export class Replay {
     this.status = "open";
     this.error = null;
     this.chat = [];
+    this.motions = []; // the animations of the step just shown (one step on only)
     const seats = data.seats || data.players.map((name) => ({ name, bot: null }));
     this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true }));
   }
@@ -67,7 +69,11 @@ export class Replay {
   }
 
   go(index) {
+    const from = this.index;
     this.index = Math.max(0, Math.min(this.last, index));
+    const frame = this.data.frames[this.index];
+    this.motions = this.index === from + 1
+      ? motionsOf(frame.events, this.data.frames[from].observation, frame.observation) : [];
     if (this.index === this.last) this.pause();
     this.onChange();
   }
