@@ -425,3 +425,21 @@ def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> N
     assert not named - set(tables["en"]) and not named - set(tables["es"]), named - set(
         tables["en"]
     )
+
+
+def test_both_languages_of_the_client_have_every_sentence() -> None:
+    """Every string of static/i18n.js's English table has a Spanish one and back,
+    with the same {placeholders}."""
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    en, es = text.index("\n  en: {"), text.index("\n  es: {")
+    end = text.index("\n};", es)
+    line = re.compile(r'^\s*"?([\w.]+)"?: ("(?:[^"\\]|\\.)*"),$', re.M)
+    tables = [
+        {key: json.loads(value) for key, value in line.findall(text[a:b])}
+        for a, b in ((en, es), (es, end))
+    ]
+    assert len(tables[0]) > 200, len(tables[0])
+    assert set(tables[0]) == set(tables[1]), set(tables[0]) ^ set(tables[1])
+    for key, sentence in tables[0].items():
+        names = set(re.findall(r"\{(\w+)\}", sentence))
+        assert names >= set(re.findall(r"\{(\w+)\}", tables[1][key])), key
