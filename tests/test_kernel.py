@@ -373,3 +373,38 @@ def test_the_batch_forms_are_the_single_table_ones() -> None:
                 kernel.deal(batch, b, deck)
                 kernel.deal(single, b, deck)
             assert kernel.view(batch, b) == kernel.view(single, b)
+
+
+# --- compiled caches ------------------------------------------------------------------
+
+
+def test_a_cached_function_is_stamped_with_the_compiled_modules_it_imports(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Numba keys a cached function on its own file; the package's locator adds
+    every compiled module its module imports, directly or through others, so
+    that editing a callee (a policy, the kernel) recompiles its callers."""
+    locator = kernel.place._cache._impl.locator
+    assert isinstance(locator, kernel._PackageStamp)
+    assert [name for name, _ in locator.get_source_stamp()] == ["kernel.py"]  # engine: not compiled
+
+    package = tmp_path / "skyjo"
+    (package / "bots").mkdir(parents=True)
+    (package / "bots" / "__init__.py").write_text("")
+    files = {
+        "caller.py": "from numba import njit\nfrom skyjo.bots import middle\n",
+        "bots/middle.py": "import skyjo.callee\nimport skyjo.plain\n",
+        "callee.py": "from numba import njit\n",
+        "plain.py": "x = 1\n",
+        "other.py": "from numba import njit\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text)
+    monkeypatch.setattr(kernel, "_PACKAGE", package)
+    stamped = type("Locator", (kernel._PackageStamp,), {"_py_file": str(package / "caller.py")})()
+    before = stamped.get_source_stamp()
+    assert [name for name, _ in before] == ["callee.py", "caller.py"]  # by path
+    (package / "other.py").write_text("from numba import njit  # edited\n")
+    assert stamped.get_source_stamp() == before
+    (package / "callee.py").write_text("from numba import njit  # edited\n")
+    assert stamped.get_source_stamp() != before
