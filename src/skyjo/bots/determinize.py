@@ -11,17 +11,20 @@ they were all face up on the discard pile), so there are two pools, each
 shuffled on its own: the known cards make the draw pile (and another
 player's freshly drawn card), the rest of the unseen cards the face-down
 grid cards (`counting.pools`). `determinize` builds such a world as an engine
-`State`; the search deals many from one `Sampler`, with the same `deal`.
+`State`; the search deals many from one `Sampler`, with the same `deal`, and
+lays each on a table of the rules kernel (`Sampler.load`) to play it out.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
+from numba import njit
 
+from skyjo import kernel
 from skyjo.bots.counting import hidden_places, pools
-from skyjo.bots.rollout import DEFAULT_POLICY, Policy, Table
 from skyjo.engine import (
     CLEARED,
     DRAW,
@@ -31,10 +34,12 @@ from skyjo.engine import (
     Game,
     History,
     Observation,
+    Phase,
     State,
     reshuffle,
     step,
 )
+from skyjo.kernel import DRAW_END, DRAW_PILE, DRAW_TOP, HELD, Tables
 from skyjo.rules import COLS, GRID_SIZE
 
 _SOURCES = {"deck": DRAW, "discard": TAKE_DISCARD, None: -1}
@@ -72,8 +77,8 @@ class Sampler:
     `pool` is such a list, each of its `parts` sorted: one part (every unseen
     card) before any reshuffle of the round, else two (the face-down cards'
     pool, then the known draw pile's). `deal` shuffles each part on its own,
-    which samples a world uniformly; `state` and `table` lay out any list
-    made so.
+    which samples a world uniformly; `state` lays out any list made so as an
+    engine state, `load` on a table of the rules kernel.
     """
 
     def __init__(self, observation: Observation) -> None:
@@ -125,13 +130,16 @@ class Sampler:
             )
         #: where the draw pile starts in `cards`
         self.pile_start = len(self.slots) + self.deal_held
+        self._seats = np.array([seat for seat, _ in self.slots], dtype=np.int64)
+        self._positions = np.array([k for _, k in self.slots], dtype=np.int64)
+        self._template: Tables | None = None
 
-    def deal(self, gen: np.random.Generator) -> list[int]:
+    def deal(self, gen: np.random.Generator) -> np.ndarray:
         """A uniformly random world's `cards`: each part of `pool` shuffled by `gen`."""
         arrays = self._arrays
         if len(arrays) == 1:
-            return gen.permutation(arrays[0]).tolist()
-        return [*gen.permutation(arrays[0]).tolist(), *gen.permutation(arrays[1]).tolist()]
+            return gen.permutation(arrays[0])
+        return np.concatenate((gen.permutation(arrays[0]), gen.permutation(arrays[1])))
 
     def drawable(self) -> list[int]:
         """The values the player to act (holding no card) may draw, sorted: those
@@ -157,7 +165,7 @@ class Sampler:
         cards.insert(self.pile_start, card)
         return step(self.state(cards, 0), DRAW)
 
-    def _deal(self, cards: list[int] | tuple[int, ...]) -> tuple[list[list[int]], int | None, int]:
+    def _deal(self, cards: list[int]) -> tuple[list[list[int]], int | None, int]:
         """Lay `cards` on the face-down places, then in the freshly drawn hand
         when it is unseen: the grids, the held card, and how many cards that
         used (the rest is the draw pile)."""
@@ -171,10 +179,11 @@ class Sampler:
             used += 1
         return grids, held, used
 
-    def state(self, cards: list[int] | tuple[int, ...], key: int) -> State:
-        """The world dealt from `cards` (laid out as `pool` is) as an engine
-        `State`; `key` seeds its later shuffles."""
+    def state(self, cards: Any, key: int) -> State:
+        """The world dealt from `cards` (laid out as `pool` is; a sequence or an
+        array) as an engine `State`; `key` seeds its later shuffles."""
         obs = self.observation
+        cards = np.asarray(cards).tolist()
         grids, held, used = self._deal(cards)
         reshuffles: tuple[tuple[tuple[int, ...], ...], ...] = ((),) * (obs.round + 1)
         if len(self.parts) > 1:  # the round had a reshuffle: say one, of the pile as dealt
@@ -207,29 +216,60 @@ class Sampler:
             game=game,
         )
 
-    def table(self, cards: list[int], rng: random.Random, policy: Policy = DEFAULT_POLICY) -> Table:
-        """The world dealt from `cards` (laid out as `pool` is; consumed) as a
-        playout `Table`, for a round in its turns; `rng` drives its reshuffles."""
+    def load(self, t: Tables, b: int, cards: np.ndarray) -> None:
+        """Lay the world dealt from `cards` (laid out as `pool` is) on table b of
+        the kernel tables `t`, in the turns of its round, to be played out: the
+        observation's table (rules, totals, grids, piles, the player to act and
+        the ender) with the face-down places, an unseen freshly drawn card and
+        the draw pile filled from `cards`; its TURNS slot is 0, its RESHUFFLES
+        slot 1 after a reshuffle in the round (as `state` says), else 0."""
+        if self._template is None:
+            self._template = self._make_template()
+        _lay(self._template, t, b, self._seats, self._positions, cards, self.deal_held)
+
+    def _make_template(self) -> Tables:
+        """The table of `load` with nothing dealt: 0 at the face-down places, no
+        draw pile, no card in hand when another player's drawn card is unseen."""
         obs = self.observation
-        t = Table.__new__(Table)
-        t.n = obs.num_players
-        grids, held, used = self._deal(cards)
-        draw = cards[used:]
-        draw.reverse()
-        t.vals = grids
-        t.hid = self.hidden[:]
-        t.clr = self.cleared[:]
-        t.draw = draw
-        t.disc = list(obs.discard_pile)
-        t.player = obs.current_player
-        t.ender = -1 if obs.ender is None else obs.ender
-        t.held = held
-        t.source = self.source
-        t.turns = 0
-        t.penalty = obs.rules.ender_penalty
-        t.policy = policy
-        t.rng = rng
+        n = obs.num_players
+        t = kernel.new_tables(1, n, players=n, rules=obs.rules)
+        t.cells[0] = np.array(self.grids, dtype=np.int8)
+        t.hidden[0], t.cleared[0] = self.hidden, self.cleared
+        t.totals[0] = obs.totals
+        t.discard[0, : len(obs.discard_pile)] = obs.discard_pile
+        t.discard_len[0] = len(obs.discard_pile)
+        t.draw_top[0] = t.draw_end[0] = 0
+        t.held[0] = kernel.NO_CARD if obs.held is None else obs.held
+        t.source[0] = self.source
+        t.player[0] = obs.current_player
+        t.ender[0] = -1 if obs.ender is None else obs.ender
+        t.phase[0] = int(Phase.FINAL_TURNS if obs.ender is not None else Phase.TURNS)
+        t.round[0] = obs.round
+        t.starter[0] = -1 if obs.starter is None else obs.starter
+        t.reshuffles[0] = len(self.parts) - 1  # one, as `state` says, when there were any
+        if obs.results:
+            last = obs.results[-1]
+            t.last_ender[0] = last.ender
+            t.raw[0], t.scores[0], t.doubled[0] = last.raw, last.scores, last.doubled
         return t
+
+
+@njit(cache=True)
+def _lay(template, t, b, seats, positions, cards, deal_held):  # type: ignore[no-untyped-def]
+    """`Sampler.load`: table 0 of `template` into table b of `t`, then cards[i]
+    at (seats[i], positions[i]), the next card in hand if `deal_held`, the
+    rest as the draw pile, top first."""
+    kernel.copy_table(template, 0, t, b)
+    used = len(seats)
+    for i in range(used):
+        t.cells[b, seats[i], positions[i]] = cards[i]
+    if deal_held:
+        t.slots[b, HELD] = cards[used]
+        used += 1
+    for i in range(used, len(cards)):
+        t.piles[b, DRAW_PILE, i - used] = cards[i]
+    t.slots[b, DRAW_TOP] = 0
+    t.slots[b, DRAW_END] = len(cards) - used
 
 
 def opening_reveal(observation: Observation, rng: random.Random) -> int:

@@ -1,167 +1,77 @@
-"""The playout policy of `skyjo.bots.rollout`, compiled with Numba.
+"""Playouts: the rest of a round played on the rules kernel by a playout policy.
 
-`play_out(table)` plays a `Table` to the end of its round exactly as
-`Table.play_out_reference` does, move for move, but faster (33 against 185
-microseconds a playout, measured on mid-round tables of 2 to 5 players):
-the table is copied into small integer arrays and a compiled kernel plays the
-turns. The kernel has no random numbers of its own. When a player must draw
-from an empty draw pile it stops before that turn, and Python reshuffles the
-discard pile with the table's own `random.Random` (RULES.md 2.7), as the
-reference does; the turn is then played again from its start, which is
-deterministic. So a seeded search makes the same moves with either
-implementation, and tests check that they agree.
+The search bot values a candidate move by playing it in a sampled world, then
+the rest of the round with a fast policy for every player. The rules of those
+rounds are the kernel's (`skyjo.kernel`: `draw`, `take_discard`, `place`
+with its column clears and turn passing, `end_round` with the raw scores and
+the ender's penalty); this module is only the loop that asks a policy for
+each action and applies it, compiled with Numba. The policies live apart
+(`skyjo.bots.playout_policy`: `choose(t, b, prm, floats, ints) -> action`).
 
-Every card value is a small integer, so the policy's float arithmetic (in the
-same order as the reference) gives the same numbers in both.
+- `play_out(t, b, ...)` plays table b to the end of its round; `first_move`
+  plays a candidate move (a forced first turn) before it; `play_moves` plays
+  one candidate at each of several tables, each a copy of one sampled world.
+  `Playouts` calls them from Python, reshuffles included.
+- The kernel has no random numbers, nor does this loop: when a player must
+  draw from an empty draw pile, the compiled loop stops before that draw
+  (NEED_RESHUFFLE, nothing of the turn done), Python shuffles the discard pile
+  with the caller's `random.Random` (`reshuffle`, RULES.md 2.7) and the loop
+  goes on; the policy, asked again, makes the same choice. So a seeded search
+  is deterministic.
+- A playout ends with the round (ROUND_ENDED: the kernel has scored it; the
+  table's RAW and SCORES rows hold the raw and final round scores, ENDER the
+  ender, TURNS the turns played). A policy that would never end a round (say,
+  one that takes every discard and never turns a card) is stopped after
+  `give_up` turns a player, the round scored as it lies, with the player to
+  act as the ender if there is none.
+
+A second policy plugs in with a code (`GREEDY`...) and one branch in
+`_choose`: it takes the same table and arrays (its knobs in `prm`, its work
+space in `floats` and `ints`, which `scratch` sizes for every policy).
+
+The TURNS slot of a table counts the turns played since the playout began: a
+world to play out starts with 0 (the policies' patience counts from there).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
+from skyjo import kernel
+from skyjo.bots import playout_policy
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
-from skyjo.rules import CARD_VALUES, COLS, GRID_SIZE
+from skyjo.kernel import (
+    ENDER,
+    HELD,
+    NEED_RESHUFFLE,
+    NO_CARD,
+    PLAYER,
+    PLAYERS,
+    ROUND_ENDED,
+    TURNS,
+    Tables,
+)
+from skyjo.rules import CARD_VALUES
 
-if TYPE_CHECKING:
-    from skyjo.bots.rollout import Table
-
-#: `held` when no card is held.
-NO_CARD = -100
-#: What the kernel returns: the round is over, or the draw pile must be reshuffled.
-OVER = 0
-RESHUFFLE = 1
-#: A status to start playing from (neither of the above).
-PLAY = 2
-#: Slots of the integer state array.
-N, PLAYER, ENDER, HELD, SOURCE, TURNS, PENALTY, NDRAW, NDISC = range(9)
-NSLOTS = 9
-#: `ender_penalty` codes (RULES.md 2.10).
-PENALTIES = {"none": 0, "positive": 1, "always": 2}
-#: The capacity of the pile arrays: more than every card of the deck (150).
-PILE = 160
-#: A `placing` array (see `play_move`) holds card c's action at c - LOWEST_CARD.
+#: The playout policies, by code: the greedy one of `skyjo.bots.playout_policy`.
+GREEDY = 0
+#: Turns per player after which a playout stops, scored as it lies with the
+#: player to act as the ender if there is none: only a policy with odd knobs
+#: (say, taking every discard and never turning a card) gets there.
+GIVE_UP = 200
+#: A `placing` array (see `first_move`) holds card c's action at c - LOWEST_CARD.
 LOWEST_CARD = min(CARD_VALUES)
 PLACING_SIZE = max(CARD_VALUES) - LOWEST_CARD + 1
-
-_ROWS = GRID_SIZE // COLS
-_OTHERS = np.array(
-    [((k + COLS) % GRID_SIZE, (k + 2 * COLS) % GRID_SIZE) for k in range(GRID_SIZE)],
-    dtype=np.int64,
-)
-_COLUMN_OF = np.array(
-    [sum(1 << (k % COLS + COLS * r) for r in range(_ROWS)) for k in range(GRID_SIZE)],
-    dtype=np.int64,
-)
+#: The stages of a table in `play_moves`.
+_COPY, _MOVE, _PLAY, _DONE = range(4)
 
 
-class Packed:
-    """A table as one integer array, the kernel's (see `Table.pack`): the state
-    slots (`N`...`NDISC`), then the raw scores, the face-down and cleared
-    masks (a seat each), the 12 cards of each seat, the draw pile and the
-    discard pile (tops last). `copy` it before playing a move."""
-
-    __slots__ = ("buf", "params")
-
-    def __init__(self, t: Table, patience: int, give_up: int) -> None:
-        n = t.n
-        buf = self.buf = np.zeros(_size(n), dtype=np.int64)
-        held = NO_CARD if t.held is None else t.held
-        buf[:NSLOTS] = (n, t.player, t.ender, held, t.source, t.turns, PENALTIES[t.penalty], 0, 0)
-        vals, hid, clr, draw, disc, st, _ = _views(buf)
-        vals[:] = t.vals
-        hid[:], clr[:] = t.hid, t.clr
-        draw[: len(t.draw)] = t.draw
-        disc[: len(t.disc)] = t.disc
-        st[NDRAW], st[NDISC] = len(t.draw), len(t.disc)
-        pol = t.policy
-        self.params = np.array(
-            (
-                pol.hidden_value,
-                pol.take_threshold,
-                pol.flip_value,
-                pol.pair_bonus,
-                pol.end_margin,
-                pol.end_bonus,
-                pol.last_turn_gain,
-                patience,
-                give_up,
-            )
-        )
-
-    def copy(self) -> Packed:
-        """An independent copy (the parameters are shared: they never change)."""
-        other = Packed.__new__(Packed)
-        other.buf = self.buf.copy()
-        other.params = self.params
-        return other
-
-    def reshuffle(self, rng: random.Random) -> None:
-        """The draw pile is empty: all the discard pile but its top card, shuffled
-        by `rng` as `Table.draw_card` does, becomes the draw pile (RULES.md 2.7)."""
-        _, _, _, draw, disc, st, _ = _views(self.buf)
-        size = int(st[NDISC])
-        pile = disc[: size - 1].tolist()
-        rng.shuffle(pile)
-        draw[: len(pile)] = pile
-        disc[0] = disc[size - 1]
-        st[NDRAW], st[NDISC] = len(pile), 1
-
-    def finish(self, status: int, rng: random.Random) -> list[int]:
-        """Play on to the end of the round from a kernel's `status` (or from PLAY);
-        the raw scores."""
-        if status == PLAY:
-            status = _kernel(self.buf, self.params)
-        while status == RESHUFFLE:
-            self.reshuffle(rng)
-            status = _kernel(self.buf, self.params)
-        n = int(self.buf[N])
-        return self.buf[NSLOTS : NSLOTS + n].tolist()
-
-    @property
-    def ender(self) -> int:
-        return int(self.buf[ENDER])
-
-    @property
-    def turns(self) -> int:
-        return int(self.buf[TURNS])
-
-
-def play_out(t: Table, patience: int, give_up: int) -> list[int]:
-    """Play table `t` to the end of its round with its policy (updating `t` as
-    the reference does), the players no longer avoiding its end after
-    `patience` turns each, and stopping after `give_up`; every seat's raw
-    round score."""
-    packed = Packed(t, patience, give_up)
-    raw = packed.finish(PLAY, t.rng)
-    vals, hid, clr, draw, disc, st, _ = _views(packed.buf)
-    t.vals, t.hid, t.clr = vals.tolist(), hid.tolist(), clr.tolist()
-    t.draw = draw[: st[NDRAW]].tolist()
-    t.disc = disc[: st[NDISC]].tolist()
-    t.player, t.ender, t.turns = int(st[PLAYER]), int(st[ENDER]), int(st[TURNS])
-    t.held, t.source = None, -1
-    return raw
-
-
-def play_move(
-    world: Packed, move: tuple[int, int], placing: np.ndarray, rng: random.Random
-) -> tuple[list[int], Packed]:
-    """Play one move at a copy of `world`, then the rest of the round as
-    `Table.play_out` would: the raw scores, and the copy (for its `ender` and
-    `turns`). Reshuffles draw from `rng`.
-
-    `move` is (DRAW, 0): draw, then put the card where `placing[card - LOWEST_CARD]` says
-    (a SWAP or FLIP action), or where the policy would when that is -1; or
-    (TAKE_DISCARD, action): take the discard and make that SWAP action; or
-    (action, 0): place the held card by that SWAP or FLIP action."""
-    t = world.copy()
-    action, arg = move
-    if action == DRAW and t.buf[NDRAW] == 0:
-        t.reshuffle(rng)
-    return t.finish(_move_kernel(t.buf, t.params, action, arg, placing), rng), t
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Work arrays (floats, ints) large enough for every policy."""
+    return np.zeros(playout_policy.FLOATS), np.zeros(playout_policy.INTS, dtype=np.int64)
 
 
 def no_placing() -> np.ndarray:
@@ -169,378 +79,168 @@ def no_placing() -> np.ndarray:
     return np.full(PLACING_SIZE, -1, dtype=np.int64)
 
 
-def _size(n: int) -> int:
-    """The length of a `Packed` array for n players."""
-    return NSLOTS + 3 * n + GRID_SIZE * n + 2 * PILE
+# --- the compiled loop --------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
+    """The action of `policy` for the player to act at table b."""
+    if policy == GREEDY:
+        return playout_policy.choose(t, b, prm, floats, ints)
+    raise ValueError("unknown playout policy")
+
+
+@njit(cache=True, inline="always")
+def _place(t, b, action):  # type: ignore[no-untyped-def]
+    """Finish the turn with a SWAP or FLIP action (`kernel.place`)."""
+    if action >= FLIP:
+        return kernel.place(t, b, action - FLIP, True)
+    return kernel.place(t, b, action - SWAP, False)
 
 
 @njit(cache=True)
-def _views(buf):  # type: ignore[no-untyped-def]
-    """The parts of a `Packed` array: cards (n x 12), face-down and cleared masks,
-    draw pile, discard pile, state slots, raw scores."""
-    n = buf[N]
-    raw = buf[NSLOTS : NSLOTS + n]
-    hid = buf[NSLOTS + n : NSLOTS + 2 * n]
-    clr = buf[NSLOTS + 2 * n : NSLOTS + 3 * n]
-    at = NSLOTS + 3 * n
-    vals = buf[at : at + GRID_SIZE * n].reshape((n, GRID_SIZE))
-    at += GRID_SIZE * n
-    return vals, hid, clr, buf[at : at + PILE], buf[at + PILE : at + 2 * PILE], buf[:NSLOTS], raw
+def play_out(t, b, policy, prm, floats, ints, give_up):  # type: ignore[no-untyped-def]
+    """Play table b (in the turns of a round) to the end of its round with
+    `policy`, a card in hand placed first: ROUND_ENDED, or NEED_RESHUFFLE when
+    the player to act would draw from the empty draw pile (nothing of that
+    turn done: `reshuffle`, then call again)."""
+    n = t.slots[b, PLAYERS]
+    while True:
+        if t.slots[b, HELD] == NO_CARD:
+            if _choose(policy, t, b, prm, floats, ints) == DRAW:
+                if kernel.draw(t, b) == NO_CARD:
+                    return NEED_RESHUFFLE
+            else:
+                kernel.take_discard(t, b)
+        if _place(t, b, _choose(policy, t, b, prm, floats, ints)) == ROUND_ENDED:
+            return ROUND_ENDED
+        if t.slots[b, TURNS] >= give_up * n:
+            if t.slots[b, ENDER] < 0:
+                t.slots[b, ENDER] = t.slots[b, PLAYER]
+            kernel.end_round(t, b)
+            return ROUND_ENDED
 
 
 @njit(cache=True)
-def _scratch():  # type: ignore[no-untyped-def]
-    """Work arrays for `_analyse`: prices, then the matches' values, positions, extras."""
-    return (
-        np.zeros(GRID_SIZE),
-        np.zeros(3 * GRID_SIZE, dtype=np.int64),
-        np.zeros(3 * GRID_SIZE, dtype=np.int64),
-        np.zeros(3 * GRID_SIZE),
-    )
-
-
-@njit(cache=True)
-def _kernel(buf, prm):  # type: ignore[no-untyped-def]
-    """Place a held card as the policy would, then play turns until the round is
-    over (OVER, with the raw scores filled) or a player must draw from an empty
-    draw pile (RESHUFFLE, before that turn)."""
-    vals, hid, clr, draw, disc, st, raw = _views(buf)
-    scratch = _scratch()
-    if st[HELD] != NO_CARD:
-        drawn = st[SOURCE] == DRAW
-        k, _, flip = _choose(vals, hid, clr, st, prm, st[PLAYER], st[HELD], drawn, scratch)
-        if _place(vals, hid, clr, disc, st, k, flip):
-            _raw_scores(vals, clr, st[N], raw)
-            return OVER
-    return _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch)
-
-
-@njit(cache=True)
-def _move_kernel(buf, prm, action, arg, placing):  # type: ignore[no-untyped-def]
-    """Play one move (see `play_move`), then turns as `_kernel` does."""
-    vals, hid, clr, draw, disc, st, raw = _views(buf)
-    scratch = _scratch()
+def first_move(t, b, action, arg, placing, policy, prm, floats, ints):  # type: ignore[no-untyped-def]
+    """Play one move at table b: (DRAW, _): draw, then put the card where
+    `placing[card - LOWEST_CARD]` says (a SWAP or FLIP action), or where the
+    policy would when that is -1; (TAKE_DISCARD, a): take the discard and make
+    the SWAP action a; or (a, _): place the card in hand by the SWAP or FLIP
+    action a. OK (then `play_out` the rest) or ROUND_ENDED; NEED_RESHUFFLE,
+    nothing done, when the move draws from an empty draw pile: `reshuffle`
+    and call again."""
     if action == DRAW:
-        card = _draw(draw, st)
+        card = kernel.draw(t, b)
+        if card == NO_CARD:
+            return NEED_RESHUFFLE
         placed = placing[card - LOWEST_CARD]
         if placed < 0:
-            k, _, flip = _choose(vals, hid, clr, st, prm, st[PLAYER], card, True, scratch)
-        else:
-            flip = placed >= FLIP
-            k = placed - FLIP if flip else placed - SWAP
+            placed = _choose(policy, t, b, prm, floats, ints)
     elif action == TAKE_DISCARD:
-        st[NDISC] -= 1
-        st[HELD], st[SOURCE] = disc[st[NDISC]], TAKE_DISCARD
-        flip, k = False, arg - SWAP
+        kernel.take_discard(t, b)
+        placed = arg
     else:
-        flip = action >= FLIP
-        k = action - FLIP if flip else action - SWAP
-    if _place(vals, hid, clr, disc, st, k, flip):
-        _raw_scores(vals, clr, st[N], raw)
-        return OVER
-    return _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch)
+        placed = action
+    return _place(t, b, placed)
 
 
 @njit(cache=True)
-def _turns(vals, hid, clr, draw, disc, st, prm, raw, scratch):  # type: ignore[no-untyped-def]
-    """Play whole turns: OVER (with `raw` filled) or RESHUFFLE (see `_kernel`)."""
-    while True:
-        done = _turn(vals, hid, clr, draw, disc, st, prm, scratch)
-        if done < 0:
-            return RESHUFFLE
-        if not done and st[TURNS] >= prm[8] * st[N]:
-            if st[ENDER] < 0:
-                st[ENDER] = st[PLAYER]
-            done = 1
-        if done:
-            _raw_scores(vals, clr, st[N], raw)
-            return OVER
+def play_moves(world, t, order, actions, args, placing, policy, prm, floats, ints, give_up, stage):  # type: ignore[no-untyped-def]
+    """For each b of `order` in turn, play candidate move b (`actions[b]`,
+    `args[b]`: a move of `first_move`) at table b of `t`, a copy of table 0 of
+    `world`, then the rest of its round. `stage[j]` says how far the j-th of
+    `order` has got (all 0 at first). Returns -1 once every round is over, or
+    the j whose table needs a reshuffle before its next draw: `reshuffle`
+    table order[j], then call again with the same arrays, and the candidates
+    go on from there."""
+    for j in range(len(order)):
+        b = order[j]
+        if stage[j] == _COPY:
+            kernel.copy_table(world, 0, t, b)
+            stage[j] = _MOVE
+        if stage[j] == _MOVE:
+            status = first_move(t, b, actions[b], args[b], placing, policy, prm, floats, ints)
+            if status == NEED_RESHUFFLE:
+                return j
+            stage[j] = _DONE if status == ROUND_ENDED else _PLAY
+        if stage[j] == _PLAY:
+            if play_out(t, b, policy, prm, floats, ints, give_up) == NEED_RESHUFFLE:
+                return j
+            stage[j] = _DONE
+    return -1
 
 
-@njit(cache=True)
-def _turn(vals, hid, clr, draw, disc, st, prm, scratch):  # type: ignore[no-untyped-def]
-    """One whole turn of the player to act (`Table.play_turn`): 1 when the
-    round is over, 0 when not, -1 (nothing done) when the draw pile is empty."""
-    p = st[PLAYER]
-    h = hid[p]
-    top = disc[st[NDISC] - 1]
-    near = st[ENDER] < 0 and h != 0 and (h & (h - 1)) == 0  # the move may end the round
-    best, best_k, flip_k, flip_gain, count = -1e9, -1, -1, 0.0, 0
-    if near:
-        k, gain, flip = _near_end(vals, hid, clr, st, prm, p, top, False)
-    else:
-        best, best_k, flip_k, flip_gain, count = _analyse(vals, hid, clr, st, prm, p, scratch)
-        k, gain = _best(scratch, best, best_k, count, top)
-    if gain >= prm[1]:  # take the discard
-        st[NDISC] -= 1
-        st[HELD], st[SOURCE] = top, TAKE_DISCARD
-        flip = False
-    else:
-        if st[NDRAW] == 0:
-            return -1
-        card = _draw(draw, st)
-        if near:
-            k, gain, flip = _near_end(vals, hid, clr, st, prm, p, card, True)
-        else:
-            k, gain = _best(scratch, best, best_k, count, card)
-            flip = h != 0 and gain < flip_gain
-            if flip:
-                k = flip_k
-    return 1 if _place(vals, hid, clr, disc, st, k, flip) else 0
+# --- Python ------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _draw(draw, st):  # type: ignore[no-untyped-def]
-    """Draw the top of the (non-empty) draw pile into the player's hand."""
-    st[NDRAW] -= 1
-    card = draw[st[NDRAW]]
-    st[HELD], st[SOURCE] = card, DRAW
-    return card
+def reshuffle(t: Tables, b: int, rng: random.Random) -> None:
+    """Table b's draw pile is empty: the discard pile but its top card, shuffled
+    by `rng` (`random.Random.shuffle` of the pile, bottom first, whose last card
+    becomes the top), becomes the draw pile (RULES.md 2.7; `kernel.reshuffle`)."""
+    pile = t.discard[b, : t.discard_len[b] - 1].tolist()
+    rng.shuffle(pile)
+    pile.reverse()
+    kernel.reshuffle(t, b, kernel.as_deck(pile))
 
 
-@njit(cache=True)
-def _place(vals, hid, clr, disc, st, k, flip):  # type: ignore[no-untyped-def]
-    """`Table.place`: exchange the held card with position k, or discard it and
-    flip k; clear a completed column; pass the turn. True when the round is over."""
-    p = st[PLAYER]
-    held = st[HELD]
-    st[HELD], st[SOURCE] = NO_CARD, -1
-    st[TURNS] += 1
-    h = hid[p] & ~(1 << k)
-    hid[p] = h
-    if flip:
-        disc[st[NDISC]] = held
-    else:
-        disc[st[NDISC]] = vals[p, k]
-        vals[p, k] = held
-    st[NDISC] += 1
-    a, b = _OTHERS[k, 0], _OTHERS[k, 1]
-    v = vals[p, k]
-    if not ((h >> a) & 1 or (h >> b) & 1) and vals[p, a] == v and vals[p, b] == v:
-        clr[p] |= _COLUMN_OF[k]
-        for _ in range(3):
-            disc[st[NDISC]] = v
-            st[NDISC] += 1
-    if st[ENDER] < 0 and h == 0:
-        st[ENDER] = p
-    following = p + 1 if p + 1 < st[N] else 0
-    st[PLAYER] = following
-    return following == st[ENDER]
+class Playouts:
+    """A policy, its knobs and work arrays, and reshuffles from one
+    `random.Random`: what the playouts of a search share."""
 
+    def __init__(
+        self,
+        rng: random.Random,
+        policy: int = GREEDY,
+        prm: np.ndarray | None = None,
+        give_up: int = GIVE_UP,
+    ) -> None:
+        self.rng = rng
+        self.policy = policy
+        self.prm = playout_policy.params() if prm is None else prm
+        self.floats, self.ints = scratch()
+        self.give_up = give_up
 
-@njit(cache=True)
-def _raw_scores(vals, clr, n, raw):  # type: ignore[no-untyped-def]
-    """`Table.raw_scores`: every seat's raw round score (RULES.md 2.9)."""
-    for p in range(n):
-        score = 0
-        for c in range(COLS):
-            if (clr[p] >> c) & 1:
-                continue
-            va, vb, vc = vals[p, c], vals[p, c + COLS], vals[p, c + 2 * COLS]
-            if not (va == vb and vb == vc):
-                score += va + vb + vc
-        raw[p] = score
+    def action(self, t: Tables, b: int) -> int:
+        """The policy's action for the player to act at table b."""
+        return int(_choose(self.policy, t, b, self.prm, self.floats, self.ints))
 
+    def play_out(self, t: Tables, b: int) -> None:
+        """Play table b to the end of its round (`play_out`, with reshuffles)."""
+        while (
+            play_out(t, b, self.policy, self.prm, self.floats, self.ints, self.give_up)
+            == NEED_RESHUFFLE
+        ):
+            reshuffle(t, b, self.rng)
 
-@njit(cache=True)
-def _choose(vals, hid, clr, st, prm, p, card, drawn, scratch):  # type: ignore[no-untyped-def]
-    """`Table.choose`: where the policy puts `card`, what that saves, and
-    whether it is a discard-and-flip."""
-    h = hid[p]
-    if not (st[ENDER] < 0 and h != 0 and (h & (h - 1)) == 0):
-        best, best_k, flip_k, flip_gain, count = _analyse(vals, hid, clr, st, prm, p, scratch)
-        k, gain = _best(scratch, best, best_k, count, card)
-        if drawn and h != 0 and gain < flip_gain:
-            return flip_k, flip_gain, True
-        return k, gain, False
-    return _near_end(vals, hid, clr, st, prm, p, card, drawn)
+    def play_move(
+        self, t: Tables, b: int, move: tuple[int, int], placing: np.ndarray | None = None
+    ) -> None:
+        """Play `move` at table b (`first_move`), then the rest of the round."""
+        placing = no_placing() if placing is None else placing
+        args = (t, b, *move, placing, self.policy, self.prm, self.floats, self.ints)
+        status = first_move(*args)
+        while status == NEED_RESHUFFLE:
+            reshuffle(t, b, self.rng)
+            status = first_move(*args)
+        if status != ROUND_ENDED:
+            self.play_out(t, b)
 
-
-@njit(cache=True)
-def _best(scratch, best, best_k, count, card):  # type: ignore[no-untyped-def]
-    """`rollout._best`: where `card` saves most in an analysed grid, and how much."""
-    base, mval, mpos, mextra = scratch
-    gain = best - card
-    k = best_k
-    for i in range(count):
-        if mval[i] == card:
-            g = base[mpos[i]] - card + mextra[i]
-            if g > gain:
-                gain, k = g, mpos[i]
-    return k, gain
-
-
-@njit(cache=True)
-def _match(scratch, count, value, k, extra):  # type: ignore[no-untyped-def]
-    """Note that a card of `value` at position k earns `extra`; the new count."""
-    _, mval, mpos, mextra = scratch
-    mval[count], mpos[count], mextra[count] = value, k, extra
-    return count + 1
-
-
-@njit(cache=True)
-def _analyse(vals, hid, clr, st, prm, p, scratch):  # type: ignore[no-untyped-def]
-    """`Table._analyse` for seat p, into `scratch`: the best-priced position and
-    its price, the position to flip and its worth, and the number of matches."""
-    base = scratch[0]
-    base[:] = 0.0
-    ev = prm[0]
-    pair = 0.0 if st[ENDER] >= 0 else prm[3]
-    count = 0
-    best = -1e9
-    best_k = -1
-    flip_k = -1
-    flip_gain = prm[2]
-    h, cl = hid[p], clr[p]
-    for a in range(COLS):
-        b, c = a + COLS, a + 2 * COLS
-        if (cl >> a) & 1:
-            continue
-        ha, hb, hc = (h >> a) & 1, (h >> b) & 1, (h >> c) & 1
-        down = ha + hb + hc
-        if down == 3:
-            base[a] = ev
-            if ev > best:
-                best, best_k = ev, a
-            if flip_k < 0:
-                flip_k = a
-            continue
-        va, vb, vc = vals[p, a], vals[p, b], vals[p, c]
-        if down == 0:
-            base[a], base[b], base[c] = va, vb, vc
-            if va > best:
-                best, best_k = va, a
-            if vb > best:
-                best, best_k = vb, b
-            if vc > best:
-                best, best_k = vc, c
-            if va == vb:
-                count = _match(scratch, count, va, c, 3 * va)
-            elif va == vc:
-                count = _match(scratch, count, va, b, 3 * va)
-            elif vb == vc:
-                count = _match(scratch, count, vb, a, 3 * vb)
-            continue
-        if down == 2:
-            if not ha:
-                k1, v1 = a, va
-            elif not hb:
-                k1, v1 = b, vb
-            else:
-                k1, v1 = c, vc
-            d = b if k1 == a else a
-            base[k1] = v1
-            base[d] = ev
-            if v1 > best:
-                best, best_k = v1, k1
-            if ev > best:
-                best, best_k = ev, d
-            count = _match(scratch, count, v1, d, pair)
-            if flip_k < 0:
-                flip_k = d
-            continue
-        # one card face down: d, two face up: k1, k2
-        if ha:
-            d, k1, v1, k2, v2 = a, b, vb, c, vc
-        elif hb:
-            d, k1, v1, k2, v2 = b, a, va, c, vc
-        else:
-            d, k1, v1, k2, v2 = c, a, va, b, vb
-        base[d] = ev
-        if ev > best:
-            best, best_k = ev, d
-        if v1 == v2:
-            base[k1] = v1 - pair
-            base[k2] = v1 - pair
-            if v1 - pair > best:
-                best, best_k = v1 - pair, k1
-            count = _match(scratch, count, v1, d, 3 * v1)
-            flip_k = d
-            flip_gain = prm[2] + 0.1
-        else:
-            base[k1], base[k2] = v1, v2
-            if v1 > best:
-                best, best_k = v1, k1
-            if v2 > best:
-                best, best_k = v2, k2
-            count = _match(scratch, count, v1, k2, pair)
-            count = _match(scratch, count, v2, k1, pair)
-            if flip_k < 0:
-                flip_k = d
-    return best, best_k, flip_k, flip_gain, count
-
-
-@njit(cache=True)
-def _near_end(vals, hid, clr, st, prm, p, card, drawn):  # type: ignore[no-untyped-def]
-    """`Table._choose_near_end`: `_choose` when seat p has one face-down card
-    left, so that placing there or flipping it ends the round."""
-    ev = prm[0]
-    pair = prm[3]
-    h = hid[p]
-    d = 0
-    while not (h >> d) & 1:
-        d += 1
-    shown = 0
-    best = -1e9
-    best_k = -1
-    for k in range(GRID_SIZE):
-        if (clr[p] >> k) & 1 or k == d:
-            continue
-        v = vals[p, k]
-        shown += v
-        g = 1.0 * (v - card)
-        a, b = _OTHERS[k, 0], _OTHERS[k, 1]
-        if a == d or b == d:  # the other one is face up
-            other = vals[p, b] if a == d else vals[p, a]
-            if other == card:
-                g += pair
-            elif v == other:
-                g -= pair
-        elif vals[p, a] == card and vals[p, b] == card:
-            g += 3 * card
-        if g > best:
-            best = g
-            best_k = k
-    # ending the round: exchange at d, or flip d
-    a, b = _OTHERS[d, 0], _OTHERS[d, 1]
-    completes = vals[p, a] == card and vals[p, b] == card
-    mine = shown - 2 * card if completes else shown + card
-    g = ev - card + (3 * card if completes else 0) + _ending(vals, hid, clr, st, prm, p, 1.0 * mine)
-    if g > best:
-        best = g
-        best_k = d
-    if drawn:
-        g = prm[2] + _ending(vals, hid, clr, st, prm, p, shown + ev)
-        if g > best:
-            return d, g, True
-    return best_k, best, False
-
-
-@njit(cache=True)
-def _ending(vals, hid, clr, st, prm, p, mine):  # type: ignore[no-untyped-def]
-    """`Table._ending`: what ending the round with about `mine` points is worth to
-    seat p beyond the points the move saves."""
-    n = st[N]
-    if st[TURNS] > prm[7] * n:  # no more stalling: rounds must end
-        return prm[5]
-    if st[PENALTY] == 0 or (st[PENALTY] == 1 and mine <= 0):
-        return prm[5]
-    ev = prm[0]
-    lowest = 1e9
-    for o in range(n):
-        if o == p:
-            continue
-        h = hid[o]
-        down = 0
-        for k in range(GRID_SIZE):
-            down += (h >> k) & 1
-        est = ev * down - prm[6]
-        gone = h | clr[o]
-        for j in range(GRID_SIZE):
-            if not (gone >> j) & 1:
-                est += vals[o, j]
-        if est < lowest:
-            lowest = est
-    if mine < lowest - prm[4]:
-        return prm[5]
-    return -mine
+    def play_moves(
+        self,
+        world: Tables,
+        t: Tables,
+        order: np.ndarray,
+        actions: np.ndarray,
+        args: np.ndarray,
+        placing: np.ndarray,
+    ) -> None:
+        """Play candidate move b at table b of `t`, a copy of table 0 of
+        `world`, for each b of `order` (`play_moves`, with reshuffles)."""
+        stage = np.zeros(len(order), dtype=np.int64)
+        call = (world, t, order, actions, args, placing, self.policy, self.prm)
+        rest = (self.floats, self.ints, self.give_up, stage)
+        j = play_moves(*call, *rest)
+        while j >= 0:
+            reshuffle(t, int(order[j]), self.rng)
+            j = play_moves(*call, *rest)

@@ -15,9 +15,10 @@ exchanges that lose points are left out, except one that keeps the round from
 ending. The `expected` bot's choice (one-turn expected value with card
 counting) is always a candidate: the default. Each candidate is played in many
 sampled worlds, the same worlds for every candidate (common random numbers),
-then the round is played out to its end by the fast greedy policy of
-`skyjo.bots.rollout` for every player, the bot included (after a "draw", the
-drawn card is first placed where the `expected` bot would put it). A playout
+then the round is played out to its end on the rules kernel by the fast
+greedy policy of `skyjo.bots.playout_policy` for every player, the bot
+included (`skyjo.bots.fastplay`; after a "draw", the drawn card is first
+placed where the `expected` bot would put it). A playout
 is scored for the game, not the round: the round's scores with the ender's
 penalty applied give new totals; if the game ends there, the bot's share of
 the win; otherwise an estimate of its chance to win from those totals, each
@@ -52,11 +53,13 @@ import time
 from typing import Any
 
 import numpy as np
+from numba import njit
 
+from skyjo import kernel
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.fastplay import LOWEST_CARD, no_placing, play_move
-from skyjo.bots.rollout import DEFAULT_POLICY, MEAN_CARD, Policy
+from skyjo.bots.fastplay import GREEDY, LOWEST_CARD, Playouts, no_placing
+from skyjo.bots.playout_policy import DEFAULT_POLICY, MEAN_CARD, Policy, params
 from skyjo.engine import (
     CLEARED,
     DRAW,
@@ -70,8 +73,8 @@ from skyjo.engine import (
     observe,
     step,
 )
-from skyjo.rules import COLS, GRID_SIZE
-from skyjo.scoring import round_scores
+from skyjo.kernel import PLAYERS, TARGET, TOTALS
+from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE
 
 #: The default budget, per opponent: simulated turns per decision, all
 #: candidates together, each turn weighted by (2 + players) / 4 and each
@@ -95,8 +98,6 @@ CRITICAL_DOWN = 2
 #: the others (see the module's description for why both are 1).
 FOCUS = 1.0
 CALM = 1.0
-
-_OTHERS = tuple(((k + COLS) % GRID_SIZE, (k + 2 * COLS) % GRID_SIZE) for k in range(GRID_SIZE))
 
 Candidate = tuple[int, ...]  #: the actions of one candidate move, as played
 
@@ -208,9 +209,15 @@ class SearchBot:
             return [0.0], [0.0]
         placing = self._placing(sampler) if (DRAW,) in candidates else no_placing()
         moves = [_move(c) for c in candidates]
+        actions = np.array([m[0] for m in moves], dtype=np.int64)
+        args = np.array([m[1] for m in moves], dtype=np.int64)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
-        rng = random.Random(self._rng.getrandbits(64))
+        playouts = Playouts(random.Random(self._rng.getrandbits(64)), GREEDY, params(self._policy))
         value = _Valuer(sampler.observation)
+        n = len(sampler.grids)
+        world = kernel.new_tables(1, n)
+        tables = kernel.new_tables(count, n)  # table i: candidate i's playout
+        values = np.zeros(count)
         sums = [0.0] * count
         plays = [0] * count
         diffs = [0.0] * count  # sum of (value - default's value) over shared worlds
@@ -218,20 +225,22 @@ class SearchBot:
         active = list(range(count))
         stages = max(1, math.ceil(math.log2(count)))
         start = time.perf_counter()
-        got = [0.0] * count
         stats = [0, 0, 0]
-        weight = (2 + len(sampler.grids)) / 4  # a turn costs more at a bigger table
-        limit = self._turns or TURNS_PER_OPPONENT * (len(sampler.grids) - 1)
+        weight = (2 + n) / 4  # a turn costs more at a bigger table
+        limit = self._turns or TURNS_PER_OPPONENT * (n - 1)
         for stage in range(stages):
             turns = 0.0
-            playouts = 0
+            played = 0
+            order = np.array(active, dtype=np.int64)
             while True:
-                world = sampler.table(sampler.deal(gen), rng, self._policy).pack()
+                sampler.load(world, 0, sampler.deal(gen))
+                playouts.play_moves(world, tables, order, actions, args, placing)
+                value(tables, order, values)
+                got = values.tolist()
+                simulated = tables.turns.tolist()
                 for i in active:
-                    raw, t = play_move(world, moves[i], placing, rng)
-                    got[i] = value(raw, t.ender)
-                    turns += t.turns * weight + PLAYOUT_COST
-                    stats[0] += t.turns
+                    turns += simulated[i] * weight + PLAYOUT_COST
+                    stats[0] += simulated[i]
                 mine = got[default]
                 for i in active:
                     v = got[i]
@@ -240,7 +249,7 @@ class SearchBot:
                     d = v - mine
                     diffs[i] += d
                     squares[i] += d * d
-                playouts += len(active)
+                played += len(active)
                 stats[1] += len(active)
                 stats[2] += 1
                 if self._budget is not None:
@@ -248,7 +257,7 @@ class SearchBot:
                     if elapsed >= share * self._budget * (stage + 1) / stages:
                         break
                 elif self._iterations is not None:
-                    if playouts * stages >= share * self._iterations:
+                    if played * stages >= share * self._iterations:
                         break
                 elif turns * stages >= share * limit:
                     break
@@ -290,7 +299,7 @@ def _plan_key(obs: Observation) -> Any:
 
 
 def _move(candidate: Candidate) -> tuple[int, int]:
-    """A candidate as `fastplay.play_move` takes it: (DRAW, 0), (TAKE_DISCARD,
+    """A candidate as `fastplay.first_move` takes it: (DRAW, 0), (TAKE_DISCARD,
     action) or (action, 0) for the held card."""
     return (candidate[0], candidate[1] if candidate[0] == TAKE_DISCARD else 0)
 
@@ -318,7 +327,7 @@ def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = 
         others = tuple(
             sorted(
                 (cards[o] if status[o] == FACE_UP else 99)  # 99: face down
-                for o in _OTHERS[k]
+                for o in COLUMN_PARTNERS[k]
             )
         )
         completes = others == (card, card)
@@ -349,30 +358,51 @@ def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = 
 
 
 class _Valuer:
-    """Scores a played-out round for the viewer, for the game (see the module's
+    """Scores played-out rounds for the viewer, for the game (see the module's
     description): its share of the win if the game ends, else its estimated
     chance of winning from the new totals."""
 
     def __init__(self, obs: Observation) -> None:
         self.me = obs.viewer
-        self.totals = obs.totals
-        self.penalty = obs.rules.ender_penalty
-        self.target = obs.rules.target_score
-        self.others = [p for p in range(obs.num_players) if p != obs.viewer]
         #: what the leader of a round usually scores, by number of players
         self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
 
-    def __call__(self, raw: list[int], ender: int) -> float:
-        scores, _ = round_scores(raw, ender, self.penalty)
-        totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
-        mine = totals[self.me]
-        highest = max(totals)
-        if highest >= self.target:
-            lowest = min(totals)
-            return 1.0 / totals.count(lowest) if mine == lowest else 0.0
-        rounds = max(1.0, 0.5 + (self.target - highest) / self.leader_round)
-        scale = 1.0 / (ROUND_SPREAD * math.sqrt(2.0 * rounds))
+    def __call__(self, t: kernel.Tables, order: np.ndarray, out: np.ndarray) -> None:
+        """out[b], for each b of `order`: the value of table b's scored round
+        (its TOTALS row: the totals before the round plus its scores)."""
+        _values(t, order, self.me, self.leader_round, ROUND_SPREAD, out)
+
+
+@njit(cache=True)
+def _values(t, order, me, leader_round, spread, out):  # type: ignore[no-untyped-def]
+    """`_Valuer`, compiled: the game over (a total at the target), the viewer's
+    share of the lowest total; else the product over the others of the chance
+    that the viewer ends lower, each difference of totals taken as normal with
+    `spread` a round over the rounds likely left."""
+    for j in range(len(order)):
+        b = order[j]
+        n = t.slots[b, PLAYERS]
+        target = t.slots[b, TARGET]
+        totals = t.seats[b, TOTALS]
+        mine = totals[me]
+        highest = totals[0]
+        lowest = totals[0]
+        for p in range(1, n):
+            highest = max(highest, totals[p])
+            lowest = min(lowest, totals[p])
+        if highest >= target:
+            if mine != lowest:
+                out[b] = 0.0
+            else:
+                shared = 0
+                for p in range(n):
+                    shared += totals[p] == lowest
+                out[b] = 1.0 / shared
+            continue
+        rounds = max(1.0, 0.5 + (target - highest) / leader_round)
+        scale = 1.0 / (spread * math.sqrt(2.0 * rounds))
         chance = 1.0
-        for o in self.others:
-            chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
-        return chance
+        for o in range(n):
+            if o != me:
+                chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
+        out[b] = chance
