@@ -34,7 +34,9 @@ from sqlalchemy import (
     Text,
     text,
 )
+from sqlalchemy import insert as sql_insert
 from sqlalchemy import select as sql_select
+from sqlalchemy import update as sql_update
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from skyjo.database import engine_for, migrate
@@ -135,22 +137,27 @@ class Store:
         self._migrate()
 
     def save(self, room: RoomRecord) -> None:
-        """Write the room (insert or update) in one transaction."""
-        row = RoomRow(
-            code=room.code,
-            title=room.title,
-            listed=room.listed,
-            created_at=room.created_at,
-            updated_at=time.time(),
-            finished=room.finished,
-            steps=room.steps,
-            host=room.host,
-            tokens=json.dumps(room.tokens),
-            match=json.dumps(room.match, separators=(",", ":")),
-            options=json.dumps(room.options),
-        )
-        with Session(self.engine) as session, session.begin():
-            session.merge(row)
+        """Write the room (update, else insert) in one transaction. (SQLAlchemy Core
+        statements: half the time of the ORM's merge, for a write after every step.)"""
+        values = {
+            "title": room.title,
+            "listed": room.listed,
+            "created_at": room.created_at,
+            "updated_at": time.time(),
+            "finished": room.finished,
+            "steps": room.steps,
+            "host": room.host,
+            "tokens": json.dumps(room.tokens),
+            "match": json.dumps(room.match, separators=(",", ":")),
+            "options": json.dumps(room.options),
+        }
+        table = RoomRow.__table__
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                sql_update(table).where(table.c.code == room.code).values(values)
+            )
+            if changed.rowcount == 0:
+                connection.execute(sql_insert(table).values(code=room.code, **values))
 
     def load(self, code: str) -> RoomRecord | None:
         """The room with this code, or None."""
