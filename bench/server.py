@@ -2,12 +2,19 @@
 
 Starts `skyjo serve` in a subprocess (a temporary SQLite file, bots without
 pause), creates rooms of four seats (most of four humans; every `--bot-every`
-room two humans, a `greedy` and a `search` bot), connects one WebSocket per
-human seat, and lets every client answer like a quick human (0.5 to 1.5 s of
-thinking before each move, `--think`). A room whose game ends starts another.
-Prints rooms, connections, moves/s, the 50th and 99th percentile of move
-latency (a client sends a move until it sees its update) and errors; then the
-same with no thinking time (`--no-think-seconds`), the greatest moves/s.
+room two humans, a `greedy` and a `search` bot, and two spectators), connects
+one WebSocket per human seat and spectator (four a room: 200 rooms are 800
+connections), and lets every player answer like a quick human (0.5 to 1.5 s
+of thinking before each move, `--think`). A room whose game ends starts another.
+Every room is created and every client connected (each has its `state`)
+before the clock starts: the setup's time is printed apart (`setup_s`), not
+counted as move latency. Prints rooms, connections, moves/s, the 50th and 99th
+percentile of move latency (a client sends a move until it sees its update),
+the slowest, errors, the 1-minute load average at the window's start and end
+(other work on the machine slows every figure) and the cores the server
+process, its bot workers and the clients used over the window (a server
+using far less than a core is not what limits the figures); then the same
+with no thinking time (`--no-think-seconds`), the greatest moves/s.
 
     python bench/server.py                       # 200 rooms, 30 s, then 10 s flat out
     python bench/server.py --rooms 50 --seconds 10 --json
@@ -36,6 +43,7 @@ import httpx2
 import typer
 from machine import describe  # bench/machine.py, beside this script
 from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 HUMANS = [{"name": f"H{i}"} for i in range(4)]
 WITH_BOTS = [{"name": "H0"}, {"name": "H1"}, {"bot": "greedy"}, {"bot": "search"}]
@@ -51,20 +59,68 @@ class Tally:
     games: int = 0
     connections: int = 0
 
-    def summary(self, rooms: int, seconds: float) -> dict[str, Any]:
+    def summary(self, rooms: int, seconds: float, setup: float, load: tuple[float, ...],
+                cores: dict[str, float | None]) -> dict[str, Any]:  # fmt: skip
         cuts = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0] * 99
         return {
             "rooms": rooms,
             "connections": self.connections,
+            "setup_s": round(setup, 1),
             "seconds": round(seconds, 1),
             "moves": self.moves,
             "moves_per_s": round(self.moves / seconds, 1),
             "p50_ms": round(cuts[49] * 1000, 1),
             "p99_ms": round(cuts[98] * 1000, 1),
+            "max_ms": round(max(self.latencies, default=0) * 1000, 1),
             "games_finished": self.games,
             "errors": len(self.errors),
             "first_errors": self.errors[:5],
+            "load_avg_1min": [round(load[0], 2), round(os.getloadavg()[0], 2)],
+            **cores,
         }
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system, seconds) process `pid` used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (the server's bot workers; Linux /proc)."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+    return [int(c) for task in tasks for c in (task / "children").read_text().split()]
+
+
+class Cores:
+    """How many cores the server process, its bot workers and this benchmark
+    used over a window (None where /proc cannot say)."""
+
+    def __init__(self, server: int) -> None:
+        self.pids = {"server": [server], "bot_workers": children(server), "clients": [os.getpid()]}
+        self.begun = time.monotonic()
+        self.start = {name: self._used(pids) for name, pids in self.pids.items()}
+
+    @staticmethod
+    def _used(pids: list[int]) -> float | None:
+        used = [cpu_seconds(pid) for pid in pids]
+        return None if not used or None in used else sum(u for u in used if u is not None)
+
+    def used(self) -> dict[str, float | None]:
+        seconds = time.monotonic() - self.begun
+        shares: dict[str, float | None] = {}
+        for name, pids in self.pids.items():
+            now, then = self._used(pids), self.start[name]
+            shares[f"{name}_cores"] = (
+                None if now is None or then is None else round((now - then) / seconds, 2)
+            )
+        return shares
 
 
 class Server:
@@ -74,7 +130,12 @@ class Server:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        env = {**os.environ, "SKYJO_BOT_DELAY": "0", "SKYJO_RATE": "1000"}
+        env = {
+            **os.environ,
+            "SKYJO_BOT_DELAY": "0",
+            "SKYJO_RATE": "1000",
+            "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
+        }
         db = f"sqlite:///{folder / 'bench.db'}"
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
@@ -92,73 +153,141 @@ class Server:
         self.process.wait(timeout=30)
 
 
-async def client(url: str, token: str, think: tuple[float, float], deadline: float,
-                 tally: Tally, rng: random.Random) -> bool:  # fmt: skip
-    """One seat: answer every turn after thinking; True when its game ended."""
-    async with connect(url, max_size=2**20) as ws:
-        tally.connections += 1
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        seat, sent = None, None
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "error":
-                tally.errors.append(f"{message['code']}: {message['message']}")
-                continue
-            if kind not in ("state", "update"):
-                continue
-            if kind == "state":
-                seat = message["you"]
-            elif sent is not None and message["seat"] == seat:
-                tally.latencies.append(time.monotonic() - sent)
-                tally.moves += 1
-                sent = None
-            obs = message["observation"]
-            if obs["phase"] == "game_over":
-                return True
-            if obs["legal_actions"] and sent is None:
-                if think[1] > 0:
-                    await asyncio.sleep(rng.uniform(*think))
-                sent = time.monotonic()
-                action = rng.choice(obs["legal_actions"])
-                await ws.send(json.dumps({"type": "move", "action": action}))
-    return False
+class Clock:
+    """The measured window: it opens once every client of the first rooms is
+    connected and has its state (so setting 200 rooms up is not measured as
+    move latency), and closes `seconds` later."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.open = asyncio.Event()
+        self.deadline = float("inf")
+        self.waiting = 0
+
+    def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.start()
+
+    def start(self) -> None:
+        if not self.open.is_set():
+            self.deadline = time.monotonic() + self.seconds
+            self.open.set()
 
 
-async def room(http: httpx2.AsyncClient, base: str, index: int, bot_every: int,
-               think: tuple[float, float], deadline: float, tally: Tally) -> None:  # fmt: skip
-    """Rooms one after the other, until the deadline."""
-    rng = random.Random(index)
-    while time.monotonic() < deadline:
-        seats = WITH_BOTS if bot_every and index % bot_every == 0 else HUMANS
+async def create(http: httpx2.AsyncClient, base: str, seats: list[dict[str, Any]],
+                 tally: Tally) -> tuple[str, list[str | None]] | None:  # fmt: skip
+    """A room of `seats` with every human seat claimed: its code and the tokens,
+    one per seat: None (a spectator) for each bot's seat."""
+    try:
         created = (await http.post(f"{base}/api/rooms", json={"seats": seats})).json()
         tokens = [created["token"]]
         for _ in range(sum(1 for s in seats if "bot" not in s) - 1):
             joined = await http.post(f"{base}/api/rooms/{created['code']}/join")
             tokens.append(joined.json()["token"])
-        url = base.replace("http", "ws") + f"/ws/{created['code']}"
-        ended = await asyncio.gather(
-            *(client(url, token, think, deadline, tally, rng) for token in tokens)
-        )
-        if any(ended):
-            tally.games += 1
+    except (httpx2.HTTPError, KeyError, ValueError) as failure:
+        tally.errors.append(f"creating a room: {failure!r}")
+        return None
+    return created["code"], tokens + [None] * (len(seats) - len(tokens))
 
 
-async def run(base: str, rooms: int, bot_every: int, think: tuple[float, float],
+async def client(url: str, token: str | None, think: tuple[float, float], clock: Clock,
+                 tally: Tally, rng: random.Random) -> bool:  # fmt: skip
+    """One seat: say hello, wait for the window to open, then answer every turn
+    after thinking until it closes; True when its game ended."""
+    try:
+        return await play(url, token, think, clock, tally, rng)
+    except (OSError, WebSocketException, TimeoutError) as failure:
+        tally.errors.append(f"a client's connection: {failure!r}")
+        return False
+
+
+async def play(url: str, token: str | None, think: tuple[float, float], clock: Clock,
+               tally: Tally, rng: random.Random) -> bool:  # fmt: skip
+    async with connect(url, max_size=2**20) as ws:
+        tally.connections += 1
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        while message["type"] != "state":
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        seat, sent = message["you"], None
+        clock.ready()
+        await clock.open.wait()
+        while time.monotonic() < clock.deadline:
+            kind = message["type"]
+            if kind == "error":
+                tally.errors.append(f"{message['code']}: {message['message']}")
+            elif kind in ("state", "update"):
+                if kind == "update" and sent is not None and message["seat"] == seat:
+                    tally.latencies.append(time.monotonic() - sent)
+                    tally.moves += 1
+                    sent = None
+                obs = message["observation"]
+                if obs["phase"] == "game_over":
+                    return True
+                if obs.get("legal_actions") and sent is None:
+                    if think[1] > 0:
+                        await asyncio.sleep(rng.uniform(*think))
+                    sent = time.monotonic()
+                    action = rng.choice(obs["legal_actions"])
+                    await ws.send(json.dumps({"type": "move", "action": action}))
+            try:
+                left = max(0.01, clock.deadline - time.monotonic())
+                message = json.loads(await asyncio.wait_for(ws.recv(), left))
+            except TimeoutError:
+                break
+    return False
+
+
+def seats_of(index: int, bot_every: int) -> list[dict[str, Any]]:
+    return WITH_BOTS if bot_every and index % bot_every == 0 else HUMANS
+
+
+async def room(http: httpx2.AsyncClient, base: str, index: int, first: tuple[str, list[str | None]],
+               bot_every: int, think: tuple[float, float], clock: Clock,
+               tally: Tally) -> None:  # fmt: skip
+    """Room `index`, set up already (`first`); a room whose game ends in the
+    window starts another, until the window closes."""
+    rng = random.Random(index)
+    made: tuple[str, list[str | None]] | None = first
+    while made is not None:
+        code, tokens = made
+        url = base.replace("http", "ws") + f"/ws/{code}"
+        ended = await asyncio.gather(*(client(url, t, think, clock, tally, rng) for t in tokens))
+        if not any(ended) or time.monotonic() >= clock.deadline:
+            return
+        tally.games += 1
+        made = await create(http, base, seats_of(index, bot_every), tally)
+        if made is not None:
+            clock.waiting += len(made[1])  # the window is open: they do not wait for it
+
+
+async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[float, float],
               seconds: float) -> dict[str, Any]:  # fmt: skip
+    """Set `rooms` rooms up (created, joined, every client connected), then
+    measure `seconds` of play."""
     tally = Tally()
+    clock = Clock(seconds)
     limits = httpx2.Limits(max_connections=50)
-    async with httpx2.AsyncClient(timeout=30, limits=limits) as http:
-        start = time.monotonic()
-        deadline = start + seconds
-        await asyncio.gather(
-            *(room(http, base, i, bot_every, think, deadline, tally) for i in range(rooms))
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, pool=None), limits=limits) as http:
+        begun = time.monotonic()
+        made = await asyncio.gather(
+            *(create(http, base, seats_of(i, bot_every), tally) for i in range(rooms))
         )
-    return tally.summary(rooms, time.monotonic() - start)
+        ready = [(i, m) for i, m in enumerate(made) if m is not None]
+        clock.waiting = sum(len(tokens) for _, (_, tokens) in ready)
+        tasks = [
+            asyncio.create_task(room(http, base, i, m, bot_every, think, clock, tally))
+            for i, m in ready
+        ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(clock.open.wait(), 120)
+        clock.start()  # (if some client never got its state, the errors say so)
+        setup, load = time.monotonic() - begun, os.getloadavg()
+        opened, cores = time.monotonic(), Cores(pid)
+        await asyncio.gather(*tasks)
+        used = cores.used()
+    return tally.summary(rooms, time.monotonic() - opened, setup, load, used)
 
 
 def main(
@@ -176,8 +305,11 @@ def main(
     with tempfile.TemporaryDirectory() as folder:
         server = Server(Path(folder))
         try:
-            paced = asyncio.run(run(server.base, rooms, bot_every, think, seconds))
-            flat = asyncio.run(run(server.base, rooms, bot_every, (0.0, 0.0), no_think_seconds))
+            pid = server.process.pid
+            paced = asyncio.run(run(server.base, pid, rooms, bot_every, think, seconds))
+            flat = asyncio.run(
+                run(server.base, pid, rooms, bot_every, (0.0, 0.0), no_think_seconds)
+            )
         finally:
             server.stop()
     results = {"machine": describe(), "paced": paced, "no_think": flat}
