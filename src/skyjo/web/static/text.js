@@ -12,44 +12,51 @@ export function nameOf(seats, seat, you) {
   return seats[seat]?.name ?? "?";
 }
 
+/** The sentence `key`, or its second-person form (`keyYou`: "You drew", "Robaste")
+ * when `seat` is the viewer's own. */
+function about(key, seat, you, params) {
+  return t(seat === you && you !== null ? `${key}You` : key, params);
+}
+
 /** The lines that tell one step's events (a discard and its flip make one line). */
 export function describeEvents(events, seats, you) {
   const lines = [];
   let discarded = null;
   for (const event of events) {
     const name = nameOf(seats, event.player, you);
+    const say = (key, params) => about(key, event.player, you, params);
     switch (event.kind) {
       case "revealed":
         lines.push(event.position
-          ? t("ev.revealed", { name, card: aCard(event.card), where: where(event.position) })
-          : t("ev.revealedEnd", { name, cards: (event.cards || []).join(", ") }));
+          ? say("ev.revealed", { name, card: aCard(event.card), where: where(event.position) })
+          : say("ev.revealedEnd", { name, cards: (event.cards || []).join(", ") }));
         break;
       case "drew":
-        lines.push(event.card === undefined ? t("ev.drew", { name }) : t("ev.drewCard", { name, card: aCard(event.card) }));
+        lines.push(event.card === undefined ? say("ev.drew", { name }) : say("ev.drewCard", { name, card: aCard(event.card) }));
         break;
       case "took_discard":
-        lines.push(t("ev.took", { name, card: event.card }));
+        lines.push(say("ev.took", { name, card: event.card }));
         break;
       case "exchanged":
-        lines.push(t("ev.exchanged", { name, card: event.card, where: where(event.position), old: event.cards[0] }));
+        lines.push(say("ev.exchanged", { name, card: event.card, where: where(event.position), old: event.cards[0] }));
         break;
       case "discarded":
         discarded = event.card;
         break;
       case "flipped":
-        lines.push(t("ev.flipped", { name, card: discarded, flipped: aCard(event.card), where: where(event.position) }));
+        lines.push(say("ev.flipped", { name, card: discarded, flipped: aCard(event.card), where: where(event.position) }));
         break;
       case "column_cleared":
-        lines.push(t("ev.cleared", { name, card: event.card }));
+        lines.push(say("ev.cleared", { name, card: event.card }));
         break;
       case "reshuffled":
         lines.push(t("ev.reshuffled", { n: event.count }));
         break;
       case "timed_out":
-        lines.push(t("ev.timedOut", { name }));
+        lines.push(say("ev.timedOut", { name }));
         break;
       case "final_turns":
-        lines.push(t("ev.final", { name }));
+        lines.push(say("ev.final", { name }));
         break;
       case "dealt":
         lines.push(t("ev.dealt"));
@@ -72,16 +79,18 @@ export function explainRound(summary, seats, you, penalty) {
   const ender = nameOf(seats, summary.ender, you);
   const raw = summary.raw[summary.ender];
   const score = summary.scores[summary.ender];
+  const said = (key, params) => about(key, summary.ender, you, params);
   if (summary.doubled) {
     let rival = null;
     summary.raw.forEach((value, seat) => {
       if (seat !== summary.ender && (rival === null || value < summary.raw[rival])) rival = seat;
     });
-    return t("round.doubled", { ender, raw, rival: nameOf(seats, rival, you), other: summary.raw[rival], score });
+    const params = { ender, raw, rival: nameOf(seats, rival, you), other: summary.raw[rival], score };
+    return rival === you && you !== null ? t("round.doubledRivalYou", params) : said("round.doubled", params);
   }
-  if (penalty === "none") return t("round.noPenalty", { ender, raw });
-  if (penalty === "positive" && raw <= 0) return t("round.notPositive", { ender, raw });
-  return t("round.lowest", { ender, raw });
+  if (penalty === "none") return said("round.noPenalty", { ender, raw });
+  if (penalty === "positive" && raw <= 0) return said("round.notPositive", { ender, raw });
+  return said("round.lowest", { ender, raw });
 }
 
 /** "Ana wins!", "You win!" or "Ana and Ben share the win!" */
