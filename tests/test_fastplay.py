@@ -1,15 +1,17 @@
 """The playouts (`skyjo.bots.fastplay`, the policy of `skyjo.bots.playout_policy`)
 play the rules of the engine, and play as they did before they ran on the kernel.
 
-- The differential test plays a sampled world to the end of its round twice:
-  in the compiled playout (kernel tables, reshuffles from a `random.Random`),
-  and on the engine, each action the policy's choice at the engine's state and
-  each reshuffle the same shuffle of the same generator; both must end with
-  the same table (grids, face-down and cleared cards, piles, totals, the
-  round's raw and final scores, its ender), having played the same number of
-  turns and reshuffles. Short draw piles force reshuffles; across the
-  examples reshuffles and column clears (in turns and at the final reveal)
-  must all happen, at every player count and under every `ender_penalty`.
+- The differential test plays a world to the end of its round twice: in the
+  compiled playout (kernel tables, reshuffles by the compiled copy of a
+  `random.Random`'s generator), and on the engine, each action the policy's
+  choice at the engine's state and each reshuffle `random.Random.shuffle` of
+  the discard pile with the same seed; both must end with the same table
+  (grids, face-down and cleared cards, piles, totals, the round's raw and
+  final scores, its ender), having played the same turns and reshuffles, the
+  generators in the same state. Short draw piles force reshuffles, planted
+  columns clears at the final reveal; across the examples reshuffles and
+  column clears (in turns and at the final reveal) all happen, and at every
+  player count under every `ender_penalty`.
 - The playouts at 28 seeded positions give what the code before the port
   (its own copy of the rules in `fastplay`, and the plain Python reference
   `rollout.Table`) gave: raw scores, ender and turns of every candidate move,
@@ -308,6 +310,29 @@ def test_a_playout_that_never_ends_is_stopped() -> None:
         assert t.raw[0, :players].tolist() == raw
         scores, doubled = round_scores(raw, end.player, "always")
         assert (t.scores[0, :players].tolist(), bool(t.doubled[0])) == (scores, doubled)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64),
+    size=st.integers(0, 150),
+    advance=st.integers(0, 700),
+)
+def test_the_compiled_shuffle_is_random_shuffle(seed: int, size: int, advance: int) -> None:
+    """The reshuffles' generator shuffles as `random.Random.shuffle`, from any
+    state (`advance` draws into it, across the twists of its 624 words), and
+    leaves the generator where `random.Random` leaves it."""
+    rng = random.Random(seed)
+    for _ in range(advance):
+        rng.getrandbits(1 + advance % 32)
+    mt = fastplay.generator(rng)
+    assert fastplay.as_random(mt).getstate() == rng.getstate()
+    values = list(range(size))
+    compiled = np.array(values, dtype=np.int64)
+    fastplay.shuffle(mt, compiled)
+    rng.shuffle(values)
+    assert compiled.tolist() == values
+    assert fastplay.as_random(mt).getstate() == rng.getstate()
 
 
 def test_an_unknown_policy_is_refused() -> None:

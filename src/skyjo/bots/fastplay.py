@@ -3,27 +3,28 @@
 The search bot values a candidate move by playing it in a sampled world, then
 the rest of the round with a fast policy for every player. The rules of those
 rounds are the kernel's (`skyjo.kernel`: `draw`, `take_discard`, `place`
-with its column clears and turn passing, `end_round` with the raw scores and
-the ender's penalty); this module is only the loop that asks a policy for
-each action and applies it, compiled with Numba. The policies live apart
-(`skyjo.bots.playout_policy`: `choose(t, b, prm, floats, ints) -> action`).
+with its column clears and turn passing, `reshuffle`, `end_round` with the
+raw scores and the ender's penalty); this module is only the loop that asks a
+policy for each action and applies it, compiled with Numba. The policies
+live apart (`skyjo.bots.playout_policy`: `choose(t, b, prm, floats, ints) ->
+action`, which reads only what the player to act may see).
 
 - `play_out(t, b, ...)` plays table b to the end of its round; `first_move`
   plays a candidate move (a forced first turn) before it; `play_moves` plays
   one candidate at each of several tables, each a copy of one sampled world.
-  `Playouts` calls them from Python, reshuffles included.
-- The kernel has no random numbers, nor does this loop: when a player must
-  draw from an empty draw pile, the compiled loop stops before that draw
-  (NEED_RESHUFFLE, nothing of the turn done), Python shuffles the discard pile
-  with the caller's `random.Random` (`reshuffle`, RULES.md 2.7) and the loop
-  goes on; the policy, asked again, makes the same choice. So a seeded search
-  is deterministic.
-- A playout ends with the round (ROUND_ENDED: the kernel has scored it; the
-  table's RAW and SCORES rows hold the raw and final round scores, ENDER the
-  ender, TURNS the turns played). A policy that would never end a round (say,
-  one that takes every discard and never turns a card) is stopped after
-  `give_up` turns a player, the round scored as it lies, with the player to
-  act as the ender if there is none.
+  `Playouts` calls them from Python.
+- A playout ends with the round (the kernel has scored it: the table's RAW
+  and SCORES rows hold the raw and final round scores, TOTALS the totals,
+  ENDER the ender, TURNS the turns played). A policy that would never end a
+  round (say, one that takes every discard and never turns a card) is stopped
+  after `give_up` turns a player, the round scored as it lies, with the player
+  to act as the ender if there is none.
+- When the draw pile is empty, the discard pile but its top card is shuffled
+  into a new draw pile (RULES.md 2.7, `kernel.reshuffle`) by the playouts'
+  generator: the state of a `random.Random` (a Mersenne Twister), stepped in
+  compiled code exactly as `random.Random.shuffle` would step it on the
+  pile, bottom first, whose last card becomes the top. So a seeded search is
+  deterministic, and plays as it did when Python shuffled.
 
 A second policy plugs in with a code (`GREEDY`...) and one branch in
 `_choose`: it takes the same table and arrays (its knobs in `prm`, its work
@@ -44,9 +45,10 @@ from skyjo import kernel
 from skyjo.bots import playout_policy
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
 from skyjo.kernel import (
+    DISCARD_LEN,
+    DISCARD_PILE,
     ENDER,
     HELD,
-    NEED_RESHUFFLE,
     NO_CARD,
     PLAYER,
     PLAYERS,
@@ -65,8 +67,6 @@ GIVE_UP = 200
 #: A `placing` array (see `first_move`) holds card c's action at c - LOWEST_CARD.
 LOWEST_CARD = min(CARD_VALUES)
 PLACING_SIZE = max(CARD_VALUES) - LOWEST_CARD + 1
-#: The stages of a table in `play_moves`.
-_COPY, _MOVE, _PLAY, _DONE = range(4)
 
 
 def scratch() -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +77,88 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 def no_placing() -> np.ndarray:
     """A `placing` array that leaves every drawn card to the policy."""
     return np.full(PLACING_SIZE, -1, dtype=np.int64)
+
+
+# --- the generator: random.Random's Mersenne Twister ----------------------------------
+
+#: The words of a Mersenne Twister's state; `mt[_N]` holds the index of the next.
+_N, _M = 624, 397
+
+
+@njit(cache=True)
+def _twist(mt):  # type: ignore[no-untyped-def]
+    """The next 624 words of MT19937's state (CPython's `genrand_uint32`)."""
+    for k in range(_N):
+        y = (mt[k] & 0x80000000) | (mt[(k + 1) % _N] & 0x7FFFFFFF)
+        word = mt[(k + _M) % _N] ^ (y >> 1)
+        if y & 1:
+            word ^= 0x9908B0DF
+        mt[k] = word
+
+
+@njit(cache=True, inline="always")
+def _next32(mt):  # type: ignore[no-untyped-def]
+    """The generator's next 32-bit output, tempered."""
+    i = mt[_N]
+    if i >= _N:
+        _twist(mt)
+        i = 0
+    mt[_N] = i + 1
+    y = mt[i]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    return y ^ (y >> 18)
+
+
+@njit(cache=True, inline="always")
+def _below(mt, n):  # type: ignore[no-untyped-def]
+    """A random integer in [0, n), 0 < n < 2**32, as `random.Random._randbelow`:
+    getrandbits(k) for k the bit length of n, again while it is not below n."""
+    k = 0
+    while n >> k:
+        k += 1
+    r = _next32(mt) >> (32 - k)
+    while r >= n:
+        r = _next32(mt) >> (32 - k)
+    return r
+
+
+@njit(cache=True)
+def _reshuffle(t, b, mt):  # type: ignore[no-untyped-def]
+    """Table b's draw pile is empty: reshuffle (`kernel.reshuffle`) the discard
+    pile but its top, in the order `random.Random.shuffle` of the pile (bottom
+    first) would give with the generator `mt`, its last card on top."""
+    size = t.slots[b, DISCARD_LEN] - 1
+    pile = t.piles[b, DISCARD_PILE, :size].copy()
+    for i in range(size - 1, 0, -1):
+        j = _below(mt, i + 1)
+        pile[i], pile[j] = pile[j], pile[i]
+    kernel.reshuffle(t, b, pile[::-1])
+
+
+@njit(cache=True)
+def shuffle(mt, values):  # type: ignore[no-untyped-def]
+    """`random.Random.shuffle(values)` in place, with the generator `mt` (for tests)."""
+    for i in range(len(values) - 1, 0, -1):
+        j = _below(mt, i + 1)
+        values[i], values[j] = values[j], values[i]
+
+
+def generator(rng: random.Random) -> np.ndarray:
+    """The state of `rng` as the compiled generator takes it: 624 words, then
+    the index of the next (its own copy: `rng` does not move)."""
+    version, words, _ = rng.getstate()
+    if version != 3 or len(words) != _N + 1:
+        raise ValueError("not the state of a Mersenne Twister of random.Random")
+    return np.array(words, dtype=np.int64)
+
+
+def as_random(mt: np.ndarray) -> random.Random:
+    """A `random.Random` in the state of the compiled generator `mt`."""
+    rng = random.Random()
+    rng.setstate((3, tuple(mt.tolist()), None))
+    return rng
 
 
 # --- the compiled loop --------------------------------------------------------------
@@ -91,6 +173,17 @@ def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _draw(t, b, mt):  # type: ignore[no-untyped-def]
+    """Draw (`kernel.draw`), reshuffling the discard pile first when the draw
+    pile is empty (RULES.md 2.7); the card."""
+    card = kernel.draw(t, b)
+    if card == NO_CARD:
+        _reshuffle(t, b, mt)
+        card = kernel.draw(t, b)
+    return card
+
+
+@njit(cache=True, inline="always")
 def _place(t, b, action):  # type: ignore[no-untyped-def]
     """Finish the turn with a SWAP or FLIP action (`kernel.place`)."""
     if action >= FLIP:
@@ -99,42 +192,34 @@ def _place(t, b, action):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_out(t, b, policy, prm, floats, ints, give_up):  # type: ignore[no-untyped-def]
+def play_out(t, b, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
     """Play table b (in the turns of a round) to the end of its round with
-    `policy`, a card in hand placed first: ROUND_ENDED, or NEED_RESHUFFLE when
-    the player to act would draw from the empty draw pile (nothing of that
-    turn done: `reshuffle`, then call again)."""
+    `policy`, a card in hand placed first; reshuffles from the generator `mt`."""
     n = t.slots[b, PLAYERS]
     while True:
         if t.slots[b, HELD] == NO_CARD:
             if _choose(policy, t, b, prm, floats, ints) == DRAW:
-                if kernel.draw(t, b) == NO_CARD:
-                    return NEED_RESHUFFLE
+                _draw(t, b, mt)
             else:
                 kernel.take_discard(t, b)
         if _place(t, b, _choose(policy, t, b, prm, floats, ints)) == ROUND_ENDED:
-            return ROUND_ENDED
+            return
         if t.slots[b, TURNS] >= give_up * n:
             if t.slots[b, ENDER] < 0:
                 t.slots[b, ENDER] = t.slots[b, PLAYER]
             kernel.end_round(t, b)
-            return ROUND_ENDED
+            return
 
 
 @njit(cache=True)
-def first_move(t, b, action, arg, placing, policy, prm, floats, ints):  # type: ignore[no-untyped-def]
+def first_move(t, b, action, arg, placing, policy, prm, floats, ints, mt):  # type: ignore[no-untyped-def]
     """Play one move at table b: (DRAW, _): draw, then put the card where
     `placing[card - LOWEST_CARD]` says (a SWAP or FLIP action), or where the
     policy would when that is -1; (TAKE_DISCARD, a): take the discard and make
     the SWAP action a; or (a, _): place the card in hand by the SWAP or FLIP
-    action a. OK (then `play_out` the rest) or ROUND_ENDED; NEED_RESHUFFLE,
-    nothing done, when the move draws from an empty draw pile: `reshuffle`
-    and call again."""
+    action a. OK (then `play_out` the rest) or ROUND_ENDED."""
     if action == DRAW:
-        card = kernel.draw(t, b)
-        if card == NO_CARD:
-            return NEED_RESHUFFLE
-        placed = placing[card - LOWEST_CARD]
+        placed = placing[_draw(t, b, mt) - LOWEST_CARD]
         if placed < 0:
             placed = _choose(policy, t, b, prm, floats, ints)
     elif action == TAKE_DISCARD:
@@ -146,47 +231,28 @@ def first_move(t, b, action, arg, placing, policy, prm, floats, ints):  # type: 
 
 
 @njit(cache=True)
-def play_moves(world, t, order, actions, args, placing, policy, prm, floats, ints, give_up, stage):  # type: ignore[no-untyped-def]
+def play_moves(world, t, order, actions, args, placing, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
     """For each b of `order` in turn, play candidate move b (`actions[b]`,
     `args[b]`: a move of `first_move`) at table b of `t`, a copy of table 0 of
-    `world`, then the rest of its round. `stage[j]` says how far the j-th of
-    `order` has got (all 0 at first). Returns -1 once every round is over, or
-    the j whose table needs a reshuffle before its next draw: `reshuffle`
-    table order[j], then call again with the same arrays, and the candidates
-    go on from there."""
+    `world`, then the rest of its round."""
     for j in range(len(order)):
         b = order[j]
-        if stage[j] == _COPY:
-            kernel.copy_table(world, 0, t, b)
-            stage[j] = _MOVE
-        if stage[j] == _MOVE:
-            status = first_move(t, b, actions[b], args[b], placing, policy, prm, floats, ints)
-            if status == NEED_RESHUFFLE:
-                return j
-            stage[j] = _DONE if status == ROUND_ENDED else _PLAY
-        if stage[j] == _PLAY:
-            if play_out(t, b, policy, prm, floats, ints, give_up) == NEED_RESHUFFLE:
-                return j
-            stage[j] = _DONE
-    return -1
+        kernel.copy_table(world, 0, t, b)
+        if (
+            first_move(t, b, actions[b], args[b], placing, policy, prm, floats, ints, mt)
+            != ROUND_ENDED
+        ):
+            play_out(t, b, policy, prm, floats, ints, mt, give_up)
 
 
 # --- Python ------------------------------------------------------------------------
 
 
-def reshuffle(t: Tables, b: int, rng: random.Random) -> None:
-    """Table b's draw pile is empty: the discard pile but its top card, shuffled
-    by `rng` (`random.Random.shuffle` of the pile, bottom first, whose last card
-    becomes the top), becomes the draw pile (RULES.md 2.7; `kernel.reshuffle`)."""
-    pile = t.discard[b, : t.discard_len[b] - 1].tolist()
-    rng.shuffle(pile)
-    pile.reverse()
-    kernel.reshuffle(t, b, kernel.as_deck(pile))
-
-
 class Playouts:
-    """A policy, its knobs and work arrays, and reshuffles from one
-    `random.Random`: what the playouts of a search share."""
+    """What the playouts of a search share: a policy (its code and knobs), its
+    work arrays, the limit of a round's turns, and the generator of the
+    reshuffles, started in the state of `rng` (which does not move; `rng`
+    gives the generator's state as a `random.Random`)."""
 
     def __init__(
         self,
@@ -195,35 +261,32 @@ class Playouts:
         prm: np.ndarray | None = None,
         give_up: int = GIVE_UP,
     ) -> None:
-        self.rng = rng
+        self.mt = generator(rng)
         self.policy = policy
         self.prm = playout_policy.params() if prm is None else prm
         self.floats, self.ints = scratch()
         self.give_up = give_up
+
+    @property
+    def rng(self) -> random.Random:
+        """The reshuffles' generator as it now stands."""
+        return as_random(self.mt)
 
     def action(self, t: Tables, b: int) -> int:
         """The policy's action for the player to act at table b."""
         return int(_choose(self.policy, t, b, self.prm, self.floats, self.ints))
 
     def play_out(self, t: Tables, b: int) -> None:
-        """Play table b to the end of its round (`play_out`, with reshuffles)."""
-        while (
-            play_out(t, b, self.policy, self.prm, self.floats, self.ints, self.give_up)
-            == NEED_RESHUFFLE
-        ):
-            reshuffle(t, b, self.rng)
+        """Play table b to the end of its round (`play_out`)."""
+        play_out(t, b, self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
 
     def play_move(
         self, t: Tables, b: int, move: tuple[int, int], placing: np.ndarray | None = None
     ) -> None:
         """Play `move` at table b (`first_move`), then the rest of the round."""
         placing = no_placing() if placing is None else placing
-        args = (t, b, *move, placing, self.policy, self.prm, self.floats, self.ints)
-        status = first_move(*args)
-        while status == NEED_RESHUFFLE:
-            reshuffle(t, b, self.rng)
-            status = first_move(*args)
-        if status != ROUND_ENDED:
+        work = (self.policy, self.prm, self.floats, self.ints, self.mt)
+        if first_move(t, b, *move, placing, *work) != ROUND_ENDED:
             self.play_out(t, b)
 
     def play_moves(
@@ -236,11 +299,6 @@ class Playouts:
         placing: np.ndarray,
     ) -> None:
         """Play candidate move b at table b of `t`, a copy of table 0 of
-        `world`, for each b of `order` (`play_moves`, with reshuffles)."""
-        stage = np.zeros(len(order), dtype=np.int64)
-        call = (world, t, order, actions, args, placing, self.policy, self.prm)
-        rest = (self.floats, self.ints, self.give_up, stage)
-        j = play_moves(*call, *rest)
-        while j >= 0:
-            reshuffle(t, int(order[j]), self.rng)
-            j = play_moves(*call, *rest)
+        `world`, then the rest of its round, for each b of `order` (`play_moves`)."""
+        work = (self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
+        play_moves(world, t, order, actions, args, placing, *work)
