@@ -13,9 +13,10 @@ on many games, and its throughput against the engine's.
   Python, and on a batch of `--batch` kernel tables in one compiled loop (the
   random player, the decks and the reshuffle orders drawn outside the kernel's
   rules functions); steps (actions) per second and turns per second. Then
-  playouts of the rest of a round from one copied mid-round table, as the
-  search bot's playouts use the kernel (`copy_table`, then steps to the
-  round's end).
+  playouts of the rest of a round from one copied mid-round table
+  (`copy_table`, then steps to the round's end): by random legal players, and
+  by the search bot's playouts (`skyjo.bots.fastplay` with its greedy policy,
+  reshuffles included).
 
     python bench/kernel.py                     # check 2,000 games, then throughput
     python bench/kernel.py --games 0           # throughput only
@@ -42,6 +43,7 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
+from skyjo.bots import fastplay
 from skyjo.engine import DRAW, NUM_ACTIONS, TAKE_DISCARD, Phase, legal_actions, new_game, step
 from skyjo.rules import DECK, ENDER_PENALTIES
 
@@ -206,6 +208,31 @@ def kernel_playouts(players: int, seconds: float, seed: int) -> tuple[int, int, 
     return playouts, steps, turns, time.perf_counter() - start
 
 
+@njit(cache=True)
+def _policy_playouts(world, scratch, count, prm, floats, ints, mt):  # type: ignore[no-untyped-def]
+    """`count` playouts of the search bot's policy from fresh copies of world 0: turns."""
+    turns = 0
+    for _ in range(count):
+        kernel.copy_table(world, 0, scratch, 0)
+        fastplay.play_out(scratch, 0, fastplay.GREEDY, prm, floats, ints, mt, fastplay.GIVE_UP)
+        turns += scratch.slots[0, kernel.TURNS]
+    return turns
+
+
+def policy_playouts(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """The search's playouts of a round's rest from a copied table: (playouts, turns, elapsed)."""
+    world, scratch = mid_round(players, seed), kernel.new_tables(1, players)
+    world.turns[0] = 0  # a playout counts its turns from its start
+    play = fastplay.Playouts(random.Random(seed))
+    work = (play.prm, play.floats, play.ints, play.mt)
+    playouts = turns = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        turns += _policy_playouts(world, scratch, 1000, *work)
+        playouts += 1000
+    return playouts, turns, time.perf_counter() - start
+
+
 def main(
     games: Annotated[int, typer.Option(help="mirrored games to check (0: none)")] = 2000,
     players: Annotated[list[int] | None, typer.Option(help="player counts")] = None,
@@ -237,12 +264,14 @@ def main(
         return
     kernel_games(2, 0.01, seed, 2)  # warm up: compile or load the cache
     kernel_playouts(2, 0.01, seed)
+    policy_playouts(2, 0.01, seed)
     engine_games(2, 0.2, seed)
     rows = []
     for n in players or [2, 4, 8]:
         e_steps, e_turns, e_time = engine_games(n, seconds, seed)
         k_steps, k_turns, k_time = kernel_games(n, seconds, seed, batch)
         playouts, p_steps, _, p_time = kernel_playouts(n, seconds, seed)
+        searches, s_turns, s_time = policy_playouts(n, seconds, seed)
         rows.append(
             {
                 "players": n,
@@ -253,6 +282,8 @@ def main(
                 "speedup": round(k_steps / k_time / (e_steps / e_time), 1),
                 "playout_us": round(p_time / playouts * 1e6, 2),
                 "playout_steps": round(p_steps / playouts, 1),
+                "search_playout_us": round(s_time / searches * 1e6, 2),
+                "search_playout_turns": round(s_turns / searches, 1),
             }
         )
     if as_json:
@@ -261,11 +292,13 @@ def main(
         return
     table = Table(
         title="random legal players, one core: the engine against the kernel "
-        f"(batches of {batch} tables), and kernel playouts of a round's rest",
+        f"(batches of {batch} tables), and kernel playouts of a round's rest "
+        "(random players, and the search's policy)",
         caption=describe(),
     )
     heads = ("players", "engine steps/s", "kernel steps/s", "speedup", "engine turns/s",
-             "kernel turns/s", "playout µs", "steps/playout")  # fmt: skip
+             "kernel turns/s", "playout µs", "steps/playout", "search playout µs",
+             "turns/search playout")  # fmt: skip
     for head in heads:
         table.add_column(head, justify="right")
     for row in rows:
@@ -278,6 +311,8 @@ def main(
             f"{row['kernel_turns_per_s']:,}",
             f"{row['playout_us']}",
             f"{row['playout_steps']}",
+            f"{row['search_playout_us']}",
+            f"{row['search_playout_turns']}",
         )
     console.print(table)
 

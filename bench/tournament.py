@@ -8,7 +8,9 @@ and the load average are printed too: on a busy machine the
 wall-clock figures say more about the other work than about the tournament. When the `search` bot is
 registered, it also times its moves (`choose` calls) in games against
 `greedy`, at 2, 4 and 8 players (`--search-players`: its default budget
-grows with the table), and prints the median and the 99th percentile.
+grows with the table), and prints the median and the 99th percentile of the
+wall-clock time and the median CPU time of this process (less sensitive to
+other work on a shared machine).
 
     python bench/tournament.py                  # a table
     python bench/tournament.py --json           # one JSON object
@@ -52,10 +54,14 @@ def _cpu_seconds() -> float:
     return time.process_time()
 
 
-def search_move_times(spec: str, moves: int, seed: int, players: int = 2) -> list[float]:
-    """Seconds per `choose` call of `spec` (seat 0) in games against greedy."""
+def search_move_times(
+    spec: str, moves: int, seed: int, players: int = 2
+) -> tuple[list[float], list[float]]:
+    """Seconds per `choose` call of `spec` (seat 0) in games against greedy:
+    wall-clock and CPU."""
     rival = "greedy" if "greedy" in bot_names() else "random"
     times: list[float] = []
+    cpu: list[float] = []
     game = 0
     while len(times) < moves:
         bots = [make_bot(spec, seed + game)]
@@ -67,13 +73,14 @@ def search_move_times(spec: str, moves: int, seed: int, players: int = 2) -> lis
                 continue
             seat = state.player
             observation = observe(state, seat)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), _cpu_seconds()
             action = bots[seat].choose(observation)
             if seat == 0:
                 times.append(time.perf_counter() - start)
+                cpu.append(_cpu_seconds() - start_cpu)
             state = step(state, action)
         game += 1
-    return times
+    return times, cpu
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -116,7 +123,7 @@ def main(
     }
     if search.partition(":")[0] in bot_names():
         for size in (int(part) for part in search_players.split(",")):
-            times = search_move_times(search, search_moves, seed, size)
+            times, cpu = search_move_times(search, search_moves, seed, size)
             result["search"].append(
                 {
                     "spec": search,
@@ -124,6 +131,7 @@ def main(
                     "moves": len(times),
                     "median_ms": round(1000 * statistics.median(times), 3),
                     "p99_ms": round(1000 * percentile(times, 99), 3),
+                    "median_cpu_ms": round(1000 * statistics.median(cpu), 3),
                 }
             )
     if as_json:
@@ -143,6 +151,7 @@ def main(
         move = f"{s['spec']} move, {s['players']}p"
         table.add_row(f"{move}, median", f"{s['median_ms']:.2f} ms")
         table.add_row(f"{move}, 99th percentile", f"{s['p99_ms']:.2f} ms")
+        table.add_row(f"{move}, median CPU", f"{s['median_cpu_ms']:.2f} ms")
     if not result["search"]:
         table.add_row(f"{search} move", "not registered")
     Console().print(table)
