@@ -108,8 +108,7 @@ class ExpectedV2Bot:
     """One-turn decisions on the exact expected score of a grid (see the
     module's description). Options:
 
-    - `lookahead`: weight of the one-draw look-ahead (0: none); `horizon`: the
-      turns left from which a weight above 1 applies in full (0: always);
+    - `lookahead`: weight of the one-draw look-ahead (0: none);
     - `pairs`, `singles`: weights of the potential of a pair, of one card over
       two face-down ones; `see_rate`: cards of a value it expects to be
       offered per turn, per copy unseen; `turns_rate`: turns left per
@@ -140,7 +139,6 @@ class ExpectedV2Bot:
         end_others: float = 1.0,
         spread: float = 3.0,
         tempo: float = 0.0,
-        horizon: float = 0.0,
         pairs: float = 1.5,
         singles: float = 0.5,
         see_rate: float = 1.5,
@@ -162,7 +160,6 @@ class ExpectedV2Bot:
         params[va.SPREAD] = spread
         params[va.EXACT_DRAW] = exact_draw
         params[va.TEMPO] = tempo
-        params[va.HORIZON] = horizon
         params[va.PAIRS] = pairs
         params[va.SINGLES] = singles
         params[va.SEE_RATE] = see_rate

@@ -33,15 +33,15 @@ import numpy as np
 from numba import njit
 
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
+from skyjo.kernel import ALWAYS, NO_CARD, POSITIVE  # also: the package's compiled caches
 from skyjo.rules import CARD_VALUES, COLS, ROWS
 
 #: The lowest card value: a value v is counted at index v - LOWEST.
 LOWEST = min(CARD_VALUES)
 #: How many card values there are (-2 to 12).
 VALUES = max(CARD_VALUES) - LOWEST + 1
-#: No card (the kernel's NO_CARD): `top` when the discard may not be taken,
-#: `held` when no card is held.
-NO_CARD = -100
+# `NO_CARD` (the kernel's) is `top` when the discard may not be taken and
+# `held` when no card is held.
 
 # --- the pool vector: offsets of its parts --------------------------------------
 P1 = 0  #: [P1 + i]: the chance that one unseen card has value i + LOWEST
@@ -63,12 +63,11 @@ SPREAD = 6  #: spread (points) of what another player's last turn changes
 EXACT_DRAW = 7  #: 1: drawing is the exact expectation over the draw pool; 0: a shortcut
 TEMPO = 8  #: weight of ending sooner when the others gain more per turn than oneself
 HURRY = 9  #: 1: no drawn card placed where it makes the grid worse (a long round)
-HORIZON = 10  #: turns left at which the look-ahead's full weight applies (0: always)
-PAIRS = 11  #: weight of a pair's chance to meet its third card before the round ends
-SINGLES = 12  #: weight of one card's chance to meet two more of its value
-SEE_RATE = 13  #: cards of a value one expects to be offered per turn, per copy unseen
-TURNS_RATE = 14  #: turns left in the round per face-down card of the player nearest to ending
-NPARAMS = 15
+PAIRS = 10  #: weight of a pair's chance to meet its third card before the round ends
+SINGLES = 11  #: weight of one card's chance to meet two more of its value
+SEE_RATE = 12  #: cards of a value one expects to be offered per turn, per copy unseen
+TURNS_RATE = 13  #: turns left in the round per face-down card of the player nearest to ending
+NPARAMS = 14
 
 _COLUMN_CELLS = np.array([[col + COLS * row for row in range(ROWS)] for col in range(COLS)])
 _INF = 1e18
@@ -289,7 +288,7 @@ def decide(  # type: ignore[no-untyped-def]
 
     The table: `cells` (players x 12), `hidden` and `cleared` (per seat
     bitmasks), `ender` (-1: nobody yet), `penalty` (the kernel's code of
-    RULES.md 2.10: 0 positive, 1 always, 2 none). The pools, as counts per
+    RULES.md 2.10: POSITIVE, ALWAYS or NONE). The pools, as counts per
     value: `down_counts` for a face-down card, `draw_counts` for the next card
     drawn. `top`: the discard pile's top card, NO_CARD when it may not be
     taken. `held`: the card in hand (NO_CARD: none, the turn starts), `drawn`:
@@ -396,15 +395,6 @@ def decide(  # type: ignore[no-untyped-def]
                 chance = 1.0 - (1.0 - per_turn) ** left_turns
                 pot[0, i] = params[PAIRS] * chance
                 pot[1, i] = params[SINGLES] * chance * chance
-    # The look-ahead stands for the turns left: one at least (a last turn after
-    # another ends), its full weight once the round should last HORIZON turns.
-    if lam > 1.0 and params[HORIZON] > 0.0:
-        left = min(my_down, min_down)
-        share = (left - 1) / params[HORIZON]
-        if share < 0.0:
-            share = 0.0
-        if share < 1.0:
-            lam = 1.0 + (lam - 1.0) * share
     colv = np.zeros(COLS)
     gains = np.zeros((COLS, VALUES))
     _columns(vals, ups, gone, dp, bias, clears, pot, colv, gains)
@@ -447,7 +437,7 @@ def decide(  # type: ignore[no-untyped-def]
     else:
         _load(cells[ender], hidden[ender], cleared[ender], ovals, oups, ogone)
         ender_raw = _exact(ovals, ogone)
-        doubles = penalty == 1 or (penalty == 0 and ender_raw > 0)
+        doubles = penalty == ALWAYS or (penalty == POSITIVE and ender_raw > 0)
         if doubles:
             # the seats from the ender to me have played their last turn
             played = np.zeros(n, np.int64)
@@ -514,7 +504,7 @@ def decide(  # type: ignore[no-untyped-def]
                         raw += value_col
                     value = raw
                     if params[ENDING] != 0.0:
-                        if penalty == 1 or (penalty == 0 and raw > 0.0):
+                        if penalty == ALWAYS or (penalty == POSITIVE and raw > 0.0):
                             alone = 1.0
                             for p in range(n):
                                 if p != me:
