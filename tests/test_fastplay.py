@@ -341,7 +341,7 @@ def test_an_unknown_policy_is_refused() -> None:
     t = kernel.new_tables(1, 2)
     sampler.load(t, 0, cards)
     with pytest.raises(ValueError, match="unknown playout policy"):
-        Playouts(random.Random(1), policy=GREEDY + 1).play_out(t, 0)
+        Playouts(random.Random(1), policy=99).play_out(t, 0)  # no policy has code 99
 
 
 # --- the policy -----------------------------------------------------------------------
