@@ -22,7 +22,8 @@ _REGISTRY: dict[str, str] = {
     "expected": "skyjo.bots.expected_v2:make_expected",
     "expected_v1": "skyjo.bots.expected:ExpectedBot",
     "external": "skyjo.bots.external:ExternalBot",
-    "search": "skyjo.bots.search:SearchBot",
+    "search": "skyjo.bots.search:make_search",
+    "search_v1": "skyjo.bots.search:SearchBot",
 }
 
 

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from skyjo import kernel
-from skyjo.bots import playout_policy
+from skyjo.bots import playout_expected, playout_policy
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
 from skyjo.kernel import (
     DISCARD_LEN,
@@ -58,8 +58,10 @@ from skyjo.kernel import (
 )
 from skyjo.rules import CARD_VALUES
 
-#: The playout policies, by code: the greedy one of `skyjo.bots.playout_policy`.
+#: The playout policies, by code: the greedy one of `skyjo.bots.playout_policy`,
+#: the `expected` bot's choice of `skyjo.bots.playout_expected`.
 GREEDY = 0
+EXPECTED = 1
 #: Turns per player after which a playout stops, scored as it lies with the
 #: player to act as the ender if there is none: only a policy with odd knobs
 #: (say, taking every discard and never turning a card) gets there.
@@ -71,7 +73,9 @@ PLACING_SIZE = max(CARD_VALUES) - LOWEST_CARD + 1
 
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """Work arrays (floats, ints) large enough for every policy."""
-    return np.zeros(playout_policy.FLOATS), np.zeros(playout_policy.INTS, dtype=np.int64)
+    floats = max(playout_policy.FLOATS, playout_expected.FLOATS)
+    ints = max(playout_policy.INTS, playout_expected.INTS)
+    return np.zeros(floats), np.zeros(ints, dtype=np.int64)
 
 
 def no_placing() -> np.ndarray:
@@ -169,6 +173,8 @@ def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     """The action of `policy` for the player to act at table b."""
     if policy == GREEDY:
         return playout_policy.choose(t, b, prm, floats, ints)
+    if policy == EXPECTED:
+        return playout_expected.choose(t, b, prm, floats, ints)
     raise ValueError("unknown playout policy")
 
 
@@ -263,7 +269,9 @@ class Playouts:
     ) -> None:
         self.mt = generator(rng)
         self.policy = policy
-        self.prm = playout_policy.params() if prm is None else prm
+        if prm is None:
+            prm = playout_expected.params() if policy == EXPECTED else playout_policy.params()
+        self.prm = prm
         self.floats, self.ints = scratch()
         self.give_up = give_up
 

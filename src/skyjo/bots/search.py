@@ -56,9 +56,12 @@ import numpy as np
 from numba import njit
 
 from skyjo import kernel
+from skyjo.bots import playout_expected
+from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.fastplay import GREEDY, LOWEST_CARD, Playouts, no_placing
+from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.fastplay import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing
 from skyjo.bots.playout_policy import DEFAULT_POLICY, MEAN_CARD, Policy, params
 from skyjo.engine import (
     CLEARED,
@@ -83,6 +86,12 @@ from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE
 #: turns at 2 players, 30,000 at 4 (10,000 measured short of clear at 4).
 TURNS_PER_OPPONENT = 10_000
 PLAYOUT_COST = 5
+#: Version 2's default budget per opponent: its playouts' turns cost about 60
+#: times the greedy ones'.
+TURNS_PER_OPPONENT_V2 = 900
+#: Version 2 searches the start of a turn only when its prior's values of
+#: taking the discard and of drawing are within this many points.
+GAP = 2.0
 #: The spread of the difference of two players' round scores (greedy play).
 ROUND_SPREAD = 16.0
 #: An exchange into a face-down card is tried when it loses at most this much.
@@ -139,7 +148,12 @@ class SearchBot:
         self._confidence = confidence
         self._focus = focus
         self._calm = calm
-        self._prior = ExpectedBot(seed)
+        self._prior: Any = ExpectedBot(seed)
+        #: the playouts' policy (a `fastplay` code) and its knobs
+        self._code = GREEDY
+        self._prm = params(policy)
+        #: the default budget, in simulated turns for each other player
+        self._per_opponent = TURNS_PER_OPPONENT
         self._plan: tuple[Any, int] | None = None
         self._round = -1
         self._turns_in_round = 0
@@ -165,6 +179,8 @@ class SearchBot:
             if obs.round != self._round:
                 self._round, self._turns_in_round = obs.round, 0
             self._turns_in_round += 1
+            if self._settled(obs):
+                return prior
             stall = self._turns_in_round <= STALL_LIMIT
             top = obs.discard_pile[-1]
             candidates: list[Candidate] = [(DRAW,)]
@@ -195,6 +211,11 @@ class SearchBot:
         assert best[0] in legal
         return best[0]
 
+    def _settled(self, obs: Observation) -> bool:
+        """Whether the prior's choice at the start of this turn is clear enough to
+        play without a search (never, here)."""
+        return False
+
     def evaluate(
         self, sampler: Sampler, candidates: list[Candidate], default: int = 0, share: float = 1.0
     ) -> tuple[list[float], list[float]]:
@@ -212,7 +233,7 @@ class SearchBot:
         actions = np.array([m[0] for m in moves], dtype=np.int64)
         args = np.array([m[1] for m in moves], dtype=np.int64)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
-        playouts = Playouts(random.Random(self._rng.getrandbits(64)), GREEDY, params(self._policy))
+        playouts = Playouts(random.Random(self._rng.getrandbits(64)), self._code, self._prm)
         value = _Valuer(sampler.observation)
         n = len(sampler.grids)
         world = kernel.new_tables(1, n)
@@ -227,7 +248,7 @@ class SearchBot:
         start = time.perf_counter()
         stats = [0, 0, 0]
         weight = (2 + n) / 4  # a turn costs more at a bigger table
-        limit = self._turns or TURNS_PER_OPPONENT * (n - 1)
+        limit = self._turns or self._per_opponent * (n - 1)
         for stage in range(stages):
             turns = 0.0
             played = 0
@@ -284,6 +305,59 @@ class SearchBot:
             drawn = sampler.drawn(card)
             placing[card - LOWEST_CARD] = self._prior.choose(observe(drawn, viewer))
         return placing
+
+
+class SearchV2Bot(SearchBot):
+    """Search, version 2 (see the module's description): the new `expected`
+    bot (`skyjo.bots.expected_v2`) is the prior and the placer of drawn
+    cards, the playouts are played by its choice on the kernel
+    (`skyjo.bots.playout_expected`, cheap settings: `lookahead`, by default
+    0, and no exact draw expectation), the default budget is
+    `TURNS_PER_OPPONENT_V2` simulated turns per other player, and the start
+    of a turn is searched only when the prior's values of taking the discard
+    and of drawing are within `gap` points of each other."""
+
+    def __init__(
+        self,
+        seed: int,
+        iterations: int | None = None,
+        turns: int | None = None,
+        budget: float | None = None,
+        confidence: float = CONFIDENCE,
+        focus: float = FOCUS,
+        calm: float = CALM,
+        gap: float = GAP,
+        lookahead: float = 0.0,
+        denial: float = 1.0,
+        patience: int = playout_expected.PATIENCE,
+    ) -> None:
+        super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
+        self._prior = ExpectedV2Bot(seed)
+        self._code = EXPECTED
+        self._prm = playout_expected.params(lookahead=lookahead, denial=denial, patience=patience)
+        self._per_opponent = TURNS_PER_OPPONENT_V2
+        self._gap = gap
+        self._out = np.zeros(3)
+
+    def _settled(self, obs: Observation) -> bool:
+        """The prior's values of taking the discard and of drawing (its last
+        `choose`, at the start of this turn) are more than `gap` apart, or the
+        discard would not improve its grid."""
+        prior = self._prior
+        options = prior._hurried if prior._turns > prior.patience else prior._params
+        va.decide(*prior.arguments(obs), options, self._out)
+        take, draw = float(self._out[0]), float(self._out[1])
+        return take >= 1e17 or abs(take - draw) > self._gap
+
+
+def make_search(seed: int, version: int = 2, **options: Any) -> SearchBot:
+    """The `search` bot of a spec: `search` (version 2, `SearchV2Bot`),
+    `search:version=1` (the previous one, `SearchBot`, with its own options)."""
+    if version == 1:
+        return SearchBot(seed, **options)
+    if version != 2:
+        raise ValueError(f"search has versions 1 and 2, not {version!r}")
+    return SearchV2Bot(seed, **options)
 
 
 def critical(obs: Observation) -> bool:

@@ -1,0 +1,196 @@
+"""The `expected` playout policy: the new `expected` bot's one-turn choice, on a
+kernel table, for the search's playouts.
+
+`choose(t, b, prm, floats, ints)` (compiled, the signature of
+`skyjo.bots.playout_policy.choose`) is the action of the player to act at
+table b, chosen by `skyjo.bots.valuation.decide` as the `expected` bot
+chooses from an observation. It never peeks: the pools are counted from what
+that player can see on the table:
+
+- the unseen cards are the 150 less every face-up card of every grid
+  (cleared columns excluded: their cards lie on the discard pile), the
+  discard pile and the card in hand;
+- after a reshuffle in the round (the table's RESHUFFLES slot) the draw
+  pile's values are known (they were all face up on the discard pile): the
+  draw pool is the draw pile's multiset, the face-down pool the rest; before
+  one, both are every unseen card (the draw pile itself is never read);
+- when the draw pile is empty, the next card drawn comes from the discard
+  pile but its top (a draw reshuffles it first).
+
+Its options are the bot's, but the exact expectation of drawing, which costs
+about as much as the rest of a decision (`params(exact_draw=0)`: drawing is
+priced as the grid less one card's expected saving). After `patience` turns
+per player in a playout (the TURNS slot) the players play "hurried" (no drawn
+card placed where it makes the grid worse), so that every playout ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skyjo.bots import valuation as va
+from skyjo.engine import DRAW
+from skyjo.kernel import (
+    CLEARED,
+    DISCARD_LEN,
+    DISCARD_PILE,
+    DRAW_END,
+    DRAW_PILE,
+    DRAW_TOP,
+    ENDER,
+    HELD,
+    HIDDEN,
+    NO_CARD,
+    PENALTY,
+    PLAYER,
+    PLAYERS,
+    RESHUFFLES,
+    SOURCE,
+    TURNS,
+)
+from skyjo.rules import CARD_COUNTS, GRID_SIZE, MAX_PLAYERS
+
+#: The 150 cards' counts per value, at index v - valuation.LOWEST.
+_DECK = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], dtype=np.int64)
+#: Turns per player in a playout after which the players play hurried.
+PATIENCE = 30
+
+#: The layout of `prm`: the valuation's options, the same hurried, the patience.
+_HURRIED = va.NPARAMS
+_PATIENCE = 2 * va.NPARAMS
+NPRM = _PATIENCE + 1
+#: Work arrays: floats: decide's `out`; ints: the two pools, then the table's
+#: grids (8 x 12 at most), face-down and cleared masks, as int64.
+FLOATS = 3
+_DOWN, _DRAWN = 0, va.VALUES
+_CELLS = 2 * va.VALUES
+_MASKS = _CELLS + MAX_PLAYERS * GRID_SIZE
+INTS = _MASKS + 2 * MAX_PLAYERS
+
+
+def params(
+    lookahead: float = 1.0,
+    denial: float = 1.0,
+    end_others: float = 1.0,
+    spread: float = 3.0,
+    pairs: float = 1.5,
+    singles: float = 0.5,
+    see_rate: float = 1.5,
+    turns_rate: float = 0.8,
+    exact_draw: int = 0,
+    patience: int = PATIENCE,
+) -> np.ndarray:
+    """The policy's options as the float array `choose` takes (the `expected`
+    bot's defaults, but the exact draw expectation, off)."""
+    prm = np.zeros(NPRM)
+    prm[va.LOOKAHEAD] = lookahead
+    prm[va.CLEARS] = 1.0
+    prm[va.DENIAL] = denial
+    prm[va.ENDING] = 1.0
+    prm[va.END_OTHERS] = end_others
+    prm[va.SPREAD] = spread
+    prm[va.EXACT_DRAW] = exact_draw
+    prm[va.PAIRS] = pairs
+    prm[va.SINGLES] = singles
+    prm[va.SEE_RATE] = see_rate
+    prm[va.TURNS_RATE] = turns_rate
+    prm[_HURRIED:_PATIENCE] = prm[: va.NPARAMS]
+    prm[_HURRIED + va.HURRY] = 1.0
+    prm[_PATIENCE] = patience
+    return prm
+
+
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """The work arrays `choose` takes (floats, ints): any content, reused freely."""
+    return np.zeros(FLOATS), np.zeros(INTS, dtype=np.int64)
+
+
+@njit(cache=True)
+def pools(t, b, ints):  # type: ignore[no-untyped-def]
+    """Count into ints[_DOWN:] and ints[_DRAWN:] the pools of the player to act
+    at table b (see the module's description), from what it can see."""
+    n = t.slots[b, PLAYERS]
+    down = ints[_DOWN : _DOWN + va.VALUES]
+    drawn = ints[_DRAWN : _DRAWN + va.VALUES]
+    for i in range(va.VALUES):
+        down[i] = _DECK[i]
+        drawn[i] = 0
+    for p in range(n):
+        gone = t.seats[b, HIDDEN, p] | t.seats[b, CLEARED, p]
+        for k in range(GRID_SIZE):
+            if not (gone >> k) & 1:
+                down[t.cells[b, p, k] - va.LOWEST] -= 1
+    size = t.slots[b, DISCARD_LEN]
+    for i in range(size):
+        down[t.piles[b, DISCARD_PILE, i] - va.LOWEST] -= 1
+    held = t.slots[b, HELD]
+    if held != NO_CARD:
+        down[held - va.LOWEST] -= 1
+    top, end = t.slots[b, DRAW_TOP], t.slots[b, DRAW_END]
+    if top == end:  # an empty draw pile: a draw reshuffles the discard pile but its top
+        for i in range(size - 1):
+            drawn[t.piles[b, DISCARD_PILE, i] - va.LOWEST] += 1
+    elif t.slots[b, RESHUFFLES] > 0:  # a known draw pile
+        for i in range(top, end):
+            v = t.piles[b, DRAW_PILE, i] - va.LOWEST
+            drawn[v] += 1
+            down[v] -= 1
+    else:
+        for i in range(va.VALUES):
+            drawn[i] = down[i]
+    empty_down = True
+    empty_drawn = True
+    for i in range(va.VALUES):
+        if down[i] > 0:
+            empty_down = False
+        if drawn[i] > 0:
+            empty_drawn = False
+    if empty_drawn:
+        for i in range(va.VALUES):
+            drawn[i] = down[i]
+    elif empty_down:
+        for i in range(va.VALUES):
+            down[i] = drawn[i]
+
+
+@njit(cache=True)
+def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
+    """The action of the player to act at table b (in the turns of a round):
+    DRAW or TAKE_DISCARD when it holds no card, else SWAP + k or FLIP + k,
+    as `valuation.decide` chooses on the pools it can count."""
+    n = np.int64(t.slots[b, PLAYERS])
+    me = t.slots[b, PLAYER]
+    pools(t, b, ints)
+    cells = ints[_CELLS : _CELLS + n * GRID_SIZE].reshape((n, np.int64(GRID_SIZE)))
+    hidden = ints[_MASKS : _MASKS + n]
+    cleared = ints[_MASKS + MAX_PLAYERS : _MASKS + MAX_PLAYERS + n]
+    for p in range(n):
+        h = t.seats[b, HIDDEN, p]
+        hidden[p] = h
+        cleared[p] = t.seats[b, CLEARED, p]
+        for k in range(GRID_SIZE):
+            cells[p, k] = 0 if (h >> k) & 1 else t.cells[b, p, k]
+    held = t.slots[b, HELD]
+    top = NO_CARD
+    if held == NO_CARD:
+        top = t.piles[b, DISCARD_PILE, t.slots[b, DISCARD_LEN] - 1]
+    if t.slots[b, TURNS] > prm[_PATIENCE] * n:
+        options = prm[_HURRIED:_PATIENCE]
+    else:
+        options = prm[: va.NPARAMS]
+    return va.decide(
+        cells,
+        hidden,
+        cleared,
+        me,
+        t.slots[b, ENDER],
+        t.slots[b, PENALTY],
+        ints[_DOWN : _DOWN + va.VALUES],
+        ints[_DRAWN : _DRAWN + va.VALUES],
+        top,
+        held,
+        t.slots[b, SOURCE] == DRAW,
+        options,
+        floats,
+    )

@@ -1,0 +1,175 @@
+"""Search, version 2: playouts by the new `expected` bot's choice on the kernel,
+and the old search kept as `search_v1` / `search:version=1`."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skyjo import kernel
+from skyjo.bots import BotError, bot_names, make_bot
+from skyjo.bots import playout_expected as pe
+from skyjo.bots.determinize import Sampler
+from skyjo.bots.fastplay import EXPECTED, Playouts
+from skyjo.bots.search import SearchBot, SearchV2Bot
+from skyjo.engine import Phase, State, new_game, observe, step
+from skyjo.rules import Rules
+
+V1_GAMES = Path(__file__).parent / "data" / "search_v1_games.json"
+FAST = {"iterations": 60}  # a small budget: the tests check behaviour, not strength
+
+
+def _positions(seed: int, players: int, rules: Rules | None = None) -> list[State]:
+    """Every state of a game between `expected` bots (reveals and mid-turn states
+    included)."""
+    state = new_game(players, seed=seed, rules=rules or Rules(target_score=50))
+    bots = [make_bot("expected", seed * 10 + p) for p in range(players)]
+    states = []
+    while state.phase != Phase.GAME_OVER:
+        states.append(state)
+        state = step(state, bots[state.player].choose(observe(state, state.player)))
+    return states
+
+
+def _turns(states: list[State]) -> list[State]:
+    return [s for s in states if s.phase in (Phase.TURNS, Phase.FINAL_TURNS)]
+
+
+def test_the_registry_has_both_searches() -> None:
+    names = bot_names()
+    assert "search" in names and "search_v1" in names
+    assert isinstance(make_bot("search", 1), SearchV2Bot)
+    assert isinstance(make_bot("search:version=2,gap=1.5", 1), SearchV2Bot)
+    for spec in ("search_v1", "search:version=1", "search:version=1,turns=300"):
+        assert type(make_bot(spec, 1)) is SearchBot
+    with pytest.raises(BotError, match="versions 1 and 2"):
+        make_bot("search:version=3", 1)
+    with pytest.raises(BotError, match="bad options"):
+        make_bot("search:gap=1,version=1", 1)  # an option of version 2 only
+
+
+@pytest.mark.parametrize("spec", ["search_v1", "search:version=1"])
+def test_the_old_search_plays_its_recorded_games_move_for_move(spec: str) -> None:
+    """Two games recorded from the old `search` (`turns=2000`) before version 2
+    existed, against `expected_v1`: every action is the same."""
+    for game in json.loads(V1_GAMES.read_text())["games"]:
+        n, seed = game["players"], game["seed"]
+        bots = [
+            make_bot(f"{spec}:turns=2000" if ":" not in spec else f"{spec},turns=2000", seed * 10)
+        ]
+        bots += [make_bot("expected_v1", seed * 10 + p) for p in range(1, n)]
+        state = new_game(n, seed=seed, rules=Rules.from_dict(game["rules"]))
+        for recorded in bytes.fromhex(game["actions"]):
+            assert state.phase != Phase.GAME_OVER
+            action = bots[state.player].choose(observe(state, state.player))
+            assert action == recorded, (n, len(state.history))
+            state = step(state, action)
+        assert state.phase == Phase.GAME_OVER
+        assert list(state.totals) == game["totals"]
+
+
+def _policy_choice(state: State, cards: np.ndarray, turns: int = 0) -> int:
+    """The v2 playout policy's action for the player to act, in the world dealt
+    from `cards` for what that player sees."""
+    sampler = Sampler(observe(state, state.player))
+    t = kernel.new_tables(1, state.num_players)
+    sampler.load(t, 0, cards)
+    t.turns[0] = turns
+    floats, ints = pe.scratch()
+    return int(pe.choose(t, 0, pe.params(), floats, ints))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_playout_policy_never_peeks(players: int) -> None:
+    """Worlds that differ only in what the player to act cannot see (face-down
+    cards, the draw pile's order, another player's fresh card) get the same
+    choice, at the start of a turn and with a card in hand, hurried or not."""
+    gen = np.random.Generator(np.random.PCG64(5))
+    checked = 0
+    for state in _turns(_positions(3, players))[::3]:
+        sampler = Sampler(observe(state, state.player))
+        for turns in (0, 1000):
+            choices = {_policy_choice(state, sampler.deal(gen), turns) for _ in range(4)}
+            assert len(choices) == 1
+        checked += 1
+    assert checked > 20
+
+
+def test_the_playout_policy_counts_a_known_draw_pile() -> None:
+    """After a reshuffle the draw pool is the draw pile's values, the face-down
+    pool the other unseen cards: counted from the table, not dealt."""
+    state = _turns(_positions(3, 2))[10]
+    sampler = Sampler(observe(state, state.player))
+    t = kernel.new_tables(1, 2)
+    sampler.load(t, 0, sampler.deal(np.random.Generator(np.random.PCG64(1))))
+    _, ints = pe.scratch()
+    pe.pools(t, 0, ints)
+    unseen = ints[: pe.va.VALUES].copy()
+    assert (unseen == ints[pe.va.VALUES : 2 * pe.va.VALUES]).all()
+    assert unseen.sum() == len(sampler.pool)
+    t.reshuffles[0] = 1  # say the draw pile was reshuffled: its values are known
+    pe.pools(t, 0, ints)
+    pile = np.zeros(pe.va.VALUES, np.int64)
+    for card in t.piles[0, kernel.DRAW_PILE, t.draw_top[0] : t.draw_end[0]]:
+        pile[card - pe.va.LOWEST] += 1
+    assert (ints[pe.va.VALUES : 2 * pe.va.VALUES] == pile).all()
+    assert (ints[: pe.va.VALUES] == unseen - pile).all()
+
+
+def test_playouts_with_the_expected_policy_end_their_rounds() -> None:
+    state = _turns(_positions(4, 4))[0]
+    sampler = Sampler(observe(state, state.player))
+    gen = np.random.Generator(np.random.PCG64(2))
+    playouts = Playouts(random.Random(3), EXPECTED)
+    t = kernel.new_tables(1, 4)
+    for _ in range(5):
+        sampler.load(t, 0, sampler.deal(gen))
+        playouts.play_out(t, 0)
+        assert t.phase[0] in (Phase.ROUND_OVER, Phase.GAME_OVER)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_search_v2_plays_legal_moves_in_every_phase(players: int) -> None:
+    """Whole games (a few seeds, until the bot has acted in every phase, with
+    and without a card in hand): every action legal."""
+    rules = Rules(target_score=40, ender_penalty="always" if players == 4 else "positive")
+    every = {(Phase.REVEAL, True), (Phase.TURNS, True), (Phase.TURNS, False)}
+    every |= {(Phase.FINAL_TURNS, True), (Phase.FINAL_TURNS, False), (Phase.ROUND_OVER, True)}
+    phases: set[tuple[int, bool]] = set()
+    for seed in range(11, 15):
+        state = new_game(players, seed=seed, rules=rules)
+        bots = [SearchV2Bot(seed, **FAST)] + [make_bot("expected", s) for s in range(1, players)]
+        while state.phase != Phase.GAME_OVER:
+            obs = observe(state, state.player)
+            action = bots[state.player].choose(obs)
+            assert action in obs.legal_actions
+            if state.player == 0:
+                phases.add((state.phase, state.held is None))
+            state = step(state, action)
+        if phases >= every:
+            break
+    assert phases >= every, every - phases
+
+
+def test_seeded_search_v2_is_deterministic() -> None:
+    states = _turns(_positions(7, 3))[:14]
+
+    def choices(seed: int) -> list[int]:
+        bot = SearchV2Bot(seed, **FAST, gap=100.0)  # search every start of turn too
+        return [bot.choose(observe(s, s.player)) for s in states]
+
+    assert choices(3) == choices(3)
+
+
+def test_search_v2_always_weighs_the_new_expected_choice() -> None:
+    """The prior's choice is a candidate, and is played unless beaten clearly."""
+    state = [s for s in _turns(_positions(2, 2)) if s.held is not None][3]
+    obs = observe(state, state.player)
+    bot = SearchV2Bot(1, iterations=40, gap=100.0, confidence=1e9)
+    prior = make_bot("expected", 1)
+    assert bot.choose(obs) == prior.choose(obs)
+    assert bot.last_values  # it did search
