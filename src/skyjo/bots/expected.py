@@ -1,4 +1,8 @@
-"""The `expected` bot: one-turn expected-value decisions with card counting.
+"""The first `expected` bot, kept as `expected_v1` (or `expected:version=1`):
+one-turn expected-value decisions with card counting. The registry's
+`expected` is now version 2 (`skyjo.bots.expected_v2`); this class stays
+what it was, move for move (tests/bots/test_expected_bot.py replays its
+recorded games), and is still the search bot's prior.
 
 Strategy. Cards are counted in two pools (`skyjo.bots.counting.pools`): a
 face-down card is worth the mean of the unseen cards less those known to be in

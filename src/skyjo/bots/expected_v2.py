@@ -136,7 +136,7 @@ class ExpectedV2Bot:
         exact_draw: int = 1,
         denial: float = 1.0,
         ending: int = 1,
-        end_others: float = 1.0,
+        end_others: float = 0.5,
         spread: float = 3.0,
         tempo: float = 0.0,
         pairs: float = 1.5,
