@@ -173,3 +173,21 @@ def test_search_v2_always_weighs_the_new_expected_choice() -> None:
     prior = make_bot("expected", 1)
     assert bot.choose(obs) == prior.choose(obs)
     assert bot.last_values  # it did search
+
+
+def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
+    """At the start of a turn and with a card taken from the discard pile,
+    `decide_cheap` chooses as `valuation.decide` (no exact draw expectation)."""
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    bot = ExpectedV2Bot(1, exact_draw=0)
+    checked = 0
+    for state in _turns(_positions(5, 3)):
+        obs = observe(state, state.player)
+        if obs.source == "deck" and obs.held is not None:
+            continue
+        args = bot.arguments(obs)
+        cheap = pe.decide_cheap(*args, bot._params, np.zeros(3))
+        assert cheap == pe.va.decide(*args, bot._params, np.zeros(3))
+        checked += 1
+    assert checked > 50

@@ -311,8 +311,9 @@ class SearchV2Bot(SearchBot):
     """Search, version 2 (see the module's description): the new `expected`
     bot (`skyjo.bots.expected_v2`) is the prior and the placer of drawn
     cards, the playouts are played by its choice on the kernel
-    (`skyjo.bots.playout_expected`, cheap settings: `lookahead`, by default
-    0, and no exact draw expectation), the default budget is
+    (`skyjo.bots.playout_expected`, cheap settings: the look-ahead, of weight
+    `lookahead`, exact for the card to place only, and no exact draw
+    expectation), the default budget is
     `TURNS_PER_OPPONENT_V2` simulated turns per other player, and the start
     of a turn is searched only when the prior's values of taking the discard
     and of drawing are within `gap` points of each other."""
@@ -327,7 +328,7 @@ class SearchV2Bot(SearchBot):
         focus: float = FOCUS,
         calm: float = CALM,
         gap: float = GAP,
-        lookahead: float = 0.0,
+        lookahead: float = 1.0,
         denial: float = 1.0,
         patience: int = playout_expected.PATIENCE,
     ) -> None:
