@@ -92,6 +92,9 @@ TURNS_PER_OPPONENT_V2 = 900
 #: Version 2 searches the start of a turn only when its prior's values of
 #: taking the discard and of drawing are within this many points.
 GAP = 2.0
+#: Version 2's confidence: its playouts are few (tens a decision), so a
+#: challenger must beat the prior by more standard errors than version 1's.
+CONFIDENCE_V2 = 2.5
 #: The spread of the difference of two players' round scores (greedy play).
 ROUND_SPREAD = 16.0
 #: An exchange into a face-down card is tried when it loses at most this much.
@@ -324,7 +327,7 @@ class SearchV2Bot(SearchBot):
         iterations: int | None = None,
         turns: int | None = None,
         budget: float | None = None,
-        confidence: float = CONFIDENCE,
+        confidence: float = CONFIDENCE_V2,
         focus: float = FOCUS,
         calm: float = CALM,
         gap: float = GAP,
