@@ -2,7 +2,7 @@
 one-turn expected-value decisions with card counting. The registry's
 `expected` is now version 2 (`skyjo.bots.expected_v2`); this class stays
 what it was, move for move (tests/bots/test_expected_bot.py replays its
-recorded games), and is still the search bot's prior.
+recorded games), and is still the prior of `search_v1`.
 
 Strategy. Cards are counted in two pools (`skyjo.bots.counting.pools`): a
 face-down card is worth the mean of the unseen cards less those known to be in
