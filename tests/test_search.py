@@ -397,11 +397,18 @@ def test_the_default_budget_is_10000_turns_per_opponent(players: int) -> None:
     assert (stats["default"] == stats["two"]) == (players == 2)
 
 
-@pytest.mark.parametrize("option", ["focus", "calm", "turns", "iterations", "budget"])
+@pytest.mark.parametrize("option", ["focus", "turns", "iterations", "budget"])
 @pytest.mark.parametrize("value", [0, -1.5, True, "2.5:calm=0.1"])
 def test_budget_options_must_be_positive_numbers(option: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"{option} must be a positive number, not {value!r}"):
         SearchBot(1, **{option: value})
+
+
+@pytest.mark.parametrize("value", [-1.5, True, "0.5"])
+def test_calm_must_be_a_number_zero_or_more(value: object) -> None:
+    """`calm=0` is allowed (the prior plays calm decisions); below it is not."""
+    with pytest.raises(ValueError, match=f"calm must be a number, 0 or more, not {value!r}"):
+        SearchBot(1, calm=value)  # type: ignore[arg-type]
 
 
 def test_a_played_out_round_is_valued_for_the_game() -> None:

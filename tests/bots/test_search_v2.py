@@ -15,7 +15,7 @@ from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import playout_expected as pe
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.fastplay import EXPECTED, Playouts
-from skyjo.bots.search import SearchBot, SearchV2Bot
+from skyjo.bots.search import SearchBot, SearchV2Bot, critical
 from skyjo.engine import Phase, State, new_game, observe, step
 from skyjo.rules import Rules
 
@@ -159,7 +159,7 @@ def test_seeded_search_v2_is_deterministic() -> None:
     states = _turns(_positions(7, 3))[:14]
 
     def choices(seed: int) -> list[int]:
-        bot = SearchV2Bot(seed, **FAST, gap=100.0)  # search every start of turn too
+        bot = SearchV2Bot(seed, **FAST, gap=100.0, calm=1.0)  # search every decision
         return [bot.choose(observe(s, s.player)) for s in states]
 
     assert choices(3) == choices(3)
@@ -169,10 +169,55 @@ def test_search_v2_always_weighs_the_new_expected_choice() -> None:
     """The prior's choice is a candidate, and is played unless beaten clearly."""
     state = [s for s in _turns(_positions(2, 2)) if s.held is not None][3]
     obs = observe(state, state.player)
-    bot = SearchV2Bot(1, iterations=40, gap=100.0, confidence=1e9)
+    bot = SearchV2Bot(1, iterations=40, gap=100.0, confidence=1e9, calm=1.0)
     prior = make_bot("expected", 1)
     assert bot.choose(obs) == prior.choose(obs)
     assert bot.last_values  # it did search
+
+
+def test_search_v2_searches_only_critical_decisions_by_default() -> None:
+    """With `calm=0` (the default) a decision where the round cannot end within
+    a turn or two is the prior's, unsearched; a critical one is searched (the
+    gap rule aside), and `calm=1` searches the calm ones too."""
+    states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
+    calm = [s for s in states if not critical(observe(s, s.player))]
+    tense = [s for s in states if critical(observe(s, s.player))]
+    assert len(calm) > 5 and len(tense) > 5
+    for state in calm[:5]:
+        obs = observe(state, state.player)
+        bot = SearchV2Bot(1, **FAST)
+        assert bot.choose(obs) == make_bot("expected", 1).choose(obs)
+        assert not bot.last_values
+        searching = SearchV2Bot(1, **FAST, calm=1.0)
+        searching.choose(obs)
+        assert searching.last_values
+    for state in tense[:5]:
+        bot = SearchV2Bot(1, **FAST)
+        bot.choose(observe(state, state.player))
+        assert bot.last_values
+
+
+@pytest.mark.parametrize("calm", [-1.0, True, "x"])
+def test_search_v2_refuses_a_bad_calm(calm: object) -> None:
+    with pytest.raises(ValueError, match="calm must be a number, 0 or more"):
+        SearchV2Bot(1, calm=calm)  # type: ignore[arg-type]
+
+
+def test_the_prior_s_decision_is_its_choice_and_counts_no_turn() -> None:
+    """`ExpectedV2Bot.decision` (what the gap rule reads) gives the action
+    `choose` plays, and calling it does not move the bot's turn count."""
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    states = _turns(_positions(6, 3))
+    assert len(states) > 30
+    for state in states[:30]:
+        obs = observe(state, state.player)
+        watched, played = ExpectedV2Bot(2, patience=3), ExpectedV2Bot(2, patience=3)
+        for _ in range(5):  # past its patience: the hurried options
+            action, values = watched.decision(obs)
+            assert action == played.choose(obs) == watched.choose(obs)
+        if obs.held is None:
+            assert values[1] < 1e17  # drawing's value
 
 
 def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:

@@ -180,8 +180,17 @@ class ExpectedV2Bot:
             if obs.round != self._round:
                 self._round, self._turns = obs.round, 0
             self._turns += 1
+        return self.decision(obs)[0]
+
+    def decision(self, obs: Observation) -> tuple[int, np.ndarray]:
+        """The action `choose` plays at a decision of a turn (not the opening
+        reveal) with the values it weighed (see `skyjo.bots.valuation.decide`:
+        at the start of a turn, taking the discard's and drawing's), without
+        counting a turn: a caller that uses it after `choose` in the same
+        decision gets the same choice."""
         params = self._hurried if self._turns > self.patience else self._params
-        return int(va.choose(*self.arguments(obs), params))
+        out = np.zeros(3)
+        return int(va.decide(*self.arguments(obs), params, out)), out
 
     def pools(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The counts per value of the pool a face-down card comes from and of
