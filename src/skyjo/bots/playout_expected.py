@@ -20,7 +20,7 @@ that player can see on the table:
 Its options are the bot's, at a cheaper price: no exact expectation of
 drawing (`params(exact_draw=0)`: drawing is priced as the grid less one
 card's expected saving), and the one-draw look-ahead computed exactly only
-for the card to place (`decide_cheap`, a copy of `valuation.decide`: a
+for the card to place (`decide_cheap`: `valuation.decide_for`, in which a
 discard-and-flip keeps the grid's look-ahead as it is now). The full
 look-ahead costs about 180 µs a turn at 4 players, this one about 35, none
 at all about 25; as a bot against `expected_v1` (2 players, 400 games) this
@@ -31,45 +31,12 @@ card placed where it makes the grid worse), so that every playout ends.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from skyjo.bots import valuation as va
-from skyjo.bots.valuation import (  # what decide_cheap, a copy of va.decide, calls
-    _COLUMN_CELLS,
-    _INF,
-    _NO_POTENTIAL,
-    CLEARS,
-    DENIAL,
-    DOWN_BIAS,
-    END_OTHERS,
-    ENDING,
-    EXACT_DRAW,
-    HURRY,
-    LOOKAHEAD,
-    LOWEST,
-    P1,
-    PAIRS,
-    SEE_RATE,
-    SINGLES,
-    SPREAD,
-    TEMPO,
-    TURNS_RATE,
-    VALUES,
-    VAR,
-    _column,
-    _columns,
-    _exact,
-    _load,
-    _phi,
-    column_gains,
-    pool_vector,
-)
-from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
+from skyjo.engine import DRAW
 from skyjo.kernel import (
-    ALWAYS,
     CLEARED,
     DISCARD_LEN,
     DISCARD_PILE,
@@ -83,12 +50,11 @@ from skyjo.kernel import (
     PENALTY,
     PLAYER,
     PLAYERS,
-    POSITIVE,
     RESHUFFLES,
     SOURCE,
     TURNS,
 )
-from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, MAX_PLAYERS, ROWS
+from skyjo.rules import CARD_COUNTS, GRID_SIZE, MAX_PLAYERS
 
 #: The 150 cards' counts per value, at index v - valuation.LOWEST.
 _DECK = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], dtype=np.int64)
@@ -240,363 +206,18 @@ def decide_cheap(  # type: ignore[no-untyped-def]
     cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
     params, out,
 ):  # fmt: skip
-    """`valuation.decide` (the same code, copied), but cheaper with a
-    look-ahead: the look-ahead is computed exactly only for the card to
-    place (the card in hand, or the discard's top at the start of a turn);
-    a discard-and-flip's outcomes keep the grid's look-ahead as it is now
-    (the flipped column's change to it is left out). With the look-ahead's
-    weight 0 it chooses as `valuation.decide`."""
-    n = hidden.shape[0]
-    lam = params[LOOKAHEAD]
-    bias = params[DOWN_BIAS]
-    clears = params[CLEARS]
-    dp = pool_vector(down_counts)
-    wp = pool_vector(draw_counts)
-    if wp[P1 : P1 + VALUES].sum() == 0.0:  # an empty draw pool: use the other
-        wp = dp
-    final = ender >= 0 and ender != me
-    if final:
-        lam = 0.0
-        bias = 0.0
-
-    # --- the other players: static value, one-turn gain per card, face-down count ---
-    ovals = np.zeros((COLS, ROWS), np.int64)
-    oups = np.zeros((COLS, ROWS), np.int64)
-    ogone = np.zeros(COLS, np.int64)
-    ocolv = np.zeros(COLS)
-    ogains = np.zeros((COLS, VALUES))
-    static = np.zeros(n)
-    gain = np.zeros(n)  # what their next turn should save (a drawn card)
-    downs = np.zeros(n, np.int64)
-    nxt = (me + 1) % n
-    next_gain = np.zeros(VALUES)  # the next player's saving with each card
-    for p in range(n):
-        if p == me:
-            continue
-        downs[p] = _load(cells[p], hidden[p], cleared[p], ovals, oups, ogone)
-        _columns(ovals, oups, ogone, dp, 0.0, clears, _NO_POTENTIAL, ocolv, ogains)
-        static[p] = ocolv.sum()
-        total = 0.0
-        for i in range(VALUES):
-            best = 0.0
-            for col in range(COLS):
-                if ogains[col, i] > best:
-                    best = ogains[col, i]
-            total += wp[P1 + i] * best
-            if p == nxt:
-                next_gain[i] = best
-        gain[p] = total
-    others = n - 1
-    mean_gain = 0.0
-    min_down = 1000
-    for p in range(n):
-        if p != me:
-            mean_gain += gain[p] / others
-            if downs[p] < min_down:
-                min_down = downs[p]
-
-    # --- denial: what a card left on the discard pile gives the next player ---
-    den = np.zeros(VALUES)
-    if params[DENIAL] != 0.0 and nxt != ender:
-        for i in range(VALUES):
-            extra = next_gain[i] - gain[nxt]
-            if extra > 0.0:
-                den[i] = params[DENIAL] * extra / others
-    den_down = 0.0  # a face-down card exchanged: its value unknown
-    for i in range(VALUES):
-        den_down += dp[P1 + i] * den[i]
-
-    # --- my grid ---
-    vals = np.zeros((COLS, ROWS), np.int64)
-    ups = np.zeros((COLS, ROWS), np.int64)
-    gone = np.zeros(COLS, np.int64)
-    my_down = _load(cells[me], hidden[me], cleared[me], vals, ups, gone)
-    # The potential of equal cards in a column over the turns left
-    pot = np.zeros((2, VALUES))
-    if not final and (params[PAIRS] != 0.0 or params[SINGLES] != 0.0):
-        left_turns = params[TURNS_RATE] * min(my_down, min_down)
-        n_draw = 0.0
-        for i in range(VALUES):
-            n_draw += draw_counts[i]
-        if n_draw > 0:
-            for i in range(VALUES):
-                per_turn = params[SEE_RATE] * draw_counts[i] / n_draw
-                if per_turn > 1.0:
-                    per_turn = 1.0
-                chance = 1.0 - (1.0 - per_turn) ** left_turns
-                pot[0, i] = params[PAIRS] * chance
-                pot[1, i] = params[SINGLES] * chance * chance
-    colv = np.zeros(COLS)
-    gains = np.zeros((COLS, VALUES))
-    _columns(vals, ups, gone, dp, bias, clears, pot, colv, gains)
-    total_now = colv.sum()
-    # the best gain per value over the columns, and the second best, for the
-    # look-ahead of a grid with one column changed
-    best1 = np.zeros(VALUES)
-    best1col = np.full(VALUES, -1, np.int64)
-    best2 = np.zeros(VALUES)
-    for i in range(VALUES):
-        for col in range(COLS):
-            g = gains[col, i]
-            if g > best1[i]:
-                best2[i] = best1[i]
-                best1[i] = g
-                best1col[i] = col
-            elif g > best2[i]:
-                best2[i] = g
-    look_now = 0.0
-    for i in range(VALUES):
-        look_now += wp[P1 + i] * best1[i]
-    tempo = 0.0
-    if not final and params[TEMPO] != 0.0 and my_down <= min_down:
-        tempo = params[TEMPO] * (mean_gain - look_now)
-        if tempo < 0.0:
-            tempo = 0.0
-
-    # --- ending the round, and the last turn after another ended ---
-    mean_final = np.zeros(n)
-    sd_final = np.zeros(n)
-    end_bonus = 0.0
-    ender_raw = 0
-    double_gain = 0.0
-    if not final:
-        for p in range(n):
-            if p != me:
-                mean_final[p] = static[p] - gain[p]
-                sd_final[p] = math.sqrt(downs[p] * dp[VAR] + params[SPREAD] ** 2)
-        end_bonus = params[END_OTHERS] * max(lam, 1.0) * mean_gain
-    else:
-        _load(cells[ender], hidden[ender], cleared[ender], ovals, oups, ogone)
-        ender_raw = _exact(ovals, ogone)
-        doubles = penalty == ALWAYS or (penalty == POSITIVE and ender_raw > 0)
-        if doubles:
-            # the seats from the ender to me have played their last turn
-            played = np.zeros(n, np.int64)
-            seat = (ender + 1) % n
-            while seat != me:
-                played[seat] = 1
-                seat = (seat + 1) % n
-            not_doubled = 1.0
-            for p in range(n):
-                if p == me or p == ender:
-                    continue
-                mean = static[p]
-                spread = downs[p] * dp[VAR]
-                if not played[p]:
-                    mean -= gain[p]
-                    spread += params[SPREAD] ** 2
-                if spread > 0.0:
-                    not_doubled *= 1.0 - _phi((ender_raw + 0.5 - mean) / math.sqrt(spread))
-                elif mean <= ender_raw:
-                    not_doubled = 0.0
-            double_gain = ender_raw * not_doubled / others
-
-    # --- every placement: value v face up at position k ---
-    want = -1  # the value whose placements get the exact look-ahead
+    """`valuation.decide`, but cheaper with a look-ahead: the look-ahead is
+    computed exactly only for the card to place (the card in hand, or the
+    discard's top at the start of a turn; `valuation.decide_for`); a
+    discard-and-flip's outcomes keep the grid's look-ahead as it is now (the
+    flipped column's change to it is left out). With the look-ahead's weight
+    0 it chooses as `valuation.decide`."""
+    want = va.NO_VALUE  # the value whose placements get the exact look-ahead
     if held != NO_CARD:
-        want = held - LOWEST
+        want = held - va.LOWEST
     elif top != NO_CARD:
-        want = top - LOWEST
-    after = np.zeros((COLS * ROWS, VALUES))
-    clear_at = np.zeros((COLS * ROWS, VALUES), np.int64)
-    new_gains = np.zeros(VALUES)
-    for col in range(COLS):
-        if gone[col]:
-            continue
-        for row in range(ROWS):
-            k = _COLUMN_CELLS[col, row]
-            d_after = my_down - (1 - ups[col, row])
-            for i in range(VALUES):
-                v = i + LOWEST
-                a, b, c = vals[col, 0], vals[col, 1], vals[col, 2]
-                ua, ub, uc = ups[col, 0], ups[col, 1], ups[col, 2]
-                if row == 0:
-                    a, ua = v, 1
-                elif row == 1:
-                    b, ub = v, 1
-                else:
-                    c, uc = v, 1
-                cleared_now = ua + ub + uc == 3 and a == b and b == c
-                clear_at[k, i] = cleared_now
-                value_col = 0.0
-                if not cleared_now:
-                    value_col = _column(a, b, c, ua, ub, uc, dp, bias, clears, pot)
-                total = total_now - colv[col] + value_col
-                if final:
-                    value = total
-                    if double_gain != 0.0:
-                        spread = d_after * dp[VAR]
-                        if spread > 0.0:
-                            chance = _phi((ender_raw + 0.5 - total) / math.sqrt(spread))
-                        else:
-                            chance = 1.0 if total <= ender_raw + 1e-9 else 0.0
-                        value = total - chance * double_gain
-                elif d_after == 0:  # the last face-down card: this ends the round
-                    raw = 0.0
-                    for other in range(COLS):
-                        if other != col and not gone[other]:
-                            raw += colv[other]  # all face up: exact
-                    if not cleared_now:
-                        raw += value_col
-                    value = raw
-                    if params[ENDING] != 0.0:
-                        if penalty == ALWAYS or (penalty == POSITIVE and raw > 0.0):
-                            alone = 1.0
-                            for p in range(n):
-                                if p != me:
-                                    z = (raw + 0.5 - mean_final[p]) / sd_final[p]
-                                    alone *= 1.0 - _phi(z)
-                            value = raw * (2.0 - alone)
-                        value -= end_bonus
-                else:
-                    value = total + tempo * d_after
-                    if lam != 0.0 and i != want:
-                        value -= lam * look_now  # a flip's outcome: the look-ahead as now
-                    elif lam != 0.0:
-                        if cleared_now:
-                            for j in range(VALUES):
-                                new_gains[j] = -_INF
-                        else:
-                            column_gains(a, b, c, ua, ub, uc, dp, bias, clears, pot, new_gains)
-                        look = 0.0
-                        for j in range(VALUES):
-                            p = wp[P1 + j]
-                            if p == 0.0:
-                                continue
-                            best = best2[j] if best1col[j] == col else best1[j]
-                            if new_gains[j] > best:
-                                best = new_gains[j]
-                            look += p * best
-                        value -= lam * look
-                after[k, i] = value
-
-    if final:
-        now = total_now
-        if double_gain != 0.0:
-            spread = my_down * dp[VAR]
-            if spread > 0.0:
-                now -= _phi((ender_raw + 0.5 - total_now) / math.sqrt(spread)) * double_gain
-            elif total_now <= ender_raw + 1e-9:
-                now -= double_gain
-    else:
-        now = total_now - lam * look_now + tempo * my_down
-
-    # the value of discarding a drawn card of value i and turning up k:
-    # flip_base[k] + (1 - flip_keep[k]) * den[i]
-    flip_base = np.full(COLS * ROWS, _INF)
-    flip_keep = np.zeros(COLS * ROWS)
-    for col in range(COLS):
-        if gone[col]:
-            continue
-        for row in range(ROWS):
-            if ups[col, row]:
-                continue
-            k = _COLUMN_CELLS[col, row]
-            value = 0.0
-            keep = 0.0
-            for u in range(VALUES):
-                p = dp[P1 + u]
-                if p == 0.0:
-                    continue
-                value += p * after[k, u]
-                if clear_at[k, u]:
-                    value += p * den[u]
-                    keep += p
-            flip_base[k] = value
-            flip_keep[k] = keep
-
-    if held != NO_CARD:
-        h = held - LOWEST
-        best_action = -1
-        best_value = _INF
-        fallback_action = -1
-        fallback_value = _INF
-        for col in range(COLS):
-            if gone[col]:
-                continue
-            for row in range(ROWS):
-                k = _COLUMN_CELLS[col, row]
-                if ups[col, row] and vals[col, row] == held:
-                    continue  # an exchange that changes nothing
-                value = after[k, h]
-                grid_only = value
-                if clear_at[k, h]:
-                    value += den[h]
-                elif ups[col, row]:
-                    value += den[vals[col, row] - LOWEST]
-                else:
-                    value += den_down
-                if value < fallback_value - 1e-9:
-                    fallback_action, fallback_value = SWAP + k, value
-                if params[HURRY] != 0.0 and drawn and grid_only >= now - 1e-9:
-                    continue  # a round gone on too long: turn up cards rather than stall
-                if value < best_value - 1e-9:
-                    best_action, best_value = SWAP + k, value
-                if drawn and not ups[col, row]:
-                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
-                    if value < best_value - 1e-9:
-                        best_action, best_value = FLIP + k, value
-        out[2] = now
-        if best_action < 0:
-            out[0] = fallback_value
-            return fallback_action
-        out[0] = best_value
-        return best_action
-
-    # --- the start of a turn: take the discard, or draw ---
-    take = _INF
-    if top != NO_CARD:
-        t = top - LOWEST
-        for col in range(COLS):
-            if gone[col]:
-                continue
-            for row in range(ROWS):
-                k = _COLUMN_CELLS[col, row]
-                if ups[col, row] and vals[col, row] == top:
-                    continue  # an exchange that changes nothing
-                if after[k, t] >= now - 1e-9:
-                    continue  # the discard is taken only to improve the grid
-                value = after[k, t]
-                if clear_at[k, t]:
-                    value += den[t]
-                elif ups[col, row]:
-                    value += den[vals[col, row] - LOWEST]
-                else:
-                    value += den_down
-                if value < take:
-                    take = value
-    out[0] = take
-    out[2] = now
-    if params[EXACT_DRAW] != 0.0:
-        draw = 0.0
-        for i in range(VALUES):
-            p = wp[P1 + i]
-            if p == 0.0:
-                continue
-            best = _INF
-            v = i + LOWEST
-            for col in range(COLS):
-                if gone[col]:
-                    continue
-                for row in range(ROWS):
-                    k = _COLUMN_CELLS[col, row]
-                    if ups[col, row] and vals[col, row] == v:
-                        continue
-                    value = after[k, i]
-                    if clear_at[k, i]:
-                        value += den[i]
-                    elif ups[col, row]:
-                        value += den[vals[col, row] - LOWEST]
-                    else:
-                        value += den_down
-                    if value < best:
-                        best = value
-                    if not ups[col, row]:
-                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i]
-                        if value < best:
-                            best = value
-            draw += p * best
-    else:
-        draw = now - look_now  # the shortcut: the grid less one card's expected saving
-    out[1] = draw
-    return TAKE_DISCARD if take < draw - 1e-9 else DRAW
+        want = top - va.LOWEST
+    return va.decide_for(
+        cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
+        params, out, want,
+    )  # fmt: skip

@@ -22,7 +22,10 @@ one face-up card with two face-down ones with the chance that both have it
 equal. `grid_value` sums the columns and subtracts a one-draw look-ahead:
 what the next drawn card is expected to save (for each value, with its
 chance, the best improvement of any placement, or nothing). `choose` picks
-one turn's action from a whole table (every seat's grid), see its docstring.
+one turn's action from a whole table (every seat's grid), see its docstring;
+`decide` is the same, with the values weighed, and `decide_for` the same
+again with the look-ahead exact for one card value's placements only (the
+playouts' cheaper choice, `skyjo.bots.playout_expected`).
 """
 
 from __future__ import annotations
@@ -68,6 +71,10 @@ SINGLES = 11  #: weight of one card's chance to meet two more of its value
 SEE_RATE = 12  #: cards of a value one expects to be offered per turn, per copy unseen
 TURNS_RATE = 13  #: turns left in the round per face-down card of the player nearest to ending
 NPARAMS = 14
+
+# --- `want` of `decide_for`: which placements get the exact look-ahead ----------
+ALL_VALUES = -1  #: every value's
+NO_VALUE = VALUES  #: none
 
 _COLUMN_CELLS = np.array([[col + COLS * row for row in range(ROWS)] for col in range(COLS)])
 _INF = 1e18
@@ -315,6 +322,28 @@ def decide(  # type: ignore[no-untyped-def]
     expectation of drawing: for each value of the draw pool, with its chance,
     the best of every exchange and every discard-and-flip.
     """
+    return decide_for(
+        cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
+        params, out, ALL_VALUES,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def decide_for(  # type: ignore[no-untyped-def]
+    cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
+    params, out, want,
+):  # fmt: skip
+    """`decide`, with the one-draw look-ahead computed exactly only for the
+    placements of one card value: `want`, its index (v - LOWEST);
+    ALL_VALUES (-1): every value's, as `decide`; NO_VALUE: none. A
+    placement of another value keeps the grid's look-ahead as it is now (the
+    changed column's part in it is left out): cheaper, but it prices a
+    discard-and-flip's outcomes and the exact expectation of drawing
+    (EXACT_DRAW) less well. Where neither is weighed (with `want` the card in
+    hand, not drawn; at the start of a turn, `want` the discard's top, with
+    EXACT_DRAW 0) the values and the choice are `decide`'s; with the
+    look-ahead's weight 0, everywhere.
+    """
     n = hidden.shape[0]
     lam = params[LOOKAHEAD]
     bias = params[DOWN_BIAS]
@@ -514,7 +543,9 @@ def decide(  # type: ignore[no-untyped-def]
                         value -= end_bonus
                 else:
                     value = total + tempo * d_after
-                    if lam != 0.0:
+                    if lam != 0.0 and want != ALL_VALUES and i != want:
+                        value -= lam * look_now  # not `want`: the look-ahead as now
+                    elif lam != 0.0:
                         if cleared_now:
                             for j in range(VALUES):
                                 new_gains[j] = -_INF
