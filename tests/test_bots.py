@@ -1,6 +1,6 @@
 """The bots: every registered bot plays legal, reproducible games from what it may
 see; the `greedy`, `basic` and `expected` strategies on positions drawn as rows of
-cards (`deck_for` in conftest); `expected` beats `random` by a wide margin.
+cards (`deck_for` in tests/helpers.py); `expected` beats `random` by a wide margin.
 
 Seats are named Ana (0) and Ben (1). Unless said otherwise, the positions are
 built after the default reveals ([0, 0] and [0, 1] face up) with the face-down
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with_face_down
+from helpers import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with_face_down
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_bad_input
+from helpers import assert_bad_input
 from typer.testing import CliRunner
 
 from skyjo.cli import app

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import assert_bad_input
+from helpers import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo.cli import app

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import (
+from helpers import (
     at,
     deal,
     deck_for,

@@ -1,6 +1,6 @@
 """The engine against every rule of RULES.md section 2 (a round) and 3 (the game).
 
-Each test deals a position drawn as rows of cards (`deck_for` in conftest), so
+Each test deals a position drawn as rows of cards (`deck_for` in tests/helpers.py), so
 the reader sees the table. Seats are named Ana (0), Ben (1), Cleo (2), Dan (3).
 """
 
@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import (
+from helpers import (
     at,
     deal,
     deck_for,

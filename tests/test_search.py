@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import deal, empty_draw_pile, reveal_all, with_face_down
+from helpers import deal, empty_draw_pile, reveal_all, with_face_down
 
 from skyjo import kernel
 from skyjo.bots import make_bot

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import assert_bad_input
+from helpers import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo import engine

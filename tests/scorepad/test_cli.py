@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import assert_bad_input
+from helpers import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo.cli import app

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import assert_bad_input  # tests/conftest.py
+from helpers import assert_bad_input  # tests/helpers.py
 from tuidriver import (
     drawn_cells,
     quick_pilot,  # noqa: F401 (an autouse fixture)

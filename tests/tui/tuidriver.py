@@ -5,8 +5,7 @@ A test's "human" is a seeded bot choosing from the human's own observation;
 from the cursor, Enter; `d`, `t`, `f`), so every move goes through the keys.
 
 A test module imports `quick_pilot` (an autouse fixture) to make the pilot
-quick; no conftest.py here, so that `from conftest import ...` in the other
-test folders always finds theirs.
+quick.
 """
 
 from __future__ import annotations

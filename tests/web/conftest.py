@@ -1,8 +1,8 @@
-"""Fixtures of the web tests: an app with no bot pause, and its TestClient."""
+"""Fixtures of the web tests: an app with no bot pause and its TestClient, a live
+server, a browser, a database (their helpers are in tests/web/webapp.py)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,36 +11,10 @@ from browsing import ARGS, CHROMIUM
 from liveserver import Server
 from playwright.sync_api import Browser, sync_playwright
 from starlette.testclient import TestClient
+from webapp import serving
 from webclient import Conn
 
-from skyjo.web.app import create_app
-from skyjo.web.settings import Settings
-
 ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-def make_settings(**changes: object) -> Settings:
-    """Test settings: bots move at once, absent humans are waited for, scripted
-    clients may send as fast as they like."""
-    values: dict[str, object] = {
-        "bot_delay": 0.0,
-        "absent_after": 3600.0,
-        "rate": 1e6,
-        "burst": 10**6,
-    }
-    values.update(changes)
-    return Settings(**values)  # type: ignore[arg-type]
-
-
-@contextlib.contextmanager
-def serving(**changes: object) -> Iterator[TestClient]:
-    """A TestClient of an app with `make_settings(**changes)`; its sockets are
-    closed before the app stops."""
-    with TestClient(create_app(make_settings(**changes))) as test_client:
-        try:
-            yield test_client
-        finally:
-            Conn.close_all()
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from conftest import serving
 from starlette.testclient import TestClient
+from webapp import serving
 from webclient import Conn, create_room
 
 from skyjo.record import replay

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import serving
 from i18n_js import render, sentence_tables
 from starlette.testclient import TestClient
+from webapp import serving
 from webclient import Conn, create_room, join_room, play_game, settle
 
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP

@@ -8,10 +8,10 @@ import random
 import re
 from pathlib import Path
 
-from conftest import serving
 from i18n_js import render
 from sqlalchemy import text
 from starlette.testclient import TestClient
+from webapp import serving
 from webclient import Conn, create_room, play_game
 
 from skyjo.engine import DRAW, new_game, step

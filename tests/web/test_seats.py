@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import serving
 from starlette.testclient import TestClient
+from webapp import serving
 from webclient import Conn, create_room, join_room, play_game
 
 from skyjo.engine import DRAW, REVEAL

@@ -1,0 +1,37 @@
+"""Helpers of the web tests (a plain module, imported as `webapp`; the fixtures
+are in tests/web/conftest.py): the app's test settings, and a TestClient of it."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from starlette.testclient import TestClient
+from webclient import Conn
+
+from skyjo.web.app import create_app
+from skyjo.web.settings import Settings
+
+
+def make_settings(**changes: object) -> Settings:
+    """Test settings: bots move at once, absent humans are waited for, scripted
+    clients may send as fast as they like."""
+    values: dict[str, object] = {
+        "bot_delay": 0.0,
+        "absent_after": 3600.0,
+        "rate": 1e6,
+        "burst": 10**6,
+    }
+    values.update(changes)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def serving(**changes: object) -> Iterator[TestClient]:
+    """A TestClient of an app with `make_settings(**changes)`; its sockets are
+    closed before the app stops."""
+    with TestClient(create_app(make_settings(**changes))) as test_client:
+        try:
+            yield test_client
+        finally:
+            Conn.close_all()
