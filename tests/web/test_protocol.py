@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
 import random
 import re
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from webclient import Conn, create_room, join_room, play_game, settle
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
 from skyjo.web import app as web_app
 from skyjo.web import lobby, protocol, rooms
+from skyjo.web.thinking import Thinkers
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
 
@@ -328,6 +331,35 @@ def test_bots_thinking_in_worker_processes_play_as_they_would_in_the_server(
             assert (lobby.thinkers is not None) == (processes > 0)
             games.append(list(match.state.history))
     assert games[0] == games[1] and len(games[0]) > 20
+
+
+def test_closing_the_thinkers_stops_their_workers_and_frees_their_semaphores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Thinkers.close` waits for its workers and releases the pools' queues: no
+    semaphore is left registered with the resource tracker (left to the
+    interpreter's exit, which a server stopped by SIGTERM never reaches, the
+    tracker reports them leaked)."""
+    held: set[str] = set()
+
+    def register(name: str, kind: str) -> None:
+        held.add(name)
+        real_register(name, kind)
+
+    def unregister(name: str, kind: str) -> None:
+        held.discard(name)
+        real_unregister(name, kind)
+
+    real_register, real_unregister = resource_tracker.register, resource_tracker.unregister
+    monkeypatch.setattr(resource_tracker, "register", register)
+    monkeypatch.setattr(resource_tracker, "unregister", unregister)
+    others = set(multiprocessing.active_children())
+    thinkers = Thinkers(1)
+    workers = set(multiprocessing.active_children()) - others
+    assert held and workers  # the pool's queues hold semaphores; its worker runs
+    thinkers.close()
+    assert held == set()
+    assert not any(p.is_alive() for p in workers)
 
 
 # ------------------------------------------------------- every error has a kind the client writes

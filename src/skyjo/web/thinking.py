@@ -132,8 +132,14 @@ class Thinkers:
             self._pools[index].submit(function, key, *args)
 
     def close(self) -> None:
+        """Stop every worker and wait for it (a move it is thinking of ends
+        first). Waiting releases the pools' queues here, with their
+        semaphores: not waiting left them to the interpreter's exit, which
+        `skyjo serve` never reaches on SIGTERM (uvicorn raises the signal
+        again after its shutdown), and the resource tracker reported them
+        leaked."""
         for pool in self._pools:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class RemoteBot:
