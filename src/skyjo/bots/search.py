@@ -35,10 +35,12 @@ The budget may be shared unevenly: at a *critical* decision (the round has
 been ended, or some player has at most `CRITICAL_DOWN` face-down cards, so
 the round may end within a turn or two: about a third of the decisions) the
 bot spends `focus` times its budget, at the others `calm` times it. Both are
-1 by default: spending 3x at critical decisions and 0.2x elsewhere made the
-bot weaker in 4-player games against `expected` (20.5% of 1,000 games, against
+1 in version 1: spending 3x at critical decisions and 0.2x elsewhere made it
+weaker in 4-player games against `expected` (20.5% of 1,000 games, against
 27.3% with an even budget), as the greedy playouts misjudge when the others
-will end the round; the options stay for experiments.
+will end the round. Version 2, whose playouts are played by the new
+`expected`'s choice, does the opposite by default: `focus` 4 and `calm` 0
+(a calm decision is the prior's, unsearched; see `SearchV2Bot`).
 
 The default budget counts simulated turns, not seconds, so the bot is
 deterministic for a given seed and sequence of observations; `budget` (in
