@@ -140,7 +140,7 @@ def test_search_v2_plays_legal_moves_in_every_phase(players: int) -> None:
     every = {(Phase.REVEAL, True), (Phase.TURNS, True), (Phase.TURNS, False)}
     every |= {(Phase.FINAL_TURNS, True), (Phase.FINAL_TURNS, False), (Phase.ROUND_OVER, True)}
     phases: set[tuple[int, bool]] = set()
-    for seed in range(11, 15):
+    for seed in range(11, 31):
         state = new_game(players, seed=seed, rules=rules)
         bots = [SearchV2Bot(seed, **FAST)] + [make_bot("expected", s) for s in range(1, players)]
         while state.phase != Phase.GAME_OVER:

@@ -374,6 +374,14 @@ class SearchV2Bot(SearchBot):
         self._per_opponent = TURNS_PER_OPPONENT_V2
         self._gap = gap
 
+    def choose(self, observation: Observation) -> int:
+        """The chosen legal action; the opening reveal is the prior's (the same
+        as version 1's in kind: two random cards in two columns), so that the
+        bot plays exactly as its prior wherever it does not search."""
+        if observation.phase == Phase.REVEAL and len(observation.legal_actions) > 1:
+            return self._prior.choose(observation)
+        return super().choose(observation)
+
     def _settled(self, obs: Observation) -> bool:
         """The prior's values of taking the discard and of drawing (its last
         `choose`, at the start of this turn) are more than `gap` apart, or the
