@@ -236,3 +236,29 @@ def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
         assert cheap == pe.va.decide(*args, bot._params, np.zeros(3))
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) -> None:
+    """Reveals included, the bot's moves are its prior's (`expected` with the
+    same seed) at every decision before the first critical one: what makes
+    paired games (`bench/paired.py`) identical until the search first acts."""
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    for seed in (3, 4):
+        state = new_game(players, seed=seed)
+        search, prior = SearchV2Bot(seed, **FAST), ExpectedV2Bot(seed)
+        rivals = [make_bot("expected", seed * 10 + p) for p in range(players)]
+        compared = 0
+        while True:
+            obs = observe(state, state.player)
+            if state.player == 0:
+                if state.phase != Phase.REVEAL and critical(obs):
+                    break
+                action = search.choose(obs)
+                assert action == prior.choose(obs)
+                compared += 1
+            else:
+                action = rivals[state.player].choose(obs)
+            state = step(state, action)
+        assert compared > 10

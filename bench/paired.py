@@ -1,0 +1,109 @@
+"""Paired games: how much a bot gains over a baseline bot, deal by deal.
+
+Each game is played twice on the same deal, with the same rivals (same
+specs, same seeds): once with `--bot` in the measured seat, once with
+`--baseline` there (the seat rotates with the game's number). The figure is
+the mean difference of the seat's win share (ties share the win) between
+the two games, with a 95% interval from the paired differences.
+
+A bot that plays as its baseline except at a few decisions (`search` plays
+the new `expected`'s moves wherever it does not search) gives the same game
+as the baseline until its first different move, and often the same result:
+the differences are then far less spread than two independent matches,
+and a few hundred deals show what a tournament needs thousands of games for.
+The baseline's results are the same for every bot measured against it, so
+`--cache` keeps them in a JSON file for the next run.
+
+    python bench/paired.py --bot search --baseline expected --games 400
+    python bench/paired.py --bot search:focus=10 --players 4 --games 200 --workers 2
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from machine import describe  # bench/machine.py, beside this script
+
+from skyjo.bots import make_bot
+from skyjo.engine import Phase, new_game, observe, step
+
+Z95 = 1.959964
+
+
+def seat_share(spec: str, rivals: str, players: int, game: int, seed: int) -> float:
+    """The win share of the measured seat (`game % players`), played by `spec`,
+    in game `game`: the deal and every bot's seed depend on (`seed`, `game`)
+    only, so the rivals play alike whoever sits in the seat."""
+    seat = game % players
+    deal = seed * 1_000_003 + game
+    bots = [make_bot(spec if s == seat else rivals, deal * 16 + s) for s in range(players)]
+    state = new_game(players, seed=deal)
+    while state.phase != Phase.GAME_OVER:
+        state = step(state, bots[state.player].choose(observe(state, state.player)))
+    low = min(state.totals)
+    winners = [s for s in range(players) if state.totals[s] == low]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def _play(job: tuple[str, str, int, int, int]) -> float:
+    return seat_share(*job)
+
+
+def shares(
+    spec: str, rivals: str, players: int, games: int, seed: int, workers: int
+) -> list[float]:
+    """`seat_share` of every game, on `workers` processes."""
+    jobs = [(spec, rivals, players, g, seed) for g in range(games)]
+    if workers == 1:
+        return [_play(job) for job in jobs]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return pool.map(_play, jobs, chunksize=4)
+
+
+def paired_difference(ours: list[float], theirs: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences and the half-width of its 95% interval."""
+    n = len(ours)
+    diffs = [a - b for a, b in zip(ours, theirs, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    return mean, Z95 * math.sqrt(var / n)
+
+
+def main(
+    bot: Annotated[str, typer.Option(help="the bot measured")] = "search",
+    baseline: Annotated[str, typer.Option(help="the bot it is compared with")] = "expected",
+    rivals: Annotated[str, typer.Option(help="the bot in the other seats")] = "expected",
+    players: Annotated[int, typer.Option(help="seats per game")] = 2,
+    games: Annotated[int, typer.Option(help="deals")] = 400,
+    seed: Annotated[int, typer.Option()] = 1,
+    workers: Annotated[int, typer.Option(help="processes")] = 1,
+    cache: Annotated[str | None, typer.Option(help="JSON file of baseline results")] = None,
+) -> None:
+    """Play every deal with `bot` and with `baseline` in the measured seat and
+    print the paired difference of win shares."""
+    start = time.perf_counter()
+    ours = shares(bot, rivals, players, games, seed, workers)
+    key = f"{baseline}|{rivals}|{players}|{games}|{seed}"
+    saved = json.loads(Path(cache).read_text()) if cache and Path(cache).exists() else {}
+    theirs = saved.get(key) or shares(baseline, rivals, players, games, seed, workers)
+    if cache:
+        Path(cache).write_text(json.dumps({**saved, key: theirs}))
+    mean, half = paired_difference(ours, theirs)
+    same = sum(a == b for a, b in zip(ours, theirs, strict=True))
+    print(
+        f"{bot} against {baseline} in one seat, {players - 1} x {rivals}, "
+        f"{games} deals (seed {seed}; {describe()}):\n"
+        f"  win share {sum(ours) / games:.3f} against {sum(theirs) / games:.3f}, "
+        f"paired difference {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}], "
+        f"{same} deals with the same result; {time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    typer.run(main)
