@@ -32,6 +32,7 @@ from machine import describe  # bench/machine.py, beside this script
 
 from skyjo.bots import make_bot
 from skyjo.engine import Phase, new_game, observe, step
+from skyjo.scoring import winners
 
 Z95 = 1.959964
 
@@ -46,9 +47,8 @@ def seat_share(spec: str, rivals: str, players: int, game: int, seed: int) -> fl
     state = new_game(players, seed=deal)
     while state.phase != Phase.GAME_OVER:
         state = step(state, bots[state.player].choose(observe(state, state.player)))
-    low = min(state.totals)
-    winners = [s for s in range(players) if state.totals[s] == low]
-    return 1.0 / len(winners) if seat in winners else 0.0
+    best = winners(dict(enumerate(state.totals)))
+    return 1.0 / len(best) if seat in best else 0.0
 
 
 def _play(job: tuple[str, str, int, int, int]) -> float:
