@@ -188,14 +188,15 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if obs.phase == Phase.REVEAL:
-            return opening_reveal(obs, self._rng)
+            return self._reveal(obs)
         me = obs.viewer
+        share = self._share(obs)
         if obs.held is None:
             prior = self._prior.choose(obs)
             if obs.round != self._round:
                 self._round, self._turns_in_round = obs.round, 0
             self._turns_in_round += 1
-            if not self._share(obs) or self._settled(obs):
+            if not share or self._settled(obs):
                 return prior
             sampler = Sampler(obs)
             stall = self._turns_in_round <= STALL_LIMIT
@@ -211,7 +212,7 @@ class SearchBot:
             plan, self._plan = self._plan, None
             if plan is not None and plan[0] == _plan_key(obs):
                 return plan[1]
-            if not self._share(obs):
+            if not share:
                 return self._prior.choose(obs)
             sampler = Sampler(obs)
             stall = self._turns_in_round <= STALL_LIMIT
@@ -220,7 +221,6 @@ class SearchBot:
             default = (self._prior.choose(obs),)
         if default not in candidates:
             candidates.append(default)
-        share = self._share(obs)
         values, margins = self.evaluate(sampler, candidates, candidates.index(default), share)
         self.last_values = dict(zip(candidates, values, strict=True))
         challenger = max(range(len(candidates)), key=margins.__getitem__)
@@ -230,6 +230,10 @@ class SearchBot:
             self._plan = (after, best[1])
         assert best[0] in legal
         return best[0]
+
+    def _reveal(self, obs: Observation) -> int:
+        """The opening reveal (`opening_reveal`)."""
+        return opening_reveal(obs, self._rng)
 
     def _settled(self, obs: Observation) -> bool:
         """Whether the prior's choice at the start of this turn is clear enough to
@@ -374,13 +378,11 @@ class SearchV2Bot(SearchBot):
         self._per_opponent = TURNS_PER_OPPONENT_V2
         self._gap = gap
 
-    def choose(self, observation: Observation) -> int:
-        """The chosen legal action; the opening reveal is the prior's (the same
-        as version 1's in kind: two random cards in two columns), so that the
-        bot plays exactly as its prior wherever it does not search."""
-        if observation.phase == Phase.REVEAL and len(observation.legal_actions) > 1:
-            return self._prior.choose(observation)
-        return super().choose(observation)
+    def _reveal(self, obs: Observation) -> int:
+        """The prior's opening reveal (the same as version 1's in kind: two
+        random cards in two columns), so that the bot plays exactly as its
+        prior wherever it does not search."""
+        return self._prior.choose(obs)
 
     def _settled(self, obs: Observation) -> bool:
         """The prior's values of taking the discard and of drawing (its last
