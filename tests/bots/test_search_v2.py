@@ -262,3 +262,53 @@ def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) ->
                 action = rivals[state.player].choose(obs)
             state = step(state, action)
         assert compared > 10
+
+
+def test_the_full_decision_is_the_bot_s_everywhere() -> None:
+    """With `full`, `decide_cheap` chooses as `valuation.decide` at every
+    decision, a drawn card's discard-and-flip included (where the cheap one
+    may not: its look-ahead after a flip is the grid's as it is now)."""
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    bot = ExpectedV2Bot(1)
+    drawn = differ = 0
+    for state in _turns(_positions(5, 3)):
+        obs = observe(state, state.player)
+        args = bot.arguments(obs)
+        exact = pe.va.decide(*args, bot._params, np.zeros(3))
+        assert pe.decide_cheap(*args, bot._params, np.zeros(3), True) == exact
+        if obs.held is not None and obs.source == "deck":
+            drawn += 1
+            differ += pe.decide_cheap(*args, bot._params, np.zeros(3)) != exact
+    assert drawn > 20
+    assert differ > 0  # the check can tell the two apart
+
+
+def test_search_v2_s_critical_set_follows_down() -> None:
+    """`down` sets how few face-down cards make a decision critical: with
+    `down=12` every decision is searched, with the default a calm one is not."""
+    states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
+    calm = [s for s in states if not critical(observe(s, s.player))]
+    assert calm
+    obs = observe(calm[0], calm[0].player)
+    assert critical(obs, 12) and not critical(obs, 2)
+    default, wide = SearchV2Bot(1, **FAST), SearchV2Bot(1, **FAST, down=12)
+    default.choose(obs)
+    wide.choose(obs)
+    assert not default.last_values and wide.last_values
+
+
+@pytest.mark.parametrize("down", [-1, 13, 2.5, True, "x"])
+def test_search_v2_refuses_a_bad_down(down: object) -> None:
+    with pytest.raises(ValueError, match="down must be a whole number from 0 to 12"):
+        SearchV2Bot(1, down=down)  # type: ignore[arg-type]
+
+
+def test_search_v2_with_full_playouts_plays_legal_moves() -> None:
+    """`full=1,exact_draw=1` (playouts by the prior's own choice) plays a whole
+    game to its end, every move legal (the engine refuses any other)."""
+    state = new_game(2, seed=9, rules=Rules(target_score=30))
+    bots = [make_bot("search:full=1,exact_draw=1,iterations=30", 1), make_bot("expected", 2)]
+    while state.phase != Phase.GAME_OVER:
+        state = step(state, bots[state.player].choose(observe(state, state.player)))
+    assert max(state.totals) >= 30

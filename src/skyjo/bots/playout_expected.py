@@ -61,10 +61,12 @@ _DECK = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], dtype=n
 #: Turns per player in a playout after which the players play hurried.
 PATIENCE = 30
 
-#: The layout of `prm`: the valuation's options, the same hurried, the patience.
+#: The layout of `prm`: the valuation's options, the same hurried, the patience,
+#: whether the look-ahead is exact for every card (`full`).
 _HURRIED = va.NPARAMS
 _PATIENCE = 2 * va.NPARAMS
-NPRM = _PATIENCE + 1
+_FULL = _PATIENCE + 1
+NPRM = _FULL + 1
 #: Work arrays: floats: decide's `out`; ints: the two pools, then the table's
 #: grids (8 x 12 at most), face-down and cleared masks, as int64.
 FLOATS = 3
@@ -85,9 +87,12 @@ def params(
     turns_rate: float = 0.8,
     exact_draw: int = 0,
     patience: int = PATIENCE,
+    full: int = 0,
 ) -> np.ndarray:
     """The policy's options as the float array `choose` takes (the `expected`
-    bot's defaults, but the exact draw expectation, off)."""
+    bot's defaults, but the exact draw expectation, off). With `full` 1 the
+    look-ahead is exact for every card, as the bot's own (`decide_cheap`);
+    with `exact_draw` 1 too, the policy chooses as the bot."""
     prm = np.zeros(NPRM)
     prm[va.LOOKAHEAD] = lookahead
     prm[va.CLEARS] = 1.0
@@ -103,6 +108,7 @@ def params(
     prm[_HURRIED:_PATIENCE] = prm[: va.NPARAMS]
     prm[_HURRIED + va.HURRY] = 1.0
     prm[_PATIENCE] = patience
+    prm[_FULL] = full
     return prm
 
 
@@ -198,22 +204,25 @@ def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
         t.slots[b, SOURCE] == DRAW,
         options,
         floats,
+        prm[_FULL] > 0,
     )
 
 
 @njit(cache=True)
 def decide_cheap(  # type: ignore[no-untyped-def]
     cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
-    params, out,
+    params, out, full=False,
 ):  # fmt: skip
     """`valuation.decide`, but cheaper with a look-ahead: the look-ahead is
     computed exactly only for the card to place (the card in hand, or the
     discard's top at the start of a turn; `valuation.decide_for`); a
     discard-and-flip's outcomes keep the grid's look-ahead as it is now (the
     flipped column's change to it is left out). With the look-ahead's weight
-    0 it chooses as `valuation.decide`."""
+    0, or with `full` (exact for every card), it chooses as `valuation.decide`."""
     want = va.NO_VALUE  # the value whose placements get the exact look-ahead
-    if held != NO_CARD:
+    if full:
+        want = va.ALL_VALUES
+    elif held != NO_CARD:
         want = held - va.LOWEST
     elif top != NO_CARD:
         want = top - va.LOWEST

@@ -165,6 +165,7 @@ class SearchBot:
         self._confidence = confidence
         self._focus = focus
         self._calm = calm
+        self._down = CRITICAL_DOWN
         self._prior: Any = ExpectedBot(seed)
         #: the playouts' policy (a `fastplay` code) and its knobs
         self._code = GREEDY
@@ -243,7 +244,7 @@ class SearchBot:
     def _share(self, obs: Observation) -> float:
         """The multiplier of the budget at this decision: `focus` at a critical
         one, `calm` at the others (0: the prior plays it, unsearched)."""
-        return self._focus if critical(obs) else self._calm
+        return self._focus if critical(obs, self._down) else self._calm
 
     def evaluate(
         self, sampler: Sampler, candidates: list[Candidate], default: int = 0, share: float = 1.0
@@ -337,22 +338,25 @@ class SearchBot:
 
 
 class SearchV2Bot(SearchBot):
-    """Search, version 2 (see the module's description): the new `expected`
-    bot (`skyjo.bots.expected_v2`) is the prior and the placer of drawn
-    cards, the playouts are played by its choice on the kernel
+    """Search, version 2 (see the module's description): the new `expected` bot
+    (`skyjo.bots.expected_v2`) is the prior and the placer of drawn cards, the
+    playouts are played by its choice on the kernel
     (`skyjo.bots.playout_expected`, cheap settings: the look-ahead, of weight
-    `lookahead`, exact for the card to place only, and no exact draw
-    expectation), the default budget is
+    `lookahead`, exact for the card to place only unless `full` is 1, and no
+    exact draw expectation unless `exact_draw` is 1), the default budget is
     `TURNS_PER_OPPONENT_V2` simulated turns per other player, only critical
-    decisions are searched (`critical`: the round may end within a turn or
-    two), at `focus` (4) times the budget, the prior playing the others
-    (`calm` 0), and the start of a turn is searched only when the prior's
-    values of taking the discard and of drawing are within `gap` points of
-    each other. Searching calm decisions mostly overruled the prior by
-    chance: the playouts' noise over a whole round is larger than the
-    differences between moves there; near the round's end the playouts are
-    short, many and sharp, and they score for the game (the ender's penalty,
-    the totals), which the one-turn prior does not."""
+    decisions are searched (`critical`: the round has been ended or some player
+    has at most `down` face-down cards), at `focus` (4) times the budget, the
+    prior playing the others (`calm` 0), and the start of a turn is searched
+    only when the prior's values of taking the discard and of drawing are
+    within `gap` points of each other. Searching calm decisions mostly
+    overruled the prior by chance: the playouts' noise over a whole round is
+    larger than the differences between moves there; near the round's end the
+    playouts are short, many and sharp, and they score for the game (the
+    ender's penalty, the totals), which the one-turn prior does not. Playouts
+    played by the prior's own choice (`full=1,exact_draw=1`, five times the
+    cost) and a wider critical set (`down=3`) measured no better than the
+    defaults (README)."""
 
     def __init__(
         self,
@@ -368,12 +372,23 @@ class SearchV2Bot(SearchBot):
         denial: float = 1.0,
         end_others: float = 1.0,
         patience: int = playout_expected.PATIENCE,
+        down: int = CRITICAL_DOWN,
+        full: int = 0,
+        exact_draw: int = 0,
     ) -> None:
         super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
         self._prior = ExpectedV2Bot(seed)
         self._code = EXPECTED
+        if isinstance(down, bool) or not (isinstance(down, int) and 0 <= down <= GRID_SIZE):
+            raise ValueError(f"down must be a whole number from 0 to {GRID_SIZE}, not {down!r}")
+        self._down = down
         self._prm = playout_expected.params(
-            lookahead=lookahead, denial=denial, end_others=end_others, patience=patience
+            lookahead=lookahead,
+            denial=denial,
+            end_others=end_others,
+            patience=patience,
+            full=full,
+            exact_draw=exact_draw,
         )
         self._per_opponent = TURNS_PER_OPPONENT_V2
         self._gap = gap
@@ -403,12 +418,12 @@ def make_search(seed: int, version: int = 2, **options: Any) -> SearchBot:
     return SearchV2Bot(seed, **options)
 
 
-def critical(obs: Observation) -> bool:
+def critical(obs: Observation, down: int = CRITICAL_DOWN) -> bool:
     """Whether the round may end within a turn or two: it has been ended, or some
-    player has at most `CRITICAL_DOWN` face-down cards."""
+    player has at most `down` face-down cards."""
     if obs.ender is not None:
         return True
-    return min(row.count(FACE_DOWN) for row in obs.status) <= CRITICAL_DOWN
+    return min(row.count(FACE_DOWN) for row in obs.status) <= down
 
 
 def _plan_key(obs: Observation) -> Any:
