@@ -92,7 +92,8 @@ def params(
     """The policy's options as the float array `choose` takes (the `expected`
     bot's defaults, but the exact draw expectation, off). With `full` 1 the
     look-ahead is exact for every card, as the bot's own (`decide_cheap`);
-    with `exact_draw` 1 too, the policy chooses as the bot."""
+    with `exact_draw` 1 too, the policy chooses as `valuation.decide` does at
+    these options (the bot's own `end_others` is 0.5 and its patience 40)."""
     prm = np.zeros(NPRM)
     prm[va.LOOKAHEAD] = lookahead
     prm[va.CLEARS] = 1.0
