@@ -4,7 +4,10 @@ Each game is played twice on the same deal, with the same rivals (same
 specs, same seeds): once with `--bot` in the measured seat, once with
 `--baseline` there (the seat rotates with the game's number). The figure is
 the mean difference of the seat's win share (ties share the win) between
-the two games, with a 95% interval from the paired differences.
+the two games, with a 95% interval from the paired differences; and the
+same for the seat's margin (its final total less the mean of the others'
+totals: lower is better), which is less noisy than the win share and
+screens a variant sooner.
 
 A bot that plays as its baseline except at a few decisions (`search` plays
 the new `expected`'s moves wherever it does not search) gives the same game
@@ -37,10 +40,11 @@ from skyjo.scoring import winners
 Z95 = 1.959964
 
 
-def seat_share(spec: str, rivals: str, players: int, game: int, seed: int) -> float:
-    """The win share of the measured seat (`game % players`), played by `spec`,
-    in game `game`: the deal and every bot's seed depend on (`seed`, `game`)
-    only, so the rivals play alike whoever sits in the seat."""
+def seat_result(spec: str, rivals: str, players: int, game: int, seed: int) -> tuple[float, float]:
+    """The win share and the margin (its total less the others' mean total) of
+    the measured seat (`game % players`), played by `spec`, in game `game`:
+    the deal and every bot's seed depend on (`seed`, `game`) only, so the
+    rivals play alike whoever sits in the seat."""
     seat = game % players
     deal = seed * 1_000_003 + game
     bots = [make_bot(spec if s == seat else rivals, deal * 16 + s) for s in range(players)]
@@ -48,17 +52,19 @@ def seat_share(spec: str, rivals: str, players: int, game: int, seed: int) -> fl
     while state.phase != Phase.GAME_OVER:
         state = step(state, bots[state.player].choose(observe(state, state.player)))
     best = winners(dict(enumerate(state.totals)))
-    return 1.0 / len(best) if seat in best else 0.0
+    others = [t for s, t in enumerate(state.totals) if s != seat]
+    margin = state.totals[seat] - sum(others) / len(others)
+    return (1.0 / len(best) if seat in best else 0.0), margin
 
 
-def _play(job: tuple[str, str, int, int, int]) -> float:
-    return seat_share(*job)
+def _play(job: tuple[str, str, int, int, int]) -> tuple[float, float]:
+    return seat_result(*job)
 
 
-def shares(
+def results(
     spec: str, rivals: str, players: int, games: int, seed: int, workers: int
-) -> list[float]:
-    """`seat_share` of every game, on `workers` processes."""
+) -> list[tuple[float, float]]:
+    """`seat_result` of every game, on `workers` processes."""
     jobs = [(spec, rivals, players, g, seed) for g in range(games)]
     if workers == 1:
         return [_play(job) for job in jobs]
@@ -86,22 +92,28 @@ def main(
     cache: Annotated[str | None, typer.Option(help="JSON file of baseline results")] = None,
 ) -> None:
     """Play every deal with `bot` and with `baseline` in the measured seat and
-    print the paired difference of win shares."""
+    print the paired differences of win shares and of margins."""
     start = time.perf_counter()
-    ours = shares(bot, rivals, players, games, seed, workers)
-    key = f"{baseline}|{rivals}|{players}|{games}|{seed}"
+    ours = results(bot, rivals, players, games, seed, workers)
+    key = f"{baseline}|{rivals}|{players}|{games}|{seed}|margin"  # |margin: (share, margin) pairs
     saved = json.loads(Path(cache).read_text()) if cache and Path(cache).exists() else {}
-    theirs = saved.get(key) or shares(baseline, rivals, players, games, seed, workers)
+    theirs = [tuple(r) for r in saved.get(key, [])] or results(
+        baseline, rivals, players, games, seed, workers
+    )
     if cache:
         Path(cache).write_text(json.dumps({**saved, key: theirs}))
-    mean, half = paired_difference(ours, theirs)
-    same = sum(a == b for a, b in zip(ours, theirs, strict=True))
+    win, win_half = paired_difference([r[0] for r in ours], [r[0] for r in theirs])
+    margin, margin_half = paired_difference([r[1] for r in ours], [r[1] for r in theirs])
+    same = sum(a[0] == b[0] for a, b in zip(ours, theirs, strict=True))
     print(
         f"{bot} against {baseline} in one seat, {players - 1} x {rivals}, "
         f"{games} deals (seed {seed}; {describe()}):\n"
-        f"  win share {sum(ours) / games:.3f} against {sum(theirs) / games:.3f}, "
-        f"paired difference {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}], "
-        f"{same} deals with the same result; {time.perf_counter() - start:.0f} s"
+        f"  win share {sum(r[0] for r in ours) / games:.3f} against "
+        f"{sum(r[0] for r in theirs) / games:.3f}, paired difference {win:+.3f} "
+        f"[{win - win_half:+.3f}, {win + win_half:+.3f}], {same} deals with the same result;\n"
+        f"  margin (total less the others' mean; lower is better) paired difference "
+        f"{margin:+.2f} [{margin - margin_half:+.2f}, {margin + margin_half:+.2f}]; "
+        f"{time.perf_counter() - start:.0f} s"
     )
 
 

@@ -4,6 +4,7 @@ and the old search kept as `search_v1` / `search:version=1`."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import playout_expected as pe
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.fastplay import EXPECTED, Playouts
-from skyjo.bots.search import SearchBot, SearchV2Bot, critical
+from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
 from skyjo.engine import Phase, State, new_game, observe, step
 from skyjo.rules import Rules
 
@@ -312,3 +313,50 @@ def test_search_v2_with_full_playouts_plays_legal_moves() -> None:
     while state.phase != Phase.GAME_OVER:
         state = step(state, bots[state.player].choose(observe(state, state.player)))
     assert max(state.totals) >= 30
+
+
+def _win_chances(players: int, rows: list[tuple[int, ...]], joint: int) -> list[float]:
+    """`_Valuer`'s values (seat 0 viewing) of tables with these totals."""
+    obs = observe(new_game(players, seed=1), 0)
+    t = kernel.new_tables(len(rows), players, players=players)
+    for b, totals in enumerate(rows):
+        t.totals[b] = totals
+    out = np.zeros(len(rows))
+    _Valuer(obs, joint)(t, np.arange(len(rows)), out)
+    return out.tolist()
+
+
+def test_the_joint_win_chance_shares_the_viewers_own_future() -> None:
+    """`joint=1`: a player level with three others has a quarter of the win
+    (the pairwise product says an eighth); an uneven table gives the integral
+    over the viewer's own normal future (here by the trapezoid rule), each
+    player's total with a spread of 16 / sqrt(2) points a round."""
+    level = (50, 50, 50, 50)
+    assert _win_chances(4, [level], 0)[0] == pytest.approx(0.125, rel=1e-12)
+    assert _win_chances(4, [level], 1)[0] == pytest.approx(0.25, abs=1e-6)
+    uneven = (60, 45, 70, 80)  # seat 0 views; 20 to go for the leader
+    rounds = max(1.0, 0.5 + 20 / (22 + 5 * math.log2(4)))
+    each = 16 * math.sqrt(rounds / 2)
+
+    def integrand(z: float) -> float:
+        density = math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+        for other in uneven[1:]:
+            density *= 0.5 * (1 + math.erf(((other - 60) / each - z) / math.sqrt(2)))
+        return density
+
+    step_ = 0.001
+    integral = sum(integrand(-10 + i * step_) for i in range(20_001)) * step_
+    joint, pairwise = _win_chances(4, [uneven], 1)[0], _win_chances(4, [uneven], 0)[0]
+    assert joint == pytest.approx(integral, abs=1e-6)
+    assert joint > pairwise + 0.01  # the pairwise product undervalues it
+
+
+def test_the_joint_win_chance_changes_nothing_at_two_players() -> None:
+    rows = [(50, 50), (40, 60), (70, 55), (99, 0)]
+    assert _win_chances(2, rows, 1) == _win_chances(2, rows, 0)
+
+
+@pytest.mark.parametrize("value", [2, -1, 0.5, True])
+def test_joint_must_be_0_or_1(value: object) -> None:
+    with pytest.raises(ValueError, match=f"joint must be 0 or 1, not {value!r}"):
+        SearchV2Bot(1, joint=value)  # type: ignore[arg-type]

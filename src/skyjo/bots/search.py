@@ -166,6 +166,7 @@ class SearchBot:
         self._focus = focus
         self._calm = calm
         self._down = CRITICAL_DOWN
+        self._joint = 0  # version 1: the pairwise chances multiplied
         self._prior: Any = ExpectedBot(seed)
         #: the playouts' policy (a `fastplay` code) and its knobs
         self._code = GREEDY
@@ -264,7 +265,7 @@ class SearchBot:
         args = np.array([m[1] for m in moves], dtype=np.int64)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
         playouts = Playouts(random.Random(self._rng.getrandbits(64)), self._code, self._prm)
-        value = _Valuer(sampler.observation)
+        value = _Valuer(sampler.observation, self._joint)
         n = len(sampler.grids)
         world = kernel.new_tables(1, n)
         tables = kernel.new_tables(count, n)  # table i: candidate i's playout
@@ -375,9 +376,13 @@ class SearchV2Bot(SearchBot):
         down: int = CRITICAL_DOWN,
         full: int = 0,
         exact_draw: int = 0,
+        joint: int = 0,
     ) -> None:
         super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
         self._prior = ExpectedV2Bot(seed)
+        if joint not in (0, 1) or isinstance(joint, bool):
+            raise ValueError(f"joint must be 0 or 1, not {joint!r}")
+        self._joint = int(joint)
         self._code = EXPECTED
         if isinstance(down, bool) or not (isinstance(down, int) and 0 <= down <= GRID_SIZE):
             raise ValueError(f"down must be a whole number from 0 to {GRID_SIZE}, not {down!r}")
@@ -492,25 +497,37 @@ def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = 
 class _Valuer:
     """Scores played-out rounds for the viewer, for the game (see the module's
     description): its share of the win if the game ends, else its estimated
-    chance of winning from the new totals."""
+    chance of winning from the new totals (`joint`: see `_values`)."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, joint: int = 0) -> None:
         self.me = obs.viewer
         #: what the leader of a round usually scores, by number of players
         self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
+        self.joint = joint
 
     def __call__(self, t: kernel.Tables, order: np.ndarray, out: np.ndarray) -> None:
         """out[b], for each b of `order`: the value of table b's scored round
         (its TOTALS row: the totals before the round plus its scores)."""
-        _values(t, order, self.me, self.leader_round, ROUND_SPREAD, out)
+        _values(t, order, self.me, self.leader_round, ROUND_SPREAD, self.joint, out)
+
+
+#: Gauss-Hermite nodes and weights (probabilists', weights summing to 1): the
+#: expectation over the viewer's own standard normal future in `_values`.
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(24)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
 
 @njit(cache=True)
-def _values(t, order, me, leader_round, spread, out):  # type: ignore[no-untyped-def]
+def _values(t, order, me, leader_round, spread, joint, out):  # type: ignore[no-untyped-def]
     """`_Valuer`, compiled: the game over (a total at the target), the viewer's
-    share of the lowest total; else the product over the others of the chance
-    that the viewer ends lower, each difference of totals taken as normal with
-    `spread` a round over the rounds likely left."""
+    share of the lowest total; else its chance of ending lower than every
+    other player, each player's total over the rounds likely left taken as
+    normal, so that the difference of two players' has `spread` a round.
+    With two players that is one normal chance. With more, version 1
+    (`joint` 0) multiplies the chances of beating each other player as if
+    they were independent; `joint` 1 integrates over the viewer's own future
+    score (the part those chances share: Gauss-Hermite quadrature), which
+    gives a player level with three others a quarter, not an eighth."""
     for j in range(len(order)):
         b = order[j]
         n = t.slots[b, PLAYERS]
@@ -532,9 +549,21 @@ def _values(t, order, me, leader_round, spread, out):  # type: ignore[no-untyped
                 out[b] = 1.0 / shared
             continue
         rounds = max(1.0, 0.5 + (target - highest) / leader_round)
-        scale = 1.0 / (spread * math.sqrt(2.0 * rounds))
-        chance = 1.0
-        for o in range(n):
-            if o != me:
-                chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
+        if joint == 0 or n == 2:
+            scale = 1.0 / (spread * math.sqrt(2.0 * rounds))
+            chance = 1.0
+            for o in range(n):
+                if o != me:
+                    chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
+            out[b] = chance
+            continue
+        each = spread * math.sqrt(rounds / 2.0)  # one player's spread
+        chance = 0.0
+        for q in range(len(_NODES)):
+            beat = _WEIGHTS[q]
+            for o in range(n):
+                if o != me:
+                    z = (totals[o] - mine) / each - _NODES[q]
+                    beat *= 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+            chance += beat
         out[b] = chance
