@@ -329,7 +329,7 @@ def _win_chances(players: int, rows: list[tuple[int, ...]], joint: int) -> list[
 def test_the_joint_win_chance_shares_the_viewers_own_future() -> None:
     """`joint=1`: a player level with three others has a quarter of the win
     (the pairwise product says an eighth); an uneven table gives the integral
-    over the viewer's own normal future (here by the trapezoid rule), each
+    over the viewer's own normal future (here a fine Riemann sum), each
     player's total with a spread of 16 / sqrt(2) points a round."""
     level = (50, 50, 50, 50)
     assert _win_chances(4, [level], 0)[0] == pytest.approx(0.125, rel=1e-12)
