@@ -429,6 +429,39 @@ def test_mistakes_are_refused_with_their_message_next_to_the_field_and_nothing_i
     expected_refusals(problems, 400)
 
 
+def test_a_preview_answered_after_a_refusal_leaves_the_refusal_next_to_its_field(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """The race of a preview asked before a save and answered after its refusal:
+    the preview is held by the test until the refusal is shown, then let go."""
+    players = ["Ana", "Ben"]
+    page = open_page(browser, DESKTOP, problems)
+    create_sheet(page, server.base, "Late preview", players)
+    wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
+    type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
+    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    expect(page.locator("[data-key=error-0]")).to_have_text(message)
+    held: list[Any] = []
+    page.route("**/preview", lambda route: held.append(route))
+    page.fill("[data-key=total-1]", "6")
+    page.wait_for_function(
+        "() => document.querySelector('[data-key=round-form]').dataset.pending === 'true'"
+    )
+    page.click("[data-key=save-round]")
+    refusal = f"round 1: {message}"
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {refusal}")
+    assert len(held) >= 1
+    for route in held:
+        route.continue_()
+    page.wait_for_function(
+        "() => document.querySelector('[data-key=round-form]').dataset.pending === 'false'"
+    )
+    expect(page.locator("[data-key=error-0]")).to_have_text(refusal)
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {refusal}")
+    page.unroute("**/preview")
+    expected_refusals(problems, 400)
+
+
 def test_two_devices_on_one_sheet_a_stale_save_reloads_and_nothing_is_lost(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:

@@ -579,8 +579,10 @@ function showPreview(sheet, form, answer) {
       if (answer.round && answer.round.ender === name && answer.round.doubled) text += ` → ${score} (${st("pad.doubled")})`;
     }
     explain.textContent = text;
-    let wrong = entry?.error ? mistakeText({ message: entry.error, kind: entry.kind, params: entry.params }) : "";
-    if (!wrong && form.refusal && form.refusalPlayer === name) wrong = mistakeText(form.refusal);
+    // a save's refusal stands until the form changes: a preview answered after it (asked before
+    // the save) must not put the as-typed message back in its place
+    let wrong = form.refusal && form.refusalPlayer === name ? mistakeText(form.refusal) : "";
+    if (!wrong && entry?.error) wrong = mistakeText({ message: entry.error, kind: entry.kind, params: entry.params });
     error.textContent = wrong;
     panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
   });
