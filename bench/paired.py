@@ -15,7 +15,8 @@ as the baseline until its first different move, and often the same result:
 the differences are then far less spread than two independent matches,
 and a few hundred deals show what a tournament needs thousands of games for.
 The baseline's results are the same for every bot measured against it, so
-`--cache` keeps them in a JSON file for the next run.
+`--cache` keeps every bot's results (the measured one's too, which may be the
+next run's baseline) in a JSON file for the next run.
 
     python bench/paired.py --bot search --baseline expected --games 400
     python bench/paired.py --bot search:focus=10 --players 4 --games 200 --workers 2
@@ -94,14 +95,20 @@ def main(
     """Play every deal with `bot` and with `baseline` in the measured seat and
     print the paired differences of win shares and of margins."""
     start = time.perf_counter()
-    ours = results(bot, rivals, players, games, seed, workers)
-    key = f"{baseline}|{rivals}|{players}|{games}|{seed}|margin"  # |margin: (share, margin) pairs
     saved = json.loads(Path(cache).read_text()) if cache and Path(cache).exists() else {}
-    theirs = [tuple(r) for r in saved.get(key, [])] or results(
-        baseline, rivals, players, games, seed, workers
-    )
-    if cache:
-        Path(cache).write_text(json.dumps({**saved, key: theirs}))
+
+    def cached(spec: str) -> list[tuple[float, float]]:
+        """`spec`'s results, from the cache if it holds them (then saved back)."""
+        key = f"{spec}|{rivals}|{players}|{games}|{seed}|margin"  # |margin: (share, margin)
+        found = [(float(a), float(b)) for a, b in saved.get(key, [])]
+        found = found or results(spec, rivals, players, games, seed, workers)
+        saved[key] = found
+        if cache:
+            Path(cache).write_text(json.dumps(saved))
+        return found
+
+    ours = cached(bot)
+    theirs = cached(baseline)
     win, win_half = paired_difference([r[0] for r in ours], [r[0] for r in theirs])
     margin, margin_half = paired_difference([r[1] for r in ours], [r[1] for r in theirs])
     same = sum(a[0] == b[0] for a, b in zip(ours, theirs, strict=True))
