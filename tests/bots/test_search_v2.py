@@ -299,6 +299,28 @@ def test_search_v2_s_critical_set_follows_down() -> None:
     assert not default.last_values and wide.last_values
 
 
+def test_search_v2_searches_the_rounds_that_may_end_the_game_with_late() -> None:
+    """With `late=20`, a calm decision is searched once some total is within 20
+    points of the target (50 here), and not before; without it, neither is."""
+    states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
+    calm = [observe(s, s.player) for s in states if not critical(observe(s, s.player))]
+    early = [obs for obs in calm if max(obs.totals) < 30]
+    near = [obs for obs in calm if max(obs.totals) >= 30]
+    assert early and near
+    for obs, searched in ((early[0], False), (near[0], True)):
+        default, late = SearchV2Bot(1, **FAST), SearchV2Bot(1, **FAST, late=20)
+        default.choose(obs)
+        late.choose(obs)
+        assert not default.last_values
+        assert bool(late.last_values) is searched
+
+
+@pytest.mark.parametrize("late", [-1, 2.5, True, "x"])
+def test_search_v2_refuses_a_bad_late(late: object) -> None:
+    with pytest.raises(ValueError, match="late must be a whole number of points, 0 or more"):
+        SearchV2Bot(1, late=late)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("down", [-1, 13, 2.5, True, "x"])
 def test_search_v2_refuses_a_bad_down(down: object) -> None:
     with pytest.raises(ValueError, match="down must be a whole number from 0 to 12"):

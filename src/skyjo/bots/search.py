@@ -385,8 +385,12 @@ class SearchV2Bot(SearchBot):
         full: int = 0,
         exact_draw: int = 0,
         joint: int = 1,
+        late: int = 0,
     ) -> None:
         super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
+        if isinstance(late, bool) or not (isinstance(late, int) and late >= 0):
+            raise ValueError(f"late must be a whole number of points, 0 or more, not {late!r}")
+        self._late = late
         self._prior = ExpectedV2Bot(seed)
         if joint not in (0, 1) or isinstance(joint, bool):
             raise ValueError(f"joint must be 0 or 1, not {joint!r}")
@@ -405,6 +409,15 @@ class SearchV2Bot(SearchBot):
         )
         self._per_opponent = TURNS_PER_OPPONENT_V2
         self._gap = gap
+
+    def _share(self, obs: Observation) -> float:
+        """`focus` at a critical decision, and with `late`, at every decision of a
+        round in which some total is within `late` points of the target (the
+        game may end with it: the prior minimises its round score, the
+        playouts score the game); `calm` at the others."""
+        if self._late and max(obs.totals) >= obs.rules.target_score - self._late:
+            return self._focus
+        return super()._share(obs)
 
     def _reveal(self, obs: Observation) -> int:
         """The prior's opening reveal (the same as version 1's in kind: two
