@@ -98,11 +98,12 @@ def main(
     saved = json.loads(Path(cache).read_text()) if cache and Path(cache).exists() else {}
 
     def cached(spec: str) -> list[tuple[float, float]]:
-        """`spec`'s results, from the cache if it holds them (then saved back)."""
+        """`spec`'s results, from the cache if it holds them; else played, and
+        saved to the cache."""
         key = f"{spec}|{rivals}|{players}|{games}|{seed}|margin"  # |margin: (share, margin)
-        found = [(float(a), float(b)) for a, b in saved.get(key, [])]
-        found = found or results(spec, rivals, players, games, seed, workers)
-        saved[key] = found
+        if key in saved:
+            return [(float(a), float(b)) for a, b in saved[key]]
+        saved[key] = found = results(spec, rivals, players, games, seed, workers)
         if cache:
             Path(cache).write_text(json.dumps(saved))
         return found
