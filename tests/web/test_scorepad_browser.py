@@ -444,18 +444,14 @@ def test_a_preview_answered_after_a_refusal_leaves_the_refusal_next_to_its_field
     held: list[Any] = []
     page.route("**/preview", lambda route: held.append(route))
     page.fill("[data-key=total-1]", "6")
-    page.wait_for_function(
-        "() => document.querySelector('[data-key=round-form]').dataset.pending === 'true'"
-    )
+    page.locator("[data-key=round-form][data-pending=true]").wait_for()
     page.click("[data-key=save-round]")
     refusal = f"round 1: {message}"
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {refusal}")
     assert len(held) >= 1
     for route in held:
         route.continue_()
-    page.wait_for_function(
-        "() => document.querySelector('[data-key=round-form]').dataset.pending === 'false'"
-    )
+    page.locator("[data-key=round-form][data-pending=false]").wait_for()
     expect(page.locator("[data-key=error-0]")).to_have_text(refusal)
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {refusal}")
     page.unroute("**/preview")
