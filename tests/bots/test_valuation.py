@@ -205,3 +205,33 @@ def test_a_choice_never_depends_on_face_down_cells() -> None:
             state, rng.choice(obs.legal_actions) if rng.random() < 0.3 else bot.choose(obs)
         )
     assert compared == 150
+
+
+def test_column_gains_are_exactly_the_best_of_the_three_places() -> None:
+    """`column_gains` skips places alike to one before it and settles
+    `_column`'s case once per place: the gains must still be, to the last bit,
+    the column's value less the lowest of `_column` with the card in each of
+    the three places (with pair potentials, a bias, clears on and off), and
+    never depend on what a face-down cell holds."""
+    rng = random.Random(13)
+    out = np.zeros(va.VALUES)
+    for _ in range(3000):
+        cards = [rng.choice([rng.randint(-2, 12), 5]) for _ in range(3)]
+        ups = [int(rng.random() < 0.6) for _ in range(3)]
+        pool = va.pool_vector(np.array([rng.randint(0, 10) for _ in range(va.VALUES)]))
+        pot = np.array([[rng.random() for _ in range(va.VALUES)] for _ in range(2)])
+        pot *= rng.random() < 0.7  # no potential, as for the other players, in a third
+        bias, clears = rng.choice([0.0, 0.5]), rng.choice([0, 1])
+        va.column_gains(*cards, *ups, pool, bias, clears, pot, out)
+        junk = [c if u else rng.choice(cards) for c, u in zip(cards, ups, strict=True)]
+        again = np.zeros(va.VALUES)
+        va.column_gains(*junk, *ups, pool, bias, clears, pot, again)
+        assert np.array_equal(out, again), "a face-down card's value was read"
+        base = va._column(*cards, *ups, pool, bias, clears, pot)
+        for i in range(va.VALUES):
+            placed = []
+            for row in range(3):
+                c, u = list(cards), list(ups)
+                c[row], u[row] = i + va.LOWEST, 1
+                placed.append(va._column(*c, *u, pool, bias, clears, pot))
+            assert out[i] == base - min(placed), (cards, ups, i)

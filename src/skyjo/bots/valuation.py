@@ -169,18 +169,72 @@ def _column(a, b, c, ua, ub, uc, pool, bias, clears, pot):  # type: ignore[no-un
 def column_gains(a, b, c, ua, ub, uc, pool, bias, clears, pot, out):  # type: ignore[no-untyped-def]
     """out[i]: the most a card of value i + LOWEST saves when it takes one of
     the column's three places (the column's value before, less after; `pot`
-    as `_column` takes it)."""
+    as `_column` takes it). A column's value depends only on its cards, not
+    on their order, so a place like one before it (`_alike`) is not tried
+    again."""
     base = _column(a, b, c, ua, ub, uc, pool, bias, clears, pot)
     for i in range(VALUES):
+        out[i] = _INF
+    _with_each(b, c, ub, uc, pool, bias, clears, pot, out)
+    if not _alike(a, ua, b, ub):
+        _with_each(a, c, ua, uc, pool, bias, clears, pot, out)
+    if not (_alike(a, ua, c, uc) or _alike(b, ub, c, uc)):
+        _with_each(a, b, ua, ub, pool, bias, clears, pot, out)
+    for i in range(VALUES):
+        out[i] = base - out[i]
+
+
+@njit(cache=True, inline="always")
+def _with_each(x, y, ux, uy, pool, bias, clears, pot, low):  # type: ignore[no-untyped-def]
+    """low[i] = the lower of low[i] and `_column`'s value of the column of
+    cards x and y (face up when ux, uy are 1) and a face-up card of value
+    i + LOWEST: `_column`'s arithmetic, operation for operation (so the same
+    floats), with its case (how many cards are face up) settled once for
+    every value."""
+    mu = pool[MU]
+    down = mu + bias
+    if ux and uy:
+        for i in range(VALUES):
+            v = i + LOWEST
+            if v == x and x == y:
+                value = 0.0
+            else:
+                value = float(v + x + y)
+                pair = x if x == y else (v if (v == x or v == y) else LOWEST - 1)
+                removed = v + x + y
+                if pair >= LOWEST and pair > 0 and removed > 0:
+                    value -= pot[0, pair - LOWEST] * removed
+            if value < low[i]:
+                low[i] = value
+        return
+    if ux or uy:
+        w = x if ux else y
+        for i in range(VALUES):
+            v = i + LOWEST
+            value = v + w + down
+            if v == w:
+                value -= clears * 3.0 * v * pool[P1 + v - LOWEST]
+                removed = 2 * v + mu
+                if v > 0 and removed > 0:
+                    value -= pot[0, v - LOWEST] * removed
+            if value < low[i]:
+                low[i] = value
+        return
+    for i in range(VALUES):
         v = i + LOWEST
-        best = _column(v, b, c, 1, ub, uc, pool, bias, clears, pot)
-        value = _column(a, v, c, ua, 1, uc, pool, bias, clears, pot)
-        if value < best:
-            best = value
-        value = _column(a, b, v, ua, ub, 1, pool, bias, clears, pot)
-        if value < best:
-            best = value
-        out[i] = base - best
+        value = v + 2.0 * down - clears * 3.0 * v * pool[P2 + v - LOWEST]
+        removed = v + 2 * mu
+        if v > 0 and removed > 0:
+            value -= pot[1, v - LOWEST] * removed
+        if value < low[i]:
+            low[i] = value
+
+
+@njit(cache=True, inline="always")
+def _alike(x, ux, y, uy):  # type: ignore[no-untyped-def]
+    """Whether two places of a column hold alike cards: both face down, or
+    both face up with the same value (a face-down card's value is not read)."""
+    return ux == uy and (ux == 0 or x == y)
 
 
 @njit(cache=True)
@@ -357,6 +411,16 @@ def decide_for(  # type: ignore[no-untyped-def]
         lam = 0.0
         bias = 0.0
 
+    # --- my grid's cards (its face-down count decides what is needed below) ---
+    vals = np.zeros((COLS, ROWS), np.int64)
+    ups = np.zeros((COLS, ROWS), np.int64)
+    gone = np.zeros(COLS, np.int64)
+    my_down = _load(cells[me], hidden[me], cleared[me], vals, ups, gone)
+    # Every other player's value and gain are read only to price ending the
+    # round (a placement that turns up my last face-down card), the last turn
+    # after another ended, and TEMPO; otherwise only the next player's (denial).
+    every_other = final or my_down <= 1 or params[TEMPO] != 0.0
+
     # --- the other players: static value, one-turn gain per card, face-down count ---
     ovals = np.zeros((COLS, ROWS), np.int64)
     oups = np.zeros((COLS, ROWS), np.int64)
@@ -372,6 +436,8 @@ def decide_for(  # type: ignore[no-untyped-def]
         if p == me:
             continue
         downs[p] = _load(cells[p], hidden[p], cleared[p], ovals, oups, ogone)
+        if p != nxt and not every_other:
+            continue
         _columns(ovals, oups, ogone, dp, 0.0, clears, _NO_POTENTIAL, ocolv, ogains)
         static[p] = ocolv.sum()
         total = 0.0
@@ -405,10 +471,6 @@ def decide_for(  # type: ignore[no-untyped-def]
         den_down += dp[P1 + i] * den[i]
 
     # --- my grid ---
-    vals = np.zeros((COLS, ROWS), np.int64)
-    ups = np.zeros((COLS, ROWS), np.int64)
-    gone = np.zeros(COLS, np.int64)
-    my_down = _load(cells[me], hidden[me], cleared[me], vals, ups, gone)
     # The potential of equal cards in a column over the turns left
     pot = np.zeros((2, VALUES))
     if not final and (params[PAIRS] != 0.0 or params[SINGLES] != 0.0):
@@ -490,6 +552,18 @@ def decide_for(  # type: ignore[no-untyped-def]
             double_gain = ender_raw * not_doubled / others
 
     # --- every placement: value v face up at position k ---
+    # Only the placements read below are valued: at a face-up position, the
+    # card in hand's or the discard's (every value's with EXACT_DRAW); at a
+    # face-down one, also every value the face-down pool holds (a flip's).
+    read_up = np.zeros(VALUES, np.bool_)
+    read_down = np.zeros(VALUES, np.bool_)
+    for i in range(VALUES):
+        read_up[i] = params[EXACT_DRAW] != 0.0
+        read_down[i] = read_up[i] or dp[P1 + i] != 0.0
+    if held != NO_CARD:
+        read_up[held - LOWEST] = read_down[held - LOWEST] = True
+    elif top != NO_CARD:
+        read_up[top - LOWEST] = read_down[top - LOWEST] = True
     after = np.zeros((COLS * ROWS, VALUES))
     clear_at = np.zeros((COLS * ROWS, VALUES), np.int64)
     new_gains = np.zeros(VALUES)
@@ -498,8 +572,21 @@ def decide_for(  # type: ignore[no-untyped-def]
             continue
         for row in range(ROWS):
             k = _COLUMN_CELLS[col, row]
+            like = -1  # a place above with alike cards (`_alike`): the same values
+            for above in range(row):
+                if like < 0 and _alike(
+                    vals[col, above], ups[col, above], vals[col, row], ups[col, row]
+                ):
+                    like = _COLUMN_CELLS[col, above]
+            if like >= 0:
+                after[k, :] = after[like, :]
+                clear_at[k, :] = clear_at[like, :]
+                continue
             d_after = my_down - (1 - ups[col, row])
+            read = read_up if ups[col, row] else read_down
             for i in range(VALUES):
+                if not read[i]:
+                    continue
                 v = i + LOWEST
                 a, b, c = vals[col, 0], vals[col, 1], vals[col, 2]
                 ua, ub, uc = ups[col, 0], ups[col, 1], ups[col, 2]
