@@ -572,12 +572,11 @@ def decide_for(  # type: ignore[no-untyped-def]
             continue
         for row in range(ROWS):
             k = _COLUMN_CELLS[col, row]
-            like = -1  # a place above with alike cards (`_alike`): the same values
+            like = -1  # the first place above with alike cards (`_alike`): the same values
             for above in range(row):
-                if like < 0 and _alike(
-                    vals[col, above], ups[col, above], vals[col, row], ups[col, row]
-                ):
+                if _alike(vals[col, above], ups[col, above], vals[col, row], ups[col, row]):
                     like = _COLUMN_CELLS[col, above]
+                    break
             if like >= 0:
                 after[k, :] = after[like, :]
                 clear_at[k, :] = clear_at[like, :]
