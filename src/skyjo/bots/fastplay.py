@@ -50,6 +50,7 @@ from skyjo.kernel import (
     ENDER,
     HELD,
     NO_CARD,
+    OK,
     PLAYER,
     PLAYERS,
     ROUND_ENDED,
@@ -201,20 +202,29 @@ def _place(t, b, action):  # type: ignore[no-untyped-def]
 def play_out(t, b, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
     """Play table b (in the turns of a round) to the end of its round with
     `policy`, a card in hand placed first; reshuffles from the generator `mt`."""
+    play_turns(t, b, policy, prm, floats, ints, mt, give_up, -1)
+
+
+@njit(cache=True)
+def play_turns(t, b, policy, prm, floats, ints, mt, give_up, limit):  # type: ignore[no-untyped-def]
+    """`play_out`, stopped after `limit` turns (-1: none) if the round has not
+    ended by then: ROUND_ENDED when it has, else OK."""
     n = t.slots[b, PLAYERS]
-    while True:
+    while limit != 0:
+        limit -= 1
         if t.slots[b, HELD] == NO_CARD:
             if _choose(policy, t, b, prm, floats, ints) == DRAW:
                 _draw(t, b, mt)
             else:
                 kernel.take_discard(t, b)
         if _place(t, b, _choose(policy, t, b, prm, floats, ints)) == ROUND_ENDED:
-            return
+            return ROUND_ENDED
         if t.slots[b, TURNS] >= give_up * n:
             if t.slots[b, ENDER] < 0:
                 t.slots[b, ENDER] = t.slots[b, PLAYER]
             kernel.end_round(t, b)
-            return
+            return ROUND_ENDED
+    return OK
 
 
 @njit(cache=True)
@@ -237,10 +247,12 @@ def first_move(t, b, action, arg, placing, policy, prm, floats, ints, mt):  # ty
 
 
 @njit(cache=True)
-def play_moves(world, t, order, actions, args, placing, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
+def play_moves(
+    world, t, order, actions, args, placing, policy, prm, floats, ints, mt, give_up, limit=-1
+):  # type: ignore[no-untyped-def]
     """For each b of `order` in turn, play candidate move b (`actions[b]`,
     `args[b]`: a move of `first_move`) at table b of `t`, a copy of table 0 of
-    `world`, then the rest of its round."""
+    `world`, then the rest of its round, or `limit` more turns (-1: no limit)."""
     for j in range(len(order)):
         b = order[j]
         kernel.copy_table(world, 0, t, b)
@@ -248,7 +260,7 @@ def play_moves(world, t, order, actions, args, placing, policy, prm, floats, int
             first_move(t, b, actions[b], args[b], placing, policy, prm, floats, ints, mt)
             != ROUND_ENDED
         ):
-            play_out(t, b, policy, prm, floats, ints, mt, give_up)
+            play_turns(t, b, policy, prm, floats, ints, mt, give_up, limit)
 
 
 # --- Python ------------------------------------------------------------------------
@@ -305,8 +317,16 @@ class Playouts:
         actions: np.ndarray,
         args: np.ndarray,
         placing: np.ndarray,
+        limit: int = -1,
     ) -> None:
         """Play candidate move b at table b of `t`, a copy of table 0 of
-        `world`, then the rest of its round, for each b of `order` (`play_moves`)."""
+        `world`, then the rest of its round (or `limit` more turns), for each
+        b of `order` (`play_moves`)."""
         work = (self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
-        play_moves(world, t, order, actions, args, placing, *work)
+        play_moves(world, t, order, actions, args, placing, *work, limit)
+
+    def play_turns(self, t: Tables, b: int, limit: int) -> bool:
+        """Play table b for `limit` turns, or to the end of its round if it ends
+        sooner (`play_turns`): whether it ended."""
+        work = (self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
+        return bool(play_turns(t, b, *work, limit) == ROUND_ENDED)

@@ -71,6 +71,9 @@ NPRM = _FULL + 1
 #: grids (8 x 12 at most), face-down and cleared masks, as int64.
 FLOATS = 3
 _DOWN, _DRAWN = 0, va.VALUES
+#: Where `pools` counts the face-down pool and the draw pool in `ints` (for
+#: other compiled readers of the same pools, `skyjo.bots.forecast`).
+DOWN_POOL, DRAW_POOL = _DOWN, _DRAWN
 _CELLS = 2 * va.VALUES
 _MASKS = _CELLS + MAX_PLAYERS * GRID_SIZE
 INTS = _MASKS + 2 * MAX_PLAYERS
