@@ -292,3 +292,18 @@ def test_quitting_an_unsaved_game_asks_first() -> None:
 
     run(app, scenario)
     assert app.return_code is not None
+
+
+def test_a_bot_move_back_after_the_app_stopped_is_ignored() -> None:
+    """A bot's worker may finish while the app shuts down (quit while it was
+    thinking, or a test leaving the app): its move no longer redraws the
+    board, which is gone, and the app does not fail."""
+    match = Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=6)
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    run(app, scenario)
+    assert not app.is_running
+    app.bot_moved(None)  # raised NoMatches ('#status') before the guard

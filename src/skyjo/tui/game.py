@@ -291,7 +291,11 @@ class GameApp(BoardApp):
         self.call_from_thread(self.bot_moved, update)
 
     def bot_moved(self, update: Update | None) -> None:
+        """A bot's move, back from its worker thread; ignored once the app is
+        shutting down (quit while a bot was thinking: the board is gone)."""
         self.busy = False
+        if not self.is_running:
+            return
         self.applied(update)
 
     def act(self, seat: int, action: int) -> bool:
