@@ -131,6 +131,22 @@ def test_space_plays_the_steps_by_itself() -> None:
     asyncio.run(scenario())
 
 
+def test_an_autoplay_tick_after_the_app_stopped_is_ignored() -> None:
+    """The autoplay's timer may tick while the app shuts down: the tick no
+    longer redraws the board, which is gone, and the app does not fail."""
+    app = ReplayApp(read_record(bots_game(target=1).record()))
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+
+    asyncio.run(scenario())
+    assert not app.is_running
+    before = app.index
+    app.autostep()  # raised NoMatches ('#status') before the guard
+    assert app.index == before
+
+
 def test_a_record_ending_with_a_half_turn_shows_the_held_card() -> None:
     record = load_game(str(VECTORS / "half-turn-2p.json"))
     app = ReplayApp(record)

@@ -162,6 +162,10 @@ class ReplayApp(BoardApp):
         self.timer = self.set_interval(self.delay, self.autostep)
 
     def autostep(self) -> None:
+        """One step of the autoplay's timer; none once the app is shutting down
+        (a tick may come after its board is gone)."""
+        if not self.is_running:
+            return
         if self.index >= len(self.steps) - 1 and self.timer is not None:
             self.timer.stop()
             self.timer = None
