@@ -90,14 +90,11 @@ def features(t, b, ints, out):  # type: ignore[no-untyped-def]
     gone = np.zeros(COLS, np.int64)
     colv = np.zeros(COLS)
     gains = np.zeros((COLS, va.VALUES))
-    cells = np.zeros(12, np.int64)
     downs = np.zeros(n, np.int64)
     fewest = 12
     for p in range(n):
-        for k in range(12):
-            cells[k] = t.cells[b, p, k]
         hidden = t.seats[b, HIDDEN, p]
-        downs[p] = va._load(cells, hidden, t.seats[b, CLEARED, p], vals, ups, gone)
+        downs[p] = va._load(t.cells[b, p], hidden, t.seats[b, CLEARED, p], vals, ups, gone)
         fewest = min(fewest, downs[p])
         va._columns(vals, ups, gone, dp, 0.0, 1.0, va._NO_POTENTIAL, colv, gains)
         high = 0

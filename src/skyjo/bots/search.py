@@ -559,6 +559,7 @@ class _Valuer:
         self.ints = scratch()[1]
         self.feats = np.zeros((MAX_PLAYERS, forecast.NFEATURES))
         self.predicted = np.zeros(MAX_PLAYERS)
+        self.totals = np.zeros(MAX_PLAYERS)  # a table's totals, as floats
 
     def __call__(
         self, t: kernel.Tables, order: np.ndarray, out: np.ndarray, forecast_: bool = False
@@ -570,7 +571,7 @@ class _Valuer:
         weights = forecast.WEIGHTS if forecast_ else _NO_WEIGHTS
         _values(
             t, order, self.me, self.leader_round, ROUND_SPREAD, self.joint, out,
-            weights, self.ints, self.feats, self.predicted,
+            weights, self.ints, self.feats, self.predicted, self.totals,
         )  # fmt: skip
 
 
@@ -586,7 +587,9 @@ _NO_WEIGHTS = np.zeros((0, forecast.NFEATURES))
 
 
 @njit(cache=True)
-def _values(t, order, me, leader_round, spread, joint, out, weights, ints, feats, predicted):  # type: ignore[no-untyped-def]
+def _values(  # type: ignore[no-untyped-def]
+    t, order, me, leader_round, spread, joint, out, weights, ints, feats, predicted, totals
+):
     """`_Valuer`, compiled: a round still in play (only with `weights`, a
     short playout's) counts each player's forecast score
     (`forecast.predict`) on top of the totals; then the game over (a total
@@ -602,7 +605,8 @@ def _values(t, order, me, leader_round, spread, joint, out, weights, ints, feats
         b = order[j]
         n = t.slots[b, PLAYERS]
         target = t.slots[b, TARGET]
-        totals = t.seats[b, TOTALS].astype(np.float64)
+        for p in range(n):
+            totals[p] = t.seats[b, TOTALS, p]
         if len(weights) and t.slots[b, PHASE] < _ROUND_OVER:
             forecast.predict(t, b, weights, ints, feats, predicted)
             for p in range(n):
