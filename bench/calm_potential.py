@@ -1,0 +1,149 @@
+"""How much could `search` gain by searching calm decisions? An upper bound.
+
+`search` searches only critical decisions (README): at calm ones, whole-round
+playouts are too noisy to tell moves apart at its budget. This script asks
+what a search with far more playouts would find there. It plays `expected`
+self-play deals, takes every `--every`-th calm decision of seat 0 (its turn,
+no player with at most 2 face-down cards, the round not ended), and for each:
+
+1. searches it (`search:calm=1`, every candidate, `--playouts` playouts in
+   all, successive halving) and takes the candidate with the best mean, the
+   prior's own choice otherwise; where that is the prior's choice, the gain
+   is 0;
+2. else plays the prior's move and that candidate again, `--playouts` times
+   each on fresh worlds: their paired difference of the win chance is an
+   unbiased measure of what overruling the prior there gains (step 1's
+   maximum alone is biased upwards by its noise).
+
+The mean gain per decision, times the calm decisions of one seat in a game,
+is what overruling the prior wherever the playouts' best move differs adds
+to the seat's win share, the prior playing everywhere after (as the
+playouts assume). With many playouts it bounds what any calm search can add;
+with few, it shows what searching calm decisions at that budget does (with
+no `confidence` margin: `search` asks for 2.5 standard errors).
+
+    python bench/calm_potential.py --games 10 --every 4 --playouts 3000 --workers 2
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from typing import Annotated, Any
+
+import typer
+from machine import describe  # bench/machine.py, beside this script
+
+from skyjo.bots import make_bot
+from skyjo.bots.determinize import Sampler
+from skyjo.bots.search import SearchV2Bot, critical
+from skyjo.engine import FLIP, SWAP, TAKE_DISCARD, Observation, Phase, new_game, observe, step
+
+Z95 = 1.959964
+
+
+class _Recorder(SearchV2Bot):
+    """`search` that keeps the candidates of its last search and the prior's."""
+
+    searched: tuple[Sampler, list[Any], int] | None = None
+
+    def evaluate(self, sampler, candidates, default=0, share=1.0, cut=-1):  # type: ignore[no-untyped-def]
+        self.searched = (sampler, list(candidates), default)
+        return super().evaluate(sampler, candidates, default, share, cut)
+
+
+def calm_decisions(players: int, games: int, every: int, seed: int) -> list[Observation]:
+    """Every `every`-th calm decision of seat 0 in `games` deals of `expected`
+    self-play (deal g: seed `seed + g`)."""
+    found: list[Observation] = []
+    for g in range(games):
+        bots = [make_bot("expected", (seed + g) * 16 + s) for s in range(players)]
+        state = new_game(players, seed=seed + g)
+        seen = 0
+        while state.phase != Phase.GAME_OVER:
+            obs = observe(state, state.player)
+            calm = state.phase == Phase.TURNS and not critical(obs)
+            if calm and state.player == 0 and len(obs.legal_actions) > 1:
+                seen += 1
+                if seen % every == 0:
+                    found.append(obs)
+            state = step(state, bots[state.player].choose(obs))
+    return found
+
+
+def kind(candidate: tuple[int, ...]) -> str:
+    """The kind of a candidate move."""
+    action = candidate[0]
+    if action == TAKE_DISCARD:
+        return "take the discard"
+    if action >= FLIP:
+        return "discard and flip"
+    if action >= SWAP:
+        return "exchange"
+    return "draw"
+
+
+def gain(job: tuple[int, Observation, int]) -> tuple[float, float, str]:
+    """(gain, its standard error, the kind of the overruling move) at one
+    decision (see the module's description); (0, 0, "") where the search
+    keeps the prior's move."""
+    index, obs, playouts = job
+    first = _Recorder(index, calm=1, iterations=playouts, confidence=0)
+    first.choose(obs)
+    if first.searched is None:  # the prior's, unsearched (a clear start of a turn)
+        return 0.0, 0.0, ""
+    _, candidates, default = first.searched
+    means = [first.last_values[c] for c in candidates]
+    best = max(range(len(candidates)), key=means.__getitem__)
+    if best == default:
+        return 0.0, 0.0, ""
+    second = _Recorder(1_000_003 + index, calm=1, iterations=playouts, confidence=0)
+    pair = [candidates[default], candidates[best]]
+    values, margins = second.evaluate(Sampler(obs), pair, 0, 1.0, -1)
+    diff = values[1] - values[0]
+    error = abs(diff / margins[1]) if margins[1] else 0.0
+    return diff, error, kind(candidates[best])
+
+
+def main(
+    players: Annotated[int, typer.Option(help="seats per game")] = 2,
+    games: Annotated[int, typer.Option(help="self-play deals")] = 10,
+    every: Annotated[int, typer.Option(help="take every n-th calm decision")] = 4,
+    playouts: Annotated[int, typer.Option(help="playouts per search")] = 3000,
+    seed: Annotated[int, typer.Option()] = 1,
+    workers: Annotated[int, typer.Option(help="processes")] = 1,
+) -> None:
+    """Print the mean gain per calm decision of always playing the playouts'
+    best move, and what that adds up to in a game."""
+    start = time.perf_counter()
+    decisions = calm_decisions(players, games, every, seed)
+    jobs = [(i, obs, playouts) for i, obs in enumerate(decisions)]
+    if workers == 1:
+        found = [gain(job) for job in jobs]
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            found = pool.map(gain, jobs, chunksize=2)
+    n = len(found)
+    per_game = n * every / games
+    print(
+        f"{n} calm decisions of seat 0 ({per_game:.0f} a game), {games} deals of "
+        f"{players}-player `expected` self-play, seed {seed}, {playouts} playouts a "
+        f"search; {describe()}; {time.perf_counter() - start:.0f} s"
+    )
+    kinds = sorted({k for _, _, k in found if k})
+    for label, chosen in [("every decision", None), *[(k, k) for k in kinds]]:
+        rows = [(d, e) for d, e, k in found if chosen is None or k == chosen]
+        total = sum(d for d, _ in rows)
+        half = Z95 * math.sqrt(sum(e * e for _, e in rows))
+        overruled = sum(1 for _, e in rows if e > 0)
+        low, high = (total - half) / n, (total + half) / n
+        print(
+            f"  {label}: {overruled} overruled; gain per decision {total / n:+.5f} "
+            f"[{low:+.5f}, {high:+.5f}]; per game {100 * total / n * per_game:+.1f} "
+            f"points of win share [{100 * low * per_game:+.1f}, {100 * high * per_game:+.1f}]"
+        )
+
+
+if __name__ == "__main__":
+    typer.run(main)
