@@ -7,13 +7,13 @@ self-play deals, takes every `--every`-th calm decision of seat 0 (its turn,
 no player with at most 2 face-down cards, the round not ended), and for each:
 
 1. searches it (`search:calm=1`, every candidate, `--playouts` playouts in
-   all, successive halving) and takes the candidate with the best mean, the
-   prior's own choice otherwise; where that is the prior's choice, the gain
-   is 0;
-2. else plays the prior's move and that candidate again, `--playouts` times
-   each on fresh worlds: their paired difference of the win chance is an
-   unbiased measure of what overruling the prior there gains (step 1's
-   maximum alone is biased upwards by its noise).
+   all, successive halving) and takes the candidate with the best mean;
+   where that is the prior's own choice, the gain is 0;
+2. else plays the prior's move and that candidate again in fresh worlds,
+   `--playouts` playouts in all (half each, the same worlds for both):
+   their paired difference of the win chance is an unbiased measure of what
+   overruling the prior there gains (step 1's maximum alone is biased
+   upwards by its noise).
 
 The mean gain per decision, times the calm decisions of one seat in a game,
 is what overruling the prior wherever the playouts' best move differs adds
