@@ -28,7 +28,9 @@ from skyjo.engine import (
     observe,
     step,
 )
+from skyjo.match import Match, Seat
 from skyjo.rules import Rules
+from skyjo.seeds import bot_seed
 
 N = None
 V1_GAMES = Path(__file__).parent / "data" / "expected_v1_games.json"
@@ -111,6 +113,21 @@ def test_no_null_exchange_and_no_stall_in_whole_games(players: int, seed: int) -
             turns = 0
         state = step(state, action)
     assert swaps > 50
+
+
+def test_hurried_bots_do_not_trade_cards_back_and_forth() -> None:
+    """Past its patience a bot places no card, drawn or taken, where it leaves
+    its grid no better: with `singles=0` the bots of this deal (found by
+    `bench/paired.py`, deal 472 of seed 41) took each other's discarded 1 and
+    2 forever, each exchange making the taker's grid worse, both with one
+    face-down card left; the match stalled at its round limit."""
+    deal = 41 * 1_000_003 + 472
+    seeds = {bot_seed(deal, seat): deal * 16 + seat for seat in range(2)}
+    seats = [Seat("odd", "expected:singles=0"), Seat("plain", "expected")]
+    match = Match(seats, seed=deal, make=lambda spec, hashed: make_bot(spec, seeds[hashed]))
+    with match:
+        match.advance()
+    assert match.stalled is None and match.state.phase == Phase.GAME_OVER
 
 
 def choices(obs: object, *specs: str) -> list[str]:

@@ -35,8 +35,9 @@ Strategy (the valuation itself is `skyjo.bots.valuation`, compiled):
   its expected score, counting the chance of doubling the ender;
 - never an exchange that changes nothing (taking a discarded 2 to put it in
   place of a face-up 2): that let two bots stall a round forever. After
-  `patience` turns in a round, a drawn card is no longer placed where it
-  makes the grid worse.
+  `patience` turns in a round, no card, drawn or taken, is placed where it
+  leaves the grid no better (a drawn one is discarded and a card turned up
+  instead), so that two bots cannot trade cards back and forth forever.
 
 Every idea has an option that switches it off, for the ablation in README
 (`counting=0`: the whole deck's counts instead of the unseen cards;
@@ -119,8 +120,8 @@ class ExpectedV2Bot:
     - `end_others`: weight of the others' gain cut short by ending the round;
     - `spread`: spread (points) of what another player's last turn changes;
     - `tempo`: weight of ending sooner when the others gain more per turn;
-    - `patience`: its turns in a round before it stops making a drawn card's
-      placement worse than its grid;
+    - `patience`: its turns in a round before it stops placing a card where
+      it leaves its grid no better;
     - `reveal_same_column`: turn up the two opening cards in one column.
     """
 

@@ -25,8 +25,8 @@ discard-and-flip keeps the grid's look-ahead as it is now). The full
 look-ahead costs about 180 µs a turn at 4 players, this one about 35, none
 at all about 25; as a bot against `expected_v1` (2 players, 400 games) this
 policy won 68.1%, the full `expected` about 71%, `expected:lookahead=0` 61%. After `patience` turns
-per player in a playout (the TURNS slot) the players play "hurried" (no drawn
-card placed where it makes the grid worse), so that every playout ends.
+per player in a playout (the TURNS slot) the players play "hurried" (no card
+placed where it leaves the grid no better), so that every playout ends.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ END_OTHERS = 5  #: weight of the others' gain cut short by ending the round now
 SPREAD = 6  #: spread (points) of what another player's last turn changes
 EXACT_DRAW = 7  #: 1: drawing is the exact expectation over the draw pool; 0: a shortcut
 TEMPO = 8  #: weight of ending sooner when the others gain more per turn than oneself
-HURRY = 9  #: 1: no drawn card placed where it makes the grid worse (a long round)
+HURRY = 9  #: 1: no card placed where it leaves the grid no better (a long round)
 PAIRS = 10  #: weight of a pair's chance to meet its third card before the round ends
 SINGLES = 11  #: weight of one card's chance to meet two more of its value
 SEE_RATE = 12  #: cards of a value one expects to be offered per turn, per copy unseen
@@ -707,9 +707,10 @@ def decide_for(  # type: ignore[no-untyped-def]
                     value += den_down
                 if value < fallback_value - 1e-9:
                     fallback_action, fallback_value = SWAP + k, value
-                if params[HURRY] != 0.0 and drawn and grid_only >= now - 1e-9:
-                    continue  # a round gone on too long: turn up cards rather than stall
-                if value < best_value - 1e-9:
+                # a round gone on too long: no exchange that leaves the grid no
+                # better (turn up cards rather than stall), the card drawn or taken
+                stalls = params[HURRY] != 0.0 and grid_only >= now - 1e-9
+                if value < best_value - 1e-9 and not stalls:
                     best_action, best_value = SWAP + k, value
                 if drawn and not ups[col, row]:
                     value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
