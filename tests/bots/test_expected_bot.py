@@ -41,15 +41,22 @@ def test_the_registry_has_the_new_bot_and_keeps_the_old_one() -> None:
     assert "expected" in names and "expected_v1" in names
     assert isinstance(make_bot("expected", 1), ExpectedV2Bot)
     assert isinstance(make_bot("expected:version=2", 1), ExpectedV2Bot)
-    for spec in ("expected_v1", "expected:version=1"):
+    for spec in ("expected_v1", "expected:version=1", "expected:v1", "expected:v1,patience=7"):
         old = make_bot(spec, 1)
         assert type(old) is ExpectedBot
+    assert isinstance(make_bot("expected:v2", 1), ExpectedV2Bot)
     assert make_bot("expected:version=1,patience=7", 1).patience == 7  # type: ignore[attr-defined]
     assert make_bot("expected:lookahead=0.5,denial=0", 1)._params[0] == 0.5  # type: ignore[attr-defined]
     with pytest.raises(BotError, match="versions 1 and 2"):
         make_bot("expected:version=3", 1)
     with pytest.raises(BotError, match="bad options"):
         make_bot("expected:face_down_extra=1", 1)  # an option of version 1 only
+    with pytest.raises(BotError, match="'version' given twice"):
+        make_bot("expected:v1,version=2", 1)
+    with pytest.raises(BotError, match="bad bot option 'vx'"):
+        make_bot("expected:vx", 1)
+    with pytest.raises(BotError, match="bad options for bot 'greedy:v1'"):
+        make_bot("greedy:v1", 1)  # a bot with one version
 
 
 @pytest.mark.parametrize("spec", ["expected_v1", "expected:version=1"])

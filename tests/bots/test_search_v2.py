@@ -45,7 +45,7 @@ def test_the_registry_has_both_searches() -> None:
     assert "search" in names and "search_v1" in names
     assert isinstance(make_bot("search", 1), SearchV2Bot)
     assert isinstance(make_bot("search:version=2,gap=1.5", 1), SearchV2Bot)
-    for spec in ("search_v1", "search:version=1", "search:version=1,turns=300"):
+    for spec in ("search_v1", "search:version=1", "search:version=1,turns=300", "search:v1"):
         assert type(make_bot(spec, 1)) is SearchBot
     with pytest.raises(BotError, match="versions 1 and 2"):
         make_bot("search:version=3", 1)

@@ -9,6 +9,7 @@ A spec is a name with optional options: `"search:budget=0.2,iterations=500"`.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,15 +66,25 @@ def split_specs(bots: str | Sequence[str]) -> list[str]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split `"name:key=value,key=value"` into the name and typed options."""
+    """Split `"name:key=value,key=value"` into the name and typed options; a
+    bare `vN` (`expected:v1`) is short for `version=N`."""
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
-        if not sep or not key:
+        if not sep and _VERSION.fullmatch(item):
+            key, value = "version", item[1:]
+        elif not sep or not key:
             raise BotError(f"bad bot option {item!r} in {spec!r}: expected key=value")
-        options[key.strip()] = _typed(value.strip())
+        key = key.strip()
+        if key in options:
+            raise BotError(f"bot option {key!r} given twice in {spec!r}")
+        options[key] = _typed(value.strip())
     return name, options
+
+
+#: A bare version option: `v1` for `version=1`.
+_VERSION = re.compile(r"v[0-9]+")
 
 
 def _typed(value: str) -> Any:
