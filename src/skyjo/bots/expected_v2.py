@@ -122,7 +122,9 @@ class ExpectedV2Bot:
     - `tempo`: weight of ending sooner when the others gain more per turn;
     - `patience`: its turns in a round before it stops placing a card where
       it leaves its grid no better;
-    - `reveal_same_column`: turn up the two opening cards in one column.
+    - `reveal_same_column`: turn up the two opening cards in one column;
+    - `flip_bonus`: points a discard-and-flip is credited beyond its expected
+      score (0, off: an experiment; README).
     """
 
     name = "expected"
@@ -146,6 +148,7 @@ class ExpectedV2Bot:
         turns_rate: float = 0.8,
         patience: int = 40,
         reveal_same_column: int = 0,
+        flip_bonus: float = 0.0,
     ) -> None:
         self._rng = random.Random(seed)
         self.counting = counting
@@ -165,6 +168,7 @@ class ExpectedV2Bot:
         params[va.SINGLES] = singles
         params[va.SEE_RATE] = see_rate
         params[va.TURNS_RATE] = turns_rate
+        params[va.FLIP_BONUS] = flip_bonus
         self._params = params
         self._hurried = params.copy()
         self._hurried[va.HURRY] = 1.0

@@ -70,7 +70,8 @@ PAIRS = 10  #: weight of a pair's chance to meet its third card before the round
 SINGLES = 11  #: weight of one card's chance to meet two more of its value
 SEE_RATE = 12  #: cards of a value one expects to be offered per turn, per copy unseen
 TURNS_RATE = 13  #: turns left in the round per face-down card of the player nearest to ending
-NPARAMS = 14
+FLIP_BONUS = 14  #: points a discard-and-flip is credited beyond its expected score (0: none)
+NPARAMS = 15
 
 # --- `want` of `decide_for`: which placements get the exact look-ahead ----------
 ALL_VALUES = -1  #: every value's
@@ -713,7 +714,7 @@ def decide_for(  # type: ignore[no-untyped-def]
                 if value < best_value - 1e-9 and not stalls:
                     best_action, best_value = SWAP + k, value
                 if drawn and not ups[col, row]:
-                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
+                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h] - params[FLIP_BONUS]
                     if value < best_value - 1e-9:
                         best_action, best_value = FLIP + k, value
         out[2] = now
@@ -772,7 +773,7 @@ def decide_for(  # type: ignore[no-untyped-def]
                     if value < best:
                         best = value
                     if not ups[col, row]:
-                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i]
+                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i] - params[FLIP_BONUS]
                         if value < best:
                             best = value
             draw += p * best
