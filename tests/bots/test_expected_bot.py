@@ -206,3 +206,14 @@ def test_it_plays_from_an_observation_alone() -> None:
     for held, source, ender in ((None, None, None), (5, "deck", None), (5, "discard", 1)):
         obs = observation([ana, ben], [6, 7], held=held, source=source, ender=ender)
         assert bot.choose(obs) in obs.legal_actions
+
+
+def test_a_flip_bonus_turns_a_placement_into_a_discard_and_flip() -> None:
+    """`flip_bonus` credits a discard-and-flip beyond its expected score: a
+    drawn 1 that the bot keeps (in place of a face-up 9) is discarded and a
+    card turned up instead once the bonus outweighs the exchange's gain."""
+    mine = [[9, N, N, N], [N, N, N, N], [N, N, N, 3]]
+    obs = observation([mine, BEN_LOW], [7, 4], held=1, source="deck")
+    assert make_bot("expected", 1).choose(obs) == SWAP + 0
+    assert make_bot("expected:flip_bonus=0", 1).choose(obs) == SWAP + 0
+    assert FLIP <= make_bot("expected:flip_bonus=20", 1).choose(obs) < FLIP + 12
