@@ -121,9 +121,15 @@ def test_space_plays_the_steps_by_itself() -> None:
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("space")
-            await pilot.pause(0.3)
+            assert app.timer is not None  # playing
+            # it steps by itself: wait for four steps (a loaded machine may be slow)
+            for _ in range(2000):
+                if app.index > 3:
+                    break
+                await pilot.pause(0.01)
             assert app.index > 3
             await pilot.press("space")
+            assert app.timer is None  # stopped: no timer left to step it
             stopped = app.index
             await pilot.pause(0.1)
             assert app.index == stopped
