@@ -44,12 +44,13 @@ Z95 = 1.959964
 
 
 class _Recorder(SearchV2Bot):
-    """`search` that keeps the candidates of its last search and the prior's."""
+    """`search` that keeps the candidates of its last search and the index of
+    the prior's among them."""
 
-    searched: tuple[Sampler, list[Any], int] | None = None
+    searched: tuple[list[Any], int] | None = None
 
     def evaluate(self, sampler, candidates, default=0, share=1.0, cut=-1):  # type: ignore[no-untyped-def]
-        self.searched = (sampler, list(candidates), default)
+        self.searched = (list(candidates), default)
         return super().evaluate(sampler, candidates, default, share, cut)
 
 
@@ -93,7 +94,7 @@ def gain(job: tuple[int, Observation, int]) -> tuple[float, float, str]:
     first.choose(obs)
     if first.searched is None:  # the prior's, unsearched (a clear start of a turn)
         return 0.0, 0.0, ""
-    _, candidates, default = first.searched
+    candidates, default = first.searched
     means = [first.last_values[c] for c in candidates]
     best = max(range(len(candidates)), key=means.__getitem__)
     if best == default:

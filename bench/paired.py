@@ -73,7 +73,8 @@ def seat_result(
     totals = match.state.totals
     others = [t for s, t in enumerate(totals) if s != seat]
     margin = totals[seat] - sum(others) / len(others)
-    return (1.0 / len(match.winners()) if seat in match.winners() else 0.0), margin
+    best = match.winners()
+    return (1.0 / len(best) if seat in best else 0.0), margin
 
 
 def _play(job: tuple[str, str, int, int, int]) -> tuple[float, float] | None:

@@ -16,12 +16,13 @@ from playwright.sync_api import Browser, Page
 from skyjo.match import Match, Seat
 
 
-def finished_room(server: Server) -> str:
+def finished_room(server: Server) -> tuple[str, dict]:
     """A room of two bots played to its end (watched over a WebSocket until it
-    is), with more than one round. The server deals from a fresh secret seed,
-    so now and then a game to 70 ends in its first round (a round of 70 or
-    more for `basic`: 19 of 2,000 such games on the engine), which failed
-    this test in a CI run: such a room is set aside and another played."""
+    is), with more than one round, and its replay (`/api/rooms/{code}/replay`).
+    The server deals from a fresh secret seed, so now and then a game to 70
+    ends in its first round (a round of 70 or more for `basic`: 19 of 2,000
+    such games on the engine), which failed this test in a CI run: such a
+    room is set aside and another played."""
     for _ in range(6):  # six one-round games in a row: about one chance in 10**12
         room = server.post(
             "/api/rooms",
@@ -32,9 +33,9 @@ def finished_room(server: Server) -> str:
         watcher.hello()
         watcher.until(lambda m: m.get("observation", {}).get("phase") == "game_over")
         watcher.close()
-        replay = httpx2.get(f"{server.base}/api/rooms/{room['code']}/replay", timeout=10)
-        if len(replay.json()["rounds"]) > 1:
-            return str(room["code"])
+        replay = httpx2.get(f"{server.base}/api/rooms/{room['code']}/replay", timeout=10).json()
+        if len(replay["rounds"]) > 1:
+            return str(room["code"]), replay
     raise AssertionError("six games to 70 in a row ended in their first round")
 
 
@@ -50,8 +51,7 @@ def step_shown(page: Page) -> str:
 def test_a_replay_steps_through_a_finished_game(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
-    code = finished_room(server)
-    frames = httpx2.get(f"{server.base}/api/rooms/{code}/replay", timeout=10).json()
+    code, frames = finished_room(server)
     last = len(frames["frames"]) - 1
     page = open_page(browser, DESKTOP, problems)
     page.goto(f"{server.base}/r/{code}")  # the finished room links to its replay

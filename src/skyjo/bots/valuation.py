@@ -662,7 +662,7 @@ def decide_for(  # type: ignore[no-untyped-def]
         now = total_now - lam * look_now + tempo * my_down
 
     # the value of discarding a drawn card of value i and turning up k:
-    # flip_base[k] + (1 - flip_keep[k]) * den[i]
+    # flip_base[k] + (1 - flip_keep[k]) * den[i] (the FLIP_BONUS taken off the base)
     flip_base = np.full(COLS * ROWS, _INF)
     flip_keep = np.zeros(COLS * ROWS)
     for col in range(COLS):
@@ -682,7 +682,7 @@ def decide_for(  # type: ignore[no-untyped-def]
                 if clear_at[k, u]:
                     value += p * den[u]
                     keep += p
-            flip_base[k] = value
+            flip_base[k] = value - params[FLIP_BONUS]
             flip_keep[k] = keep
 
     if held != NO_CARD:
@@ -714,7 +714,7 @@ def decide_for(  # type: ignore[no-untyped-def]
                 if value < best_value - 1e-9 and not stalls:
                     best_action, best_value = SWAP + k, value
                 if drawn and not ups[col, row]:
-                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h] - params[FLIP_BONUS]
+                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
                     if value < best_value - 1e-9:
                         best_action, best_value = FLIP + k, value
         out[2] = now
@@ -773,7 +773,7 @@ def decide_for(  # type: ignore[no-untyped-def]
                     if value < best:
                         best = value
                     if not ups[col, row]:
-                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i] - params[FLIP_BONUS]
+                        value = flip_base[k] + (1.0 - flip_keep[k]) * den[i]
                         if value < best:
                             best = value
             draw += p * best
