@@ -264,6 +264,7 @@ class SearchBot:
         default: int = 0,
         share: float = 1.0,
         cut: int = -1,
+        halve: bool = True,
     ) -> tuple[list[float], list[float]]:
         """Each candidate's mean value (the bot's estimated chance of winning the
         game) over sampled worlds, by successive halving (candidates dropped
@@ -272,7 +273,8 @@ class SearchBot:
         paired difference (0 for the default itself). The budget is multiplied
         by `share`. With a `cut` (not -1), a playout stops after that many turns
         past the candidate move, its unfinished round valued by the forecast
-        (`skyjo.bots.forecast`)."""
+        (`skyjo.bots.forecast`). `halve` False: no halving, every candidate
+        played in every world (for tools that label each candidate)."""
         count = len(candidates)
         if count == 1:
             return [0.0], [0.0]
@@ -292,7 +294,7 @@ class SearchBot:
         diffs = [0.0] * count  # sum of (value - default's value) over shared worlds
         squares = [0.0] * count
         active = list(range(count))
-        stages = max(1, math.ceil(math.log2(count)))
+        stages = max(1, math.ceil(math.log2(count))) if halve else 1
         start = time.perf_counter()
         stats = [0, 0, 0]
         weight = (2 + n) / 4  # a turn costs more at a bigger table

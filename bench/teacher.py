@@ -1,0 +1,204 @@
+"""Label calm decisions with searches: where `expected` should turn a card up.
+
+`bench/calm_potential.py` showed that at calm decisions (no player near the
+end of the round) searching with far more playouts than `search` can afford
+would gain a few points of win share a game, most of it from discarding a
+drawn card and turning one up where `expected` keeps it. This script makes
+data to learn such a correction from. It plays `expected` self-play deals,
+takes every `--every`-th calm decision with a drawn card in hand (any seat),
+and there weighs `expected`'s best exchange against its best discard-and-flip
+(`forced`: its valuation with a huge bonus or malus for turning up). Both
+are played in the same `--playouts` sampled worlds, `expected` playing every
+player after (`search`'s playouts, scored for the game). For each decision
+it writes one JSON line: the valuation's value of each move (points, lower
+is better), the paired difference of the mover's chance of winning the game
+(turning up less exchanging) with its standard error, and what the moves and
+the table look like (the card, the kind of place, the column's other cards,
+the face-down counts, the turn, the totals).
+
+    python bench/teacher.py --games 200 --every 2 --playouts 400 --workers 2 --out labels.jsonl
+
+`--summary` prints, per card in hand and kind of exchange (into a face-up
+card or a face-down one), the mean gain of turning a card up where
+`expected` keeps the card and where it turns one up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from machine import describe  # bench/machine.py, beside this script
+
+from skyjo.bots import make_bot
+from skyjo.bots import valuation as va
+from skyjo.bots.determinize import Sampler
+from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.search import SearchV2Bot, critical
+from skyjo.engine import (
+    CLEARED,
+    FACE_DOWN,
+    FACE_UP,
+    FLIP,
+    SWAP,
+    Observation,
+    Phase,
+    new_game,
+    observe,
+    step,
+)
+from skyjo.rules import COLUMN_PARTNERS
+
+Z95 = 1.959964
+BIG = 1e6  #: a flip bonus that decides between exchanging and turning up
+
+
+def decisions(players: int, games: int, every: int, seed: int) -> list[tuple[int, Observation]]:
+    """Every `every`-th calm decision with a drawn card in hand, any seat, in
+    `games` deals of `expected` self-play (deal g: seed `seed + g`), with the
+    mover's count of its own turns in the round so far."""
+    found: list[tuple[int, Observation]] = []
+    for g in range(games):
+        bots = [make_bot("expected", (seed + g) * 16 + s) for s in range(players)]
+        state = new_game(players, seed=seed + g)
+        seen = 0
+        turns = [0] * players
+        current = -1
+        while state.phase != Phase.GAME_OVER:
+            obs = observe(state, state.player)
+            if state.round != current:
+                current, turns = state.round, [0] * players
+            if state.phase == Phase.TURNS and obs.held is None:
+                turns[state.player] += 1
+            if obs.held is not None and obs.source == "deck" and not critical(obs):
+                seen += 1
+                if seen % every == 0:
+                    found.append((turns[state.player], obs))
+            state = step(state, bots[state.player].choose(obs))
+    return found
+
+
+def describe_move(obs: Observation, action: int) -> dict[str, Any]:
+    """What a move with the card in hand looks like: its kind, the place's
+    card (None: face down), the column's other cards (None: face down)."""
+    me = obs.viewer
+    assert me is not None
+    flip = action >= FLIP
+    k = action - (FLIP if flip else SWAP)
+    cards, status = obs.cards[me], obs.status[me]
+    partners = [o for o in COLUMN_PARTNERS[k] if status[o] != CLEARED]
+    others = sorted((cards[o] if status[o] == FACE_UP else 99) for o in partners)
+    here = cards[k] if status[k] == FACE_UP else None
+    return {
+        "kind": "flip" if flip else ("up" if here is not None else "down"),
+        "place": here,
+        "column": [None if c == 99 else c for c in others],
+    }
+
+
+def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, float]:
+    """`expected`'s best move and its value (points, lower is better) with
+    `bonus` points credited to every discard-and-flip: a huge one gives its
+    best discard-and-flip, a hugely negative one its best exchange."""
+    params = bot._params.copy()
+    params[va.FLIP_BONUS] = bonus
+    out = np.zeros(3)
+    action = int(va.decide(*bot.arguments(obs), params, out))
+    return action, float(out[0]) + (bonus if action >= FLIP else 0.0)
+
+
+def label(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+    """One decision's row: `expected`'s best exchange and best discard-and-flip
+    (its values, in points), and the paired difference of the mover's win
+    chance between them (flip less exchange) over the same sampled worlds."""
+    index, turns, obs, playouts = job
+    me = obs.viewer
+    assert me is not None and obs.held is not None
+    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
+    prior = bot._prior
+    keep, keep_value = forced(prior, obs, -BIG)
+    flip, flip_value = forced(prior, obs, BIG)
+    if keep < SWAP or keep >= FLIP or flip < FLIP:
+        return None  # no face-down card left to turn up
+    values, margins = bot.evaluate(Sampler(obs), [(keep,), (flip,)], 0, 1.0, -1, halve=False)
+    diff = values[1] - values[0]
+    downs = [row.count(FACE_DOWN) for row in obs.status]
+    return {
+        "decision": index,
+        "players": obs.num_players,
+        "held": obs.held,
+        "turns": turns,
+        "down": downs[me],
+        "others_down": min(d for p, d in enumerate(downs) if p != me),
+        "total": obs.totals[me],
+        "others_total": min(t for p, t in enumerate(obs.totals) if p != me),
+        "keep": describe_move(obs, keep),
+        "flip": describe_move(obs, flip),
+        "keep_value": keep_value,
+        "flip_value": flip_value,
+        "diff": diff,
+        "error": abs(diff / margins[1]) if margins[1] else 0.0,
+    }
+
+
+def summary(rows: list[dict[str, Any]]) -> None:
+    """Per card in hand and kind of exchange: how often `expected` keeps the
+    card, and the mean gain of turning a card up instead where it does and
+    where it does not (win chance, with a 95% interval)."""
+    cells: dict[tuple[int, str, bool], list[tuple[float, float]]] = defaultdict(list)
+    for row in rows:
+        keeps = row["keep_value"] <= row["flip_value"]
+        cells[(row["held"], row["keep"]["kind"], keeps)].append((row["diff"], row["error"]))
+    for (held, kind, keeps), found in sorted(cells.items()):
+        n = len(found)
+        mean = sum(d for d, _ in found) / n
+        half = Z95 * math.sqrt(sum(e * e for _, e in found)) / n
+        chosen = "keeps" if keeps else "flips"
+        print(
+            f"  held {held:>2}, exchange {kind:>4}, expected {chosen}: {n:>5} decisions, "
+            f"flip gains {mean:+.4f} ± {half:.4f}"
+        )
+
+
+def main(
+    players: Annotated[int, typer.Option(help="seats per game")] = 2,
+    games: Annotated[int, typer.Option(help="self-play deals")] = 20,
+    every: Annotated[int, typer.Option(help="take every n-th calm decision")] = 2,
+    playouts: Annotated[int, typer.Option(help="playouts per move")] = 400,
+    seed: Annotated[int, typer.Option()] = 1,
+    workers: Annotated[int, typer.Option(help="processes")] = 1,
+    out: Annotated[Path, typer.Option(help="JSON lines, one per move")] = Path("labels.jsonl"),
+    show: Annotated[bool, typer.Option("--summary", help="only summarise --out")] = False,
+) -> None:
+    """Label calm decisions with drawn cards (see the module's description)."""
+    if show:
+        summary([json.loads(line) for line in out.read_text().splitlines()])
+        return
+    start = time.perf_counter()
+    found = decisions(players, games, every, seed)
+    jobs = [(seed * 1_000_000 + i, t, obs, playouts) for i, (t, obs) in enumerate(found)]
+    with out.open("w") as sink:
+        if workers == 1:
+            rows = map(label, jobs)
+            sink.writelines(json.dumps(r) + "\n" for r in rows if r)
+        else:
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                rows = pool.imap(label, jobs, chunksize=4)
+                sink.writelines(json.dumps(r) + "\n" for r in rows if r)
+    print(
+        f"{len(jobs)} decisions, {games} deals of {players}-player `expected` self-play, "
+        f"seed {seed}, {playouts} playouts a move; {describe()}; "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    summary([json.loads(line) for line in out.read_text().splitlines()])
+
+
+if __name__ == "__main__":
+    typer.run(main)
