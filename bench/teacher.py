@@ -25,11 +25,11 @@ card or a face-down one), the mean gain of turning a card up where
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,10 +44,12 @@ from skyjo.bots.expected_v2 import ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
 from skyjo.engine import (
     CLEARED,
+    DRAW,
     FACE_DOWN,
     FACE_UP,
     FLIP,
     SWAP,
+    TAKE_DISCARD,
     Observation,
     Phase,
     new_game,
@@ -60,10 +62,13 @@ Z95 = 1.959964
 BIG = 1e6  #: a flip bonus that decides between exchanging and turning up
 
 
-def decisions(players: int, games: int, every: int, seed: int) -> list[tuple[int, Observation]]:
-    """Every `every`-th calm decision with a drawn card in hand, any seat, in
-    `games` deals of `expected` self-play (deal g: seed `seed + g`), with the
-    mover's count of its own turns in the round so far."""
+def decisions(
+    players: int, games: int, every: int, seed: int, start: bool = False
+) -> list[tuple[int, Observation]]:
+    """Every `every`-th calm decision with a drawn card in hand (with `start`:
+    at the start of a turn, where the discard would improve the grid), any
+    seat, in `games` deals of `expected` self-play (deal g: seed `seed + g`),
+    with the mover's count of its own turns in the round so far."""
     found: list[tuple[int, Observation]] = []
     for g in range(games):
         bots = [make_bot("expected", (seed + g) * 16 + s) for s in range(players)]
@@ -77,12 +82,21 @@ def decisions(players: int, games: int, every: int, seed: int) -> list[tuple[int
                 current, turns = state.round, [0] * players
             if state.phase == Phase.TURNS and obs.held is None:
                 turns[state.player] += 1
-            if obs.held is not None and obs.source == "deck" and not critical(obs):
+            wanted = _taking(obs) if start else obs.held is not None and obs.source == "deck"
+            if wanted and not critical(obs):
                 seen += 1
                 if seen % every == 0:
                     found.append((turns[state.player], obs))
             state = step(state, bots[state.player].choose(obs))
     return found
+
+
+def _taking(obs: Observation) -> bool:
+    """Whether this is the start of a turn where `expected` would weigh taking
+    the discard against drawing (the discard improves its grid)."""
+    if obs.phase != Phase.TURNS or obs.held is not None or TAKE_DISCARD not in obs.legal_actions:
+        return False
+    return bool(ExpectedV2Bot(0).decision(obs)[1][0] < 1e17)  # 1e18: not taken
 
 
 def describe_move(obs: Observation, action: int) -> dict[str, Any]:
@@ -115,6 +129,52 @@ def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, flo
 
 
 def label(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+    """One decision's row (`label_start` or `label_hand`), None where there is
+    no choice to label."""
+    return label_start(job) if job[2].held is None else label_hand(job)
+
+
+def _table(index: int, turns: int, obs: Observation) -> dict[str, Any]:
+    """What the table looks like to the mover."""
+    me = obs.viewer
+    downs = [row.count(FACE_DOWN) for row in obs.status]
+    return {
+        "decision": index,
+        "players": obs.num_players,
+        "turns": turns,
+        "down": downs[me],
+        "others_down": min(d for p, d in enumerate(downs) if p != me),
+        "total": obs.totals[me],
+        "others_total": min(t for p, t in enumerate(obs.totals) if p != me),
+    }
+
+
+def label_start(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+    """One start of a turn's row: `expected`'s values of taking the discard (to
+    the place it would put it) and of drawing (points), and the paired
+    difference of the mover's win chance between them (taking less drawing)."""
+    index, turns, obs, playouts = job
+    me = obs.viewer
+    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
+    values = bot._prior.decision(obs)[1]
+    sampler = Sampler(obs)
+    taken = step(sampler.state(sampler.pool, 0), TAKE_DISCARD)
+    place = bot._prior.choose(observe(taken, me))
+    candidates = [(DRAW,), (TAKE_DISCARD, place)]
+    won, margins = bot.evaluate(sampler, candidates, 0, 1.0, -1, halve=False)
+    diff = won[1] - won[0]
+    return {
+        **_table(index, turns, obs),
+        "top": obs.discard_pile[-1],
+        "take": describe_move(observe(taken, me), place),
+        "take_value": float(values[0]),
+        "draw_value": float(values[1]),
+        "diff": diff,
+        "error": abs(diff / margins[1]) if margins[1] else 0.0,
+    }
+
+
+def label_hand(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
     """One decision's row: `expected`'s best exchange and best discard-and-flip
     (its values, in points), and the paired difference of the mover's win
     chance between them (flip less exchange) over the same sampled worlds."""
@@ -129,16 +189,9 @@ def label(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
         return None  # no face-down card left to turn up
     values, margins = bot.evaluate(Sampler(obs), [(keep,), (flip,)], 0, 1.0, -1, halve=False)
     diff = values[1] - values[0]
-    downs = [row.count(FACE_DOWN) for row in obs.status]
     return {
-        "decision": index,
-        "players": obs.num_players,
+        **_table(index, turns, obs),
         "held": obs.held,
-        "turns": turns,
-        "down": downs[me],
-        "others_down": min(d for p, d in enumerate(downs) if p != me),
-        "total": obs.totals[me],
-        "others_total": min(t for p, t in enumerate(obs.totals) if p != me),
         "keep": describe_move(obs, keep),
         "flip": describe_move(obs, flip),
         "keep_value": keep_value,
@@ -148,23 +201,52 @@ def label(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
     }
 
 
+#: Bins of the valuation's margin (points) in `summary`.
+BINS = (-99, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 99)
+
+
+def margin(row: dict[str, Any]) -> float:
+    """The valuation's margin (points) for the row's alternative move: turning
+    a card up (a card in hand), or taking the discard (the start of a turn);
+    `expected` plays it where the margin is positive."""
+    if "keep_value" in row:
+        return float(row["keep_value"] - row["flip_value"])
+    return float(row["draw_value"] - row["take_value"])
+
+
 def summary(rows: list[dict[str, Any]]) -> None:
-    """Per card in hand and kind of exchange: how often `expected` keeps the
-    card, and the mean gain of turning a card up instead where it does and
-    where it does not (win chance, with a 95% interval)."""
-    cells: dict[tuple[int, str, bool], list[tuple[float, float]]] = defaultdict(list)
-    for row in rows:
-        keeps = row["keep_value"] <= row["flip_value"]
-        cells[(row["held"], row["keep"]["kind"], keeps)].append((row["diff"], row["error"]))
-    for (held, kind, keeps), found in sorted(cells.items()):
-        n = len(found)
-        mean = sum(d for d, _ in found) / n
-        half = Z95 * math.sqrt(sum(e * e for _, e in found)) / n
-        chosen = "keeps" if keeps else "flips"
+    """Calibration: by bins of the valuation's margin for the alternative move
+    (turning a card up, or taking the discard), the mean gain in win chance
+    that playing it measured, with a 95% interval; a valuation without bias
+    has the sign change at 0. Then what a bonus B added to every margin would
+    gain per decision (the rows' differences where the choice changes)."""
+    if not rows:
+        return
+    what = "turning up" if "keep_value" in rows[0] else "taking"
+    for low, high in itertools.pairwise(BINS):
+        found = [r for r in rows if low <= margin(r) < high]
+        if len(found) >= 10:
+            mean, half = _mean(found)
+            print(
+                f"  margin for {what} in [{low:+}, {high:+}): {len(found):>5} decisions, "
+                f"{what} gains {mean:+.4f} ± {half:.4f}"
+            )
+    for bonus in (-1.0, 0.5, 1.0, 1.5, 2.0, 3.0):
+        changed = [r for r in rows if (margin(r) > 0) != (margin(r) + bonus > 0)]
+        sign = 1 if bonus > 0 else -1
+        gain = sum(sign * r["diff"] for r in changed) / len(rows)
+        half = Z95 * math.sqrt(sum(r["error"] ** 2 for r in changed)) / len(rows)
         print(
-            f"  held {held:>2}, exchange {kind:>4}, expected {chosen}: {n:>5} decisions, "
-            f"flip gains {mean:+.4f} ± {half:.4f}"
+            f"  a bonus of {bonus:+} points for {what}: {len(changed)} choices changed, "
+            f"{gain:+.5f} ± {half:.5f} win chance a decision"
         )
+
+
+def _mean(rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """The rows' mean difference and its 95% half-interval."""
+    n = len(rows)
+    mean = sum(r["diff"] for r in rows) / n
+    return mean, Z95 * math.sqrt(sum(r["error"] ** 2 for r in rows)) / n
 
 
 def main(
@@ -174,15 +256,16 @@ def main(
     playouts: Annotated[int, typer.Option(help="playouts per move")] = 400,
     seed: Annotated[int, typer.Option()] = 1,
     workers: Annotated[int, typer.Option(help="processes")] = 1,
-    out: Annotated[Path, typer.Option(help="JSON lines, one per move")] = Path("labels.jsonl"),
+    start: Annotated[bool, typer.Option("--start", help="label starts of turns")] = False,
+    out: Annotated[Path, typer.Option(help="JSON lines, one a decision")] = Path("labels.jsonl"),
     show: Annotated[bool, typer.Option("--summary", help="only summarise --out")] = False,
 ) -> None:
-    """Label calm decisions with drawn cards (see the module's description)."""
+    """Label calm decisions (see the module's description)."""
     if show:
         summary([json.loads(line) for line in out.read_text().splitlines()])
         return
-    start = time.perf_counter()
-    found = decisions(players, games, every, seed)
+    began = time.perf_counter()
+    found = decisions(players, games, every, seed, start)
     jobs = [(seed * 1_000_000 + i, t, obs, playouts) for i, (t, obs) in enumerate(found)]
     with out.open("w") as sink:
         if workers == 1:
@@ -195,7 +278,7 @@ def main(
     print(
         f"{len(jobs)} decisions, {games} deals of {players}-player `expected` self-play, "
         f"seed {seed}, {playouts} playouts a move; {describe()}; "
-        f"{time.perf_counter() - start:.0f} s"
+        f"{time.perf_counter() - began:.0f} s"
     )
     summary([json.loads(line) for line in out.read_text().splitlines()])
 

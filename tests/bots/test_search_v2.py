@@ -302,7 +302,8 @@ def test_search_v2_s_critical_set_follows_down() -> None:
 def test_search_v2_searches_the_rounds_that_may_end_the_game_with_late() -> None:
     """With `late=20`, a calm decision is searched once some total is within 20
     points of the target (50 here), and not before; without it, neither is."""
-    states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
+    games = (_turns(_positions(seed, 2)) for seed in (4, 5, 6))
+    states = [s for game in games for s in game if s.held is not None]
     calm = [observe(s, s.player) for s in states if not critical(observe(s, s.player))]
     early = [obs for obs in calm if max(obs.totals) < 30]
     near = [obs for obs in calm if max(obs.totals) >= 30]

@@ -73,6 +73,11 @@ from skyjo.engine import (
 )
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
+#: The weight of the one-draw look-ahead. 1 until session 16, when paired 2p
+#: games (`bench/paired.py`, fresh deals) measured 1.25 better by about two
+#: points of win share, 1.5 as good, 1.75 and 2 worse (README).
+LOOKAHEAD = 1.25
+
 _DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
 
 
@@ -132,7 +137,7 @@ class ExpectedV2Bot:
     def __init__(
         self,
         seed: int,
-        lookahead: float = 1.0,
+        lookahead: float = LOOKAHEAD,
         down_bias: float = 0.0,
         counting: int = 1,
         clears: int = 1,
@@ -149,6 +154,7 @@ class ExpectedV2Bot:
         patience: int = 40,
         reveal_same_column: int = 0,
         flip_bonus: float = 0.0,
+        down_cost: float = 0.0,
     ) -> None:
         self._rng = random.Random(seed)
         self.counting = counting
@@ -169,6 +175,7 @@ class ExpectedV2Bot:
         params[va.SEE_RATE] = see_rate
         params[va.TURNS_RATE] = turns_rate
         params[va.FLIP_BONUS] = flip_bonus
+        params[va.DOWN_COST] = down_cost
         self._params = params
         self._hurried = params.copy()
         self._hurried[va.HURRY] = 1.0

@@ -71,7 +71,8 @@ SINGLES = 11  #: weight of one card's chance to meet two more of its value
 SEE_RATE = 12  #: cards of a value one expects to be offered per turn, per copy unseen
 TURNS_RATE = 13  #: turns left in the round per face-down card of the player nearest to ending
 FLIP_BONUS = 14  #: points a discard-and-flip is credited beyond its expected score (0: none)
-NPARAMS = 15
+DOWN_COST = 15  #: points each of the player's own face-down cards costs (0: none)
+NPARAMS = 16
 
 # --- `want` of `decide_for`: which placements get the exact look-ahead ----------
 ALL_VALUES = -1  #: every value's
@@ -513,6 +514,8 @@ def decide_for(  # type: ignore[no-untyped-def]
         tempo = params[TEMPO] * (mean_gain - look_now)
         if tempo < 0.0:
             tempo = 0.0
+    if not final:
+        tempo += params[DOWN_COST]
 
     # --- ending the round, and the last turn after another ended ---
     mean_final = np.zeros(n)
