@@ -16,11 +16,17 @@ is better), the paired difference of the mover's chance of winning the game
 the table look like (the card, the kind of place, the column's other cards,
 the face-down counts, the turn, the totals).
 
-    python bench/teacher.py --games 200 --every 2 --playouts 400 --workers 2 --out labels.jsonl
+With `--start` it labels the start of a turn instead, where the discard
+would improve the mover's grid: taking it (to the place `expected` would put
+it) against drawing, with the valuation's values of both.
 
-`--summary` prints, per card in hand and kind of exchange (into a face-up
-card or a face-down one), the mean gain of turning a card up where
-`expected` keeps the card and where it turns one up.
+    python bench/teacher.py --games 200 --every 2 --playouts 400 --workers 2 --out labels.jsonl
+    python bench/teacher.py --summary --out labels.jsonl
+
+The summary is a calibration table: by bins of the valuation's margin for
+the alternative move (turning up, or taking), the win chance that playing it
+gained; an unbiased valuation changes sign at a margin of 0. Then what a
+bonus of B points on that margin would gain per decision.
 """
 
 from __future__ import annotations

@@ -114,7 +114,8 @@ class ExpectedV2Bot:
     """One-turn decisions on the exact expected score of a grid (see the
     module's description). Options:
 
-    - `lookahead`: weight of the one-draw look-ahead (0: none);
+    - `lookahead`: weight of the one-draw look-ahead (0: none; `LOOKAHEAD`,
+      1.25, by default);
     - `pairs`, `singles`: weights of the potential of a pair, of one card over
       two face-down ones; `see_rate`: cards of a value it expects to be
       offered per turn, per copy unseen; `turns_rate`: turns left per
@@ -129,7 +130,9 @@ class ExpectedV2Bot:
       it leaves its grid no better;
     - `reveal_same_column`: turn up the two opening cards in one column;
     - `flip_bonus`: points a discard-and-flip is credited beyond its expected
-      score (0, off: an experiment; README).
+      score (0, off: an experiment; README);
+    - `down_cost`: points each of its own face-down cards costs, so that moves
+      that turn cards up are preferred (0, off: an experiment; README).
     """
 
     name = "expected"
