@@ -363,7 +363,8 @@ def decide(  # type: ignore[no-untyped-def]
     (`grid_value`) and less the potential of its equal cards (PAIRS, SINGLES:
     the chance of meeting the missing cards of a column in the turns left,
     times what clearing it removes), plus TEMPO times its face-down cards when the others
-    gain more per turn than the player and the player is nearest to ending;
+    gain more per turn than the player and the player is nearest to ending,
+    and DOWN_COST times its face-down cards (before a last turn);
     a grid with no face-down card left ends the round and is priced by its
     score with the ender's penalty, doubled with the chance that another
     player's likely final score (their face-down cards at the mean, less what
