@@ -46,7 +46,7 @@ from machine import describe  # bench/machine.py, beside this script
 from skyjo.bots import make_bot
 from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.expected_v2 import LOOKAHEAD, ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
 from skyjo.engine import (
     CLEARED,
@@ -69,15 +69,22 @@ BIG = 1e6  #: a flip bonus that decides between exchanging and turning up
 
 
 def decisions(
-    players: int, games: int, every: int, seed: int, start: bool = False
+    players: int,
+    games: int,
+    every: int,
+    seed: int,
+    start: bool = False,
+    lookahead: float = LOOKAHEAD,
 ) -> list[tuple[int, Observation]]:
     """Every `every`-th calm decision with a drawn card in hand (with `start`:
     at the start of a turn, where the discard would improve the grid), any
-    seat, in `games` deals of `expected` self-play (deal g: seed `seed + g`),
-    with the mover's count of its own turns in the round so far."""
+    seat, in `games` deals of `expected` self-play (deal g: seed `seed + g`;
+    its look-ahead weighed `lookahead`), with the mover's count of its own
+    turns in the round so far."""
     found: list[tuple[int, Observation]] = []
     for g in range(games):
-        bots = [make_bot("expected", (seed + g) * 16 + s) for s in range(players)]
+        spec = f"expected:lookahead={lookahead}"
+        bots = [make_bot(spec, (seed + g) * 16 + s) for s in range(players)]
         state = new_game(players, seed=seed + g)
         seen = 0
         turns = [0] * players
@@ -88,7 +95,8 @@ def decisions(
                 current, turns = state.round, [0] * players
             if state.phase == Phase.TURNS and obs.held is None:
                 turns[state.player] += 1
-            wanted = _taking(obs) if start else obs.held is not None and obs.source == "deck"
+            drawn = obs.held is not None and obs.source == "deck"
+            wanted = _taking(obs, lookahead) if start else drawn
             if wanted and not critical(obs):
                 seen += 1
                 if seen % every == 0:
@@ -97,12 +105,13 @@ def decisions(
     return found
 
 
-def _taking(obs: Observation) -> bool:
+def _taking(obs: Observation, lookahead: float) -> bool:
     """Whether this is the start of a turn where `expected` would weigh taking
     the discard against drawing (the discard improves its grid)."""
     if obs.phase != Phase.TURNS or obs.held is not None or TAKE_DISCARD not in obs.legal_actions:
         return False
-    return bool(ExpectedV2Bot(0).decision(obs)[1][0] < 1e17)  # 1e18: not taken
+    prior = ExpectedV2Bot(0, lookahead=lookahead)
+    return bool(prior.decision(obs)[1][0] < 1e17)  # 1e18: not taken
 
 
 def describe_move(obs: Observation, action: int) -> dict[str, Any]:
@@ -134,7 +143,19 @@ def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, flo
     return action, float(out[0]) + (bonus if action >= FLIP else 0.0)
 
 
-def label(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+Job = tuple[int, int, Observation, int, float]  #: index, turns, table, playouts, look-ahead
+
+
+def searcher(job: Job) -> SearchV2Bot:
+    """The search that plays a job's moves out (`search`'s playouts), its prior
+    `expected` with the job's look-ahead weight."""
+    index, _, _, playouts, lookahead = job
+    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
+    bot._prior = ExpectedV2Bot(1_000_003 + index, lookahead=lookahead)
+    return bot
+
+
+def label(job: Job) -> dict[str, Any] | None:
     """One decision's row (`label_start` or `label_hand`), None where there is
     no choice to label."""
     return label_start(job) if job[2].held is None else label_hand(job)
@@ -155,13 +176,13 @@ def _table(index: int, turns: int, obs: Observation) -> dict[str, Any]:
     }
 
 
-def label_start(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+def label_start(job: Job) -> dict[str, Any] | None:
     """One start of a turn's row: `expected`'s values of taking the discard (to
     the place it would put it) and of drawing (points), and the paired
     difference of the mover's win chance between them (taking less drawing)."""
-    index, turns, obs, playouts = job
+    index, turns, obs, _, _ = job
     me = obs.viewer
-    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
+    bot = searcher(job)
     values = bot._prior.decision(obs)[1]
     sampler = Sampler(obs)
     taken = step(sampler.state(sampler.pool, 0), TAKE_DISCARD)
@@ -180,14 +201,14 @@ def label_start(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None
     }
 
 
-def label_hand(job: tuple[int, int, Observation, int]) -> dict[str, Any] | None:
+def label_hand(job: Job) -> dict[str, Any] | None:
     """One decision's row: `expected`'s best exchange and best discard-and-flip
     (its values, in points), and the paired difference of the mover's win
     chance between them (flip less exchange) over the same sampled worlds."""
-    index, turns, obs, playouts = job
+    index, turns, obs, _, _ = job
     me = obs.viewer
     assert me is not None and obs.held is not None
-    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
+    bot = searcher(job)
     prior = bot._prior
     keep, keep_value = forced(prior, obs, -BIG)
     flip, flip_value = forced(prior, obs, BIG)
@@ -263,6 +284,7 @@ def main(
     seed: Annotated[int, typer.Option()] = 1,
     workers: Annotated[int, typer.Option(help="processes")] = 1,
     start: Annotated[bool, typer.Option("--start", help="label starts of turns")] = False,
+    lookahead: Annotated[float, typer.Option(help="expected's look-ahead weight")] = LOOKAHEAD,
     out: Annotated[Path, typer.Option(help="JSON lines, one a decision")] = Path("labels.jsonl"),
     show: Annotated[bool, typer.Option("--summary", help="only summarise --out")] = False,
 ) -> None:
@@ -271,8 +293,8 @@ def main(
         summary([json.loads(line) for line in out.read_text().splitlines()])
         return
     began = time.perf_counter()
-    found = decisions(players, games, every, seed, start)
-    jobs = [(seed * 1_000_000 + i, t, obs, playouts) for i, (t, obs) in enumerate(found)]
+    found = decisions(players, games, every, seed, start, lookahead)
+    jobs = [(seed * 1_000_000 + i, t, obs, playouts, lookahead) for i, (t, obs) in enumerate(found)]
     with out.open("w") as sink:
         if workers == 1:
             rows = map(label, jobs)
