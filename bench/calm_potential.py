@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import typer
@@ -49,9 +50,27 @@ class _Recorder(SearchV2Bot):
 
     searched: tuple[list[Any], int] | None = None
 
-    def evaluate(self, sampler, candidates, default=0, share=1.0, cut=-1):  # type: ignore[no-untyped-def]
+    def evaluate(self, sampler, candidates, default=0, share=1.0, cut=-1, halve=True):  # type: ignore[no-untyped-def]
         self.searched = (list(candidates), default)
-        return super().evaluate(sampler, candidates, default, share, cut)
+        return super().evaluate(sampler, candidates, default, share, cut, halve)
+
+
+def self_play(players: int, deal: int, spec: str = "expected") -> Iterator[tuple[int, Observation]]:
+    """Every decision of one deal of `spec` self-play (the deal's seed `deal`,
+    seat s's bot seed `deal * 16 + s`): the mover's observation, with its
+    count of its own turns in the round so far (this one included)."""
+    bots = [make_bot(spec, deal * 16 + s) for s in range(players)]
+    state = new_game(players, seed=deal)
+    turns = [0] * players
+    current = -1
+    while state.phase != Phase.GAME_OVER:
+        obs = observe(state, state.player)
+        if state.round != current:
+            current, turns = state.round, [0] * players
+        if state.phase == Phase.TURNS and obs.held is None:
+            turns[state.player] += 1
+        yield turns[state.player], obs
+        state = step(state, bots[state.player].choose(obs))
 
 
 def calm_decisions(players: int, games: int, every: int, seed: int) -> list[Observation]:
@@ -59,18 +78,25 @@ def calm_decisions(players: int, games: int, every: int, seed: int) -> list[Obse
     self-play (deal g: seed `seed + g`)."""
     found: list[Observation] = []
     for g in range(games):
-        bots = [make_bot("expected", (seed + g) * 16 + s) for s in range(players)]
-        state = new_game(players, seed=seed + g)
         seen = 0
-        while state.phase != Phase.GAME_OVER:
-            obs = observe(state, state.player)
-            calm = state.phase == Phase.TURNS and not critical(obs)
-            if calm and state.player == 0 and len(obs.legal_actions) > 1:
+        for _, obs in self_play(players, seed + g):
+            calm = obs.phase == Phase.TURNS and not critical(obs)
+            if calm and obs.viewer == 0 and len(obs.legal_actions) > 1:
                 seen += 1
                 if seen % every == 0:
                     found.append(obs)
-            state = step(state, bots[state.player].choose(obs))
     return found
+
+
+def paired_gain(
+    bot: SearchV2Bot, sampler: Sampler, pair: list[tuple[int, ...]]
+) -> tuple[float, float]:
+    """The second move's mean value less the first's, both played by `bot` in
+    the same sampled worlds (its whole budget shared evenly), and the
+    difference's standard error."""
+    values, margins = bot.evaluate(sampler, pair, 0, 1.0, -1, halve=False)
+    diff = values[1] - values[0]
+    return diff, abs(diff / margins[1]) if margins[1] else 0.0
 
 
 def kind(candidate: tuple[int, ...]) -> str:
@@ -101,9 +127,7 @@ def gain(job: tuple[int, Observation, int]) -> tuple[float, float, str]:
         return 0.0, 0.0, ""
     second = _Recorder(1_000_003 + index, calm=1, iterations=playouts, confidence=0)
     pair = [candidates[default], candidates[best]]
-    values, margins = second.evaluate(Sampler(obs), pair, 0, 1.0, -1)
-    diff = values[1] - values[0]
-    error = abs(diff / margins[1]) if margins[1] else 0.0
+    diff, error = paired_gain(second, Sampler(obs), pair)
     return diff, error, kind(candidates[best])
 
 

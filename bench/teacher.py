@@ -41,9 +41,9 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from calm_potential import paired_gain, self_play  # beside this script
 from machine import describe  # bench/machine.py, beside this script
 
-from skyjo.bots import make_bot
 from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected_v2 import LOOKAHEAD, ExpectedV2Bot
@@ -58,7 +58,6 @@ from skyjo.engine import (
     TAKE_DISCARD,
     Observation,
     Phase,
-    new_game,
     observe,
     step,
 )
@@ -81,36 +80,26 @@ def decisions(
     seat, in `games` deals of `expected` self-play (deal g: seed `seed + g`;
     its look-ahead weighed `lookahead`), with the mover's count of its own
     turns in the round so far."""
+    prior = ExpectedV2Bot(0, lookahead=lookahead)
+    spec = f"expected:lookahead={lookahead}"
     found: list[tuple[int, Observation]] = []
     for g in range(games):
-        spec = f"expected:lookahead={lookahead}"
-        bots = [make_bot(spec, (seed + g) * 16 + s) for s in range(players)]
-        state = new_game(players, seed=seed + g)
         seen = 0
-        turns = [0] * players
-        current = -1
-        while state.phase != Phase.GAME_OVER:
-            obs = observe(state, state.player)
-            if state.round != current:
-                current, turns = state.round, [0] * players
-            if state.phase == Phase.TURNS and obs.held is None:
-                turns[state.player] += 1
+        for turns, obs in self_play(players, seed + g, spec):
             drawn = obs.held is not None and obs.source == "deck"
-            wanted = _taking(obs, lookahead) if start else drawn
+            wanted = _taking(obs, prior) if start else drawn
             if wanted and not critical(obs):
                 seen += 1
                 if seen % every == 0:
-                    found.append((turns[state.player], obs))
-            state = step(state, bots[state.player].choose(obs))
+                    found.append((turns, obs))
     return found
 
 
-def _taking(obs: Observation, lookahead: float) -> bool:
-    """Whether this is the start of a turn where `expected` would weigh taking
+def _taking(obs: Observation, prior: ExpectedV2Bot) -> bool:
+    """Whether this is the start of a turn where `prior` would weigh taking
     the discard against drawing (the discard improves its grid)."""
     if obs.phase != Phase.TURNS or obs.held is not None or TAKE_DISCARD not in obs.legal_actions:
         return False
-    prior = ExpectedV2Bot(0, lookahead=lookahead)
     return bool(prior.decision(obs)[1][0] < 1e17)  # 1e18: not taken
 
 
@@ -187,9 +176,7 @@ def label_start(job: Job) -> dict[str, Any] | None:
     sampler = Sampler(obs)
     taken = step(sampler.state(sampler.pool, 0), TAKE_DISCARD)
     place = bot._prior.choose(observe(taken, me))
-    candidates = [(DRAW,), (TAKE_DISCARD, place)]
-    won, margins = bot.evaluate(sampler, candidates, 0, 1.0, -1, halve=False)
-    diff = won[1] - won[0]
+    diff, error = paired_gain(bot, sampler, [(DRAW,), (TAKE_DISCARD, place)])
     return {
         **_table(index, turns, obs),
         "top": obs.discard_pile[-1],
@@ -197,7 +184,7 @@ def label_start(job: Job) -> dict[str, Any] | None:
         "take_value": float(values[0]),
         "draw_value": float(values[1]),
         "diff": diff,
-        "error": abs(diff / margins[1]) if margins[1] else 0.0,
+        "error": error,
     }
 
 
@@ -214,8 +201,7 @@ def label_hand(job: Job) -> dict[str, Any] | None:
     flip, flip_value = forced(prior, obs, BIG)
     if keep < SWAP or keep >= FLIP or flip < FLIP:
         return None  # no face-down card left to turn up
-    values, margins = bot.evaluate(Sampler(obs), [(keep,), (flip,)], 0, 1.0, -1, halve=False)
-    diff = values[1] - values[0]
+    diff, error = paired_gain(bot, Sampler(obs), [(keep,), (flip,)])
     return {
         **_table(index, turns, obs),
         "held": obs.held,
@@ -224,7 +210,7 @@ def label_hand(job: Job) -> dict[str, Any] | None:
         "keep_value": keep_value,
         "flip_value": flip_value,
         "diff": diff,
-        "error": abs(diff / margins[1]) if margins[1] else 0.0,
+        "error": error,
     }
 
 
