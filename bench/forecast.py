@@ -28,6 +28,17 @@ from skyjo.kernel import HELD, NO_CARD, PLAYERS, SCORES
 from skyjo.rules import DECK, GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 
+def deal(t: kernel.Tables, rng: random.Random, players: int) -> None:
+    """Deal table 0 of `t` a new round from a shuffled deck, and turn up two
+    random cards of each of the `players` grids (RULES.md 2.2)."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    kernel.deal(t, 0, np.array(deck, dtype=np.int8))
+    for _seat in range(players):
+        for k in rng.sample(range(GRID_SIZE), 2):
+            kernel.reveal(t, 0, k)
+
+
 def sample(players: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The features (rows) and final round scores (targets) of every player at
     the start of every turn of `rounds` self-play rounds at `players` seats."""
@@ -38,12 +49,7 @@ def sample(players: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray
     rows: list[np.ndarray] = []
     targets: list[float] = []
     for _ in range(rounds):
-        deck = list(DECK)
-        rng.shuffle(deck)
-        kernel.deal(t, 0, np.array(deck, dtype=np.int8))
-        for _seat in range(players):
-            for k in rng.sample(range(GRID_SIZE), 2):
-                kernel.reveal(t, 0, k)
+        deal(t, rng, players)
         start = len(rows)
         while True:
             assert t.slots[0, HELD] == NO_CARD

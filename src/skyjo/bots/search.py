@@ -61,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from skyjo import kernel
-from skyjo.bots import forecast, playout_expected
+from skyjo.bots import forecast, game_odds, playout_expected
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedBot
 from skyjo.bots.expected_v2 import ExpectedV2Bot
@@ -80,7 +80,7 @@ from skyjo.engine import (
     observe,
     step,
 )
-from skyjo.kernel import PHASE, PLAYERS, TARGET, TOTALS
+from skyjo.kernel import PENALTY, PHASE, PLAYERS, POSITIVE, TARGET, TOTALS
 from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE, MAX_PLAYERS
 
 #: The default budget, per opponent: simulated turns per decision, all
@@ -170,6 +170,7 @@ class SearchBot:
         self._calm = calm
         self._down = CRITICAL_DOWN
         self._joint = 0  # version 1: the pairwise chances multiplied
+        self._odds = 0  # version 1: the normal model at two players too
         self._prior: Any = ExpectedBot(seed)
         #: the playouts' policy (a `fastplay` code) and its knobs
         self._code = GREEDY
@@ -284,7 +285,7 @@ class SearchBot:
         args = np.array([m[1] for m in moves], dtype=np.int64)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
         playouts = Playouts(random.Random(self._rng.getrandbits(64)), self._code, self._prm)
-        value = _Valuer(sampler.observation, self._joint)
+        value = _Valuer(sampler.observation, self._joint, self._odds)
         n = len(sampler.grids)
         world = kernel.new_tables(1, n)
         tables = kernel.new_tables(count, n)  # table i: candidate i's playout
@@ -386,7 +387,12 @@ class SearchV2Bot(SearchBot):
     every player past the candidate move, each player's unfinished round
     valued by its forecast score (`skyjo.bots.forecast`, learned from
     self-play), so that they are far less noisy than whole-round ones; on 400
-    2-player deals (`calm=1,horizon=2`) it gained nothing measurable (README)."""
+    2-player deals (`calm=1,horizon=2`) it gained nothing measurable (README).
+    `odds` (0: off): at two players, a played-out round that does not end the
+    game is worth the chance of winning from its totals by the exact
+    recursion over self-play round scores (`skyjo.bots.game_odds`) instead
+    of the normal model, which is too sure of the leader; on 1,200 2-player
+    deals it changed the result of 35 and gained nothing measurable (README)."""
 
     def __init__(
         self,
@@ -408,6 +414,7 @@ class SearchV2Bot(SearchBot):
         joint: int = 1,
         late: int = 0,
         horizon: int = 0,
+        odds: int = 0,
     ) -> None:
         super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
         if isinstance(horizon, bool) or not (isinstance(horizon, int) and horizon >= 0):
@@ -420,6 +427,9 @@ class SearchV2Bot(SearchBot):
         if joint not in (0, 1) or isinstance(joint, bool):
             raise ValueError(f"joint must be 0 or 1, not {joint!r}")
         self._joint = int(joint)
+        if odds not in (0, 1) or isinstance(odds, bool):
+            raise ValueError(f"odds must be 0 or 1, not {odds!r}")
+        self._odds = int(odds)
         self._code = EXPECTED
         if isinstance(down, bool) or not (isinstance(down, int) and 0 <= down <= GRID_SIZE):
             raise ValueError(f"down must be a whole number from 0 to {GRID_SIZE}, not {down!r}")
@@ -552,8 +562,10 @@ class _Valuer:
     description): its share of the win if the game ends, else its estimated
     chance of winning from the new totals (`joint`: see `_values`)."""
 
-    def __init__(self, obs: Observation, joint: int = 0) -> None:
+    def __init__(self, obs: Observation, joint: int = 0, odds: int = 0) -> None:
         self.me = obs.viewer
+        #: at two players with `odds`, `game_odds`' table; else none (the normal model)
+        self.table = game_odds.TABLE if odds else _NO_TABLE
         #: what the leader of a round usually scores, by number of players
         self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
         self.joint = joint
@@ -573,7 +585,7 @@ class _Valuer:
         weights = forecast.WEIGHTS if forecast_ else _NO_WEIGHTS
         _values(
             t, order, self.me, self.leader_round, ROUND_SPREAD, self.joint, out,
-            weights, self.ints, self.feats, self.predicted, self.totals,
+            weights, self.ints, self.feats, self.predicted, self.totals, self.table,
         )  # fmt: skip
 
 
@@ -586,11 +598,13 @@ _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 _ROUND_OVER = int(Phase.ROUND_OVER)
 #: No forecast: `_values` scores only played-out rounds.
 _NO_WEIGHTS = np.zeros((0, forecast.NFEATURES))
+#: No table of two-player odds: `_values` takes the normal model.
+_NO_TABLE = np.zeros((0, 0))
 
 
 @njit(cache=True)
 def _values(  # type: ignore[no-untyped-def]
-    t, order, me, leader_round, spread, joint, out, weights, ints, feats, predicted, totals
+    t, order, me, leader_round, spread, joint, out, weights, ints, feats, predicted, totals, table
 ):
     """`_Valuer`, compiled: a round still in play (only with `weights`, a
     short playout's) counts each player's forecast score
@@ -602,7 +616,10 @@ def _values(  # type: ignore[no-untyped-def]
     (`joint` 0) multiplies the chances of beating each other player as if
     they were independent; `joint` 1 integrates over the viewer's own future
     score (the part those chances share: Gauss-Hermite quadrature), which
-    gives a player level with three others a quarter, not an eighth."""
+    gives a player level with three others a quarter, not an eighth. At
+    two players under the default ender's penalty, a non-empty `table`
+    (`game_odds`) gives the chance instead, by the exact recursion over
+    self-play round scores."""
     for j in range(len(order)):
         b = order[j]
         n = t.slots[b, PLAYERS]
@@ -627,6 +644,9 @@ def _values(  # type: ignore[no-untyped-def]
                 for p in range(n):
                     shared += totals[p] == lowest
                 out[b] = 1.0 / shared
+            continue
+        if n == 2 and len(table) and t.slots[b, PENALTY] == POSITIVE:
+            out[b] = game_odds.chance(table, mine, totals[1 - me], target)
             continue
         rounds = max(1.0, 0.5 + (target - highest) / leader_round)
         if joint == 0 or n == 2:
