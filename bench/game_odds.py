@@ -59,7 +59,7 @@ def normal(mine: int, other: int, target: int = game_odds.REFERENCE) -> float:
 
 
 def main(
-    rounds: Annotated[int, typer.Option(help="self-play rounds")] = 30_000,
+    rounds: Annotated[int, typer.Option(help="self-play rounds")] = 100_000,
     seed: Annotated[int, typer.Option()] = 1,
     out: Annotated[Path, typer.Option(help="the table written")] = game_odds.TABLE_FILE,
 ) -> None:
