@@ -27,7 +27,8 @@ from machine import describe  # bench/machine.py, beside this script
 from skyjo import kernel
 from skyjo.bots import game_odds
 from skyjo.bots.fastplay import EXPECTED, Playouts
-from skyjo.bots.search import ROUND_SPREAD
+from skyjo.bots.search import _Valuer
+from skyjo.engine import new_game, observe
 from skyjo.kernel import SCORES
 from skyjo.rules import MAX_PLAYERS
 
@@ -52,10 +53,14 @@ def round_scores(rounds: int, seed: int) -> Counter[tuple[int, int]]:
     return counts
 
 
-def normal(mine: int, other: int, target: int = game_odds.REFERENCE) -> float:
-    """The search's normal model at two players (`search._values`)."""
-    rounds = max(1.0, 0.5 + (target - max(mine, other)) / 27.0)
-    return 0.5 * (1.0 + math.erf((other - mine) / (ROUND_SPREAD * math.sqrt(2.0 * rounds))))
+def normal(mine: int, other: int) -> float:
+    """The search's normal model at two players: its valuer without the
+    table (`search._Valuer`, `odds` 0) on a scored table with these totals."""
+    t = kernel.new_tables(1, 2, players=2)
+    t.totals[0] = [mine, other]
+    out = np.zeros(1)
+    _Valuer(observe(new_game(2, seed=0), 0), 1, 0)(t, np.arange(1), out)
+    return float(out[0])
 
 
 def main(
