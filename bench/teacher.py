@@ -125,7 +125,7 @@ def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, flo
     """`expected`'s best move and its value (points, lower is better) with
     `bonus` points credited to every discard-and-flip: a huge one gives its
     best discard-and-flip, a hugely negative one its best exchange."""
-    params = bot._params.copy()
+    params = bot.options()
     params[va.FLIP_BONUS] = bonus
     out = np.zeros(3)
     action = int(va.decide(*bot.arguments(obs), params, out))
@@ -139,9 +139,10 @@ def searcher(job: Job) -> SearchV2Bot:
     """The search that plays a job's moves out (`search`'s playouts), its prior
     `expected` with the job's look-ahead weight."""
     index, _, _, playouts, lookahead = job
-    bot = SearchV2Bot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0)
-    bot._prior = ExpectedV2Bot(1_000_003 + index, lookahead=lookahead)
-    return bot
+    prior = ExpectedV2Bot(1_000_003 + index, lookahead=lookahead)
+    return SearchV2Bot(
+        1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0, prior=prior
+    )
 
 
 def label(job: Job) -> dict[str, Any] | None:
@@ -172,10 +173,10 @@ def label_start(job: Job) -> dict[str, Any] | None:
     index, turns, obs, _, _ = job
     me = obs.viewer
     bot = searcher(job)
-    values = bot._prior.decision(obs)[1]
+    values = bot.prior.decision(obs)[1]
     sampler = Sampler(obs)
     taken = step(sampler.state(sampler.pool, 0), TAKE_DISCARD)
-    place = bot._prior.choose(observe(taken, me))
+    place = bot.prior.choose(observe(taken, me))
     diff, error = paired_gain(bot, sampler, [(DRAW,), (TAKE_DISCARD, place)])
     return {
         **_table(index, turns, obs),
@@ -196,7 +197,7 @@ def label_hand(job: Job) -> dict[str, Any] | None:
     me = obs.viewer
     assert me is not None and obs.held is not None
     bot = searcher(job)
-    prior = bot._prior
+    prior = bot.prior
     keep, keep_value = forced(prior, obs, -BIG)
     flip, flip_value = forced(prior, obs, BIG)
     if keep < SWAP or keep >= FLIP or flip < FLIP:

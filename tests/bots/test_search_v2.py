@@ -383,3 +383,42 @@ def test_the_joint_win_chance_changes_nothing_at_two_players() -> None:
 def test_joint_must_be_0_or_1(value: object) -> None:
     with pytest.raises(ValueError, match=f"joint must be 0 or 1, not {value!r}"):
         SearchV2Bot(1, joint=value)  # type: ignore[arg-type]
+
+
+def test_search_v2_plays_a_given_prior_where_it_does_not_search() -> None:
+    """`prior` replaces the default `expected`: at calm decisions the bot plays
+    that prior's moves (here the look-ahead weighed 0, which plays otherwise
+    than the default somewhere in these games), and `prior` is the bot given."""
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    differ = 0
+    for state in _turns(_positions(5, 2)):
+        obs = observe(state, state.player)
+        if critical(obs) or len(obs.legal_actions) == 1:
+            continue
+        given = ExpectedV2Bot(5, lookahead=0.0)
+        search = SearchV2Bot(5, prior=given, **FAST)
+        assert search.prior is given
+        action = search.choose(obs)
+        assert action == ExpectedV2Bot(5, lookahead=0.0).choose(obs)
+        differ += action != ExpectedV2Bot(5).choose(obs)
+    assert differ > 0
+
+
+@pytest.mark.parametrize("prior", [1, "expected", SearchBot(1)])
+def test_search_v2_refuses_a_prior_that_is_not_expected(prior: object) -> None:
+    with pytest.raises(ValueError, match="prior must be an `expected` bot"):
+        SearchV2Bot(1, prior=prior)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="prior"):
+        make_bot("search:prior=1", 1)
+
+
+def test_the_expected_bot_s_options_are_a_copy_of_its_own() -> None:
+    from skyjo.bots import valuation as va
+    from skyjo.bots.expected_v2 import ExpectedV2Bot
+
+    bot = ExpectedV2Bot(1, lookahead=0.5, denial=2.0)
+    options = bot.options()
+    assert options[va.LOOKAHEAD] == 0.5 and options[va.DENIAL] == 2.0
+    options[va.LOOKAHEAD] = 9.0
+    assert bot.options()[va.LOOKAHEAD] == 0.5

@@ -197,6 +197,11 @@ class ExpectedV2Bot:
             self._turns += 1
         return self.decision(obs)[0]
 
+    def options(self) -> np.ndarray:
+        """A copy of its options as `skyjo.bots.valuation.decide` takes them
+        (`params`, indexed by LOOKAHEAD...), before a long round hurries it."""
+        return self._params.copy()
+
     def decision(self, obs: Observation) -> tuple[int, np.ndarray]:
         """The action `choose` plays at a decision of a turn (not the opening
         reveal) with the values it weighed (see `skyjo.bots.valuation.decide`:

@@ -185,6 +185,11 @@ class SearchBot:
         #: the last search's simulated turns, playouts and sampled worlds
         self.last_stats: list[int] = []
 
+    @property
+    def prior(self) -> Any:
+        """The bot whose choice is the default at every decision (`expected`)."""
+        return self._prior
+
     # --- choosing ----------------------------------------------------------------
 
     def choose(self, observation: Observation) -> int:
@@ -392,7 +397,9 @@ class SearchV2Bot(SearchBot):
     game is worth the chance of winning from its totals by the exact
     recursion over self-play round scores (`skyjo.bots.game_odds`) instead
     of the normal model, which is too sure of the leader; on 1,200 2-player
-    deals it changed the result of 35 and gained nothing measurable (README)."""
+    deals it changed the result of 35 and gained nothing measurable (README).
+    `prior` (from Python only): the `expected` bot to use as the prior, by
+    default one with its default options."""
 
     def __init__(
         self,
@@ -415,6 +422,7 @@ class SearchV2Bot(SearchBot):
         late: int = 0,
         horizon: int = 0,
         odds: int = 0,
+        prior: ExpectedV2Bot | None = None,
     ) -> None:
         super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
         if isinstance(horizon, bool) or not (isinstance(horizon, int) and horizon >= 0):
@@ -423,7 +431,9 @@ class SearchV2Bot(SearchBot):
         if isinstance(late, bool) or not (isinstance(late, int) and late >= 0):
             raise ValueError(f"late must be a whole number of points, 0 or more, not {late!r}")
         self._late = late
-        self._prior = ExpectedV2Bot(seed)
+        if prior is not None and not isinstance(prior, ExpectedV2Bot):
+            raise ValueError(f"prior must be an `expected` bot (ExpectedV2Bot), not {prior!r}")
+        self._prior = prior if prior is not None else ExpectedV2Bot(seed)
         if joint not in (0, 1) or isinstance(joint, bool):
             raise ValueError(f"joint must be 0 or 1, not {joint!r}")
         self._joint = int(joint)
