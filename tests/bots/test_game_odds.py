@@ -64,7 +64,7 @@ def test_the_shipped_table_is_a_fair_and_ordered_game() -> None:
     up to 1, a lower own total or a higher other total never hurts (within
     its 16-bit rounding), and it is less sure of a 20-point lead at 60
     against 80 than the normal model (0.87)."""
-    table = game_odds.TABLE
+    table = game_odds.shipped()
     assert table.shape == (SIZE, SIZE)
     assert np.allclose(np.diag(table), 0.5, atol=1e-3)
     assert np.allclose(table + table.T, 1.0, atol=1e-3)
@@ -76,7 +76,7 @@ def test_the_shipped_table_is_a_fair_and_ordered_game() -> None:
 def test_chance_shifts_to_the_target_and_holds_low_totals() -> None:
     """Only the totals relative to the target count; totals below the
     table's lowest move up together, keeping their difference."""
-    table = game_odds.TABLE
+    table = game_odds.shipped()
     assert chance(table, 150, 170, 200) == chance(table, 50, 70, 100)
     assert chance(table, 10.4, 29.6, 100) == chance(table, 10, 30, 100)
     assert chance(table, LOW - 40, LOW - 30, 100) == chance(table, LOW, LOW + 10, 100)
@@ -92,7 +92,7 @@ def test_the_search_scores_a_two_player_round_with_the_table() -> None:
     t.totals[0] = [60, 80]
     out = np.zeros(1)
     _Valuer(obs, 1, 1)(t, np.arange(1), out)
-    assert out[0] == chance(game_odds.TABLE, 60, 80, 100)
+    assert out[0] == chance(game_odds.shipped(), 60, 80, 100)
     normal = np.zeros(1)
     _Valuer(obs, 1, 0)(t, np.arange(1), normal)
     assert normal[0] > 0.85  # the normal model: surer of the lead

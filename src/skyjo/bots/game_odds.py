@@ -27,6 +27,7 @@ the recursion).
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -115,5 +116,8 @@ def chance(table, mine, other, target):  # type: ignore[no-untyped-def]
     return table[a - LOW, b - LOW]
 
 
-#: The shipped table (see `solve`).
-TABLE = load()
+@cache
+def shipped() -> np.ndarray:
+    """The shipped table (see `solve`), read on first use only: the search
+    needs it only with `odds`, which is off by default."""
+    return load()

@@ -575,7 +575,7 @@ class _Valuer:
     def __init__(self, obs: Observation, joint: int = 0, odds: int = 0) -> None:
         self.me = obs.viewer
         #: at two players with `odds`, `game_odds`' table; else none (the normal model)
-        self.table = game_odds.TABLE if odds else _NO_TABLE
+        self.table = game_odds.shipped() if odds else _NO_TABLE
         #: what the leader of a round usually scores, by number of players
         self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
         self.joint = joint
