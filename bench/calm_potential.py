@@ -1,6 +1,6 @@
 """How much could `search` gain by searching calm decisions? An upper bound.
 
-`search` searches only critical decisions (README): at calm ones, whole-round
+`search` searches only critical decisions (docs/bots.md): at calm ones, whole-round
 playouts are too noisy to tell moves apart at its budget. This script asks
 what a search with far more playouts would find there. It plays `expected`
 self-play deals, takes every `--every`-th calm decision of seat 0 (its turn,

@@ -39,7 +39,7 @@ Strategy (the valuation itself is `skyjo.bots.valuation`, compiled):
   leaves the grid no better (a drawn one is discarded and a card turned up
   instead), so that two bots cannot trade cards back and forth forever.
 
-Every idea has an option that switches it off, for the ablation in README
+Every idea has an option that switches it off, for the ablation in docs/bots.md
 (`counting=0`: the whole deck's counts instead of the unseen cards;
 `clears=0`, `lookahead=0`, `pairs=0,singles=0`, `exact_draw=0`: drawing
 priced as the grid less one card's expected saving, `denial=0`, `ending=0`:
@@ -75,7 +75,7 @@ from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
 #: The weight of the one-draw look-ahead. 1 until session 16, when paired 2p
 #: games (`bench/paired.py`, fresh deals) measured 1.25 better by about two
-#: points of win share, 1.5 as good, 1.75 and 2 worse (README).
+#: points of win share, 1.5 as good, 1.75 and 2 worse (docs/bots.md).
 LOOKAHEAD = 1.25
 
 _DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
@@ -130,9 +130,9 @@ class ExpectedV2Bot:
       it leaves its grid no better;
     - `reveal_same_column`: turn up the two opening cards in one column;
     - `flip_bonus`: points a discard-and-flip is credited beyond its expected
-      score (0, off: an experiment; README);
+      score (0, off: an experiment; docs/bots.md);
     - `down_cost`: points each of its own face-down cards costs, so that moves
-      that turn cards up are preferred (0, off: an experiment; README).
+      that turn cards up are preferred (0, off: an experiment; docs/bots.md).
     """
 
     name = "expected"

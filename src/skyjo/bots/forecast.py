@@ -2,7 +2,7 @@
 from the `expected` bot's self-play: the leaf of the search's short playouts.
 
 A whole-round playout is too noisy to tell two moves apart early in a round
-(README, `search`); a playout of a few turns is not, but it stops with the
+(docs/bots.md, `search`); a playout of a few turns is not, but it stops with the
 round unfinished. Its value is then each player's *forecast* round score
 (with the ender's penalty, RULES.md 2.10), a linear function of a few
 features of that player's grid as everyone sees it (`features`): the

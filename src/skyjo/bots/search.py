@@ -382,22 +382,22 @@ class SearchV2Bot(SearchBot):
     ender's penalty, the totals), which the one-turn prior does not. Playouts
     played by the prior's own choice (`full=1,exact_draw=1`, five times the
     cost) and a wider critical set (`down=3`) measured no better than the
-    defaults (README). `joint` (1): at three players or more, a playout's
+    defaults (docs/bots.md). `joint` (1): at three players or more, a playout's
     chance of winning the game is integrated over the bot's own future score
     (`_values`); `joint=0` multiplies the pairwise chances as version 1 does
     (which gives a player level with three others an eighth of the win, not
     a quarter). It is the sound model; on 240 4-player deals it changed the
-    result of 10 and gained nothing measurable (README). `horizon` (0: off):
+    result of 10 and gained nothing measurable (docs/bots.md). `horizon` (0: off):
     with `calm` above 0, a calm decision's playouts stop `horizon` turns of
     every player past the candidate move, each player's unfinished round
     valued by its forecast score (`skyjo.bots.forecast`, learned from
     self-play), so that they are far less noisy than whole-round ones; on 400
-    2-player deals (`calm=1,horizon=2`) it gained nothing measurable (README).
+    2-player deals (`calm=1,horizon=2`) it gained nothing measurable (docs/bots.md).
     `odds` (0: off): at two players, a played-out round that does not end the
     game is worth the chance of winning from its totals by the exact
     recursion over self-play round scores (`skyjo.bots.game_odds`) instead
     of the normal model, which is too sure of the leader; on 1,200 2-player
-    deals it changed the result of 35 and gained nothing measurable (README).
+    deals it changed the result of 35 and gained nothing measurable (docs/bots.md).
     `prior` (from Python only): the `expected` bot to use as the prior, by
     default one with its default options."""
 
