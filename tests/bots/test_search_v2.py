@@ -14,7 +14,9 @@ import pytest
 from skyjo import kernel
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import playout_expected as pe
+from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
+from skyjo.bots.expected_v2 import ExpectedV2Bot
 from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
 from skyjo.engine import Phase, State, new_game, observe, step
@@ -109,16 +111,16 @@ def test_the_playout_policy_counts_a_known_draw_pile() -> None:
     sampler.load(t, 0, sampler.deal(np.random.Generator(np.random.PCG64(1))))
     _, ints = pe.scratch()
     pe.pools(t, 0, ints)
-    unseen = ints[: pe.va.VALUES].copy()
-    assert (unseen == ints[pe.va.VALUES : 2 * pe.va.VALUES]).all()
+    unseen = ints[: va.VALUES].copy()
+    assert (unseen == ints[va.VALUES : 2 * va.VALUES]).all()
     assert unseen.sum() == len(sampler.pool)
     t.reshuffles[0] = 1  # say the draw pile was reshuffled: its values are known
     pe.pools(t, 0, ints)
-    pile = np.zeros(pe.va.VALUES, np.int64)
+    pile = np.zeros(va.VALUES, np.int64)
     for card in t.piles[0, kernel.DRAW_PILE, t.draw_top[0] : t.draw_end[0]]:
-        pile[card - pe.va.LOWEST] += 1
-    assert (ints[pe.va.VALUES : 2 * pe.va.VALUES] == pile).all()
-    assert (ints[: pe.va.VALUES] == unseen - pile).all()
+        pile[card - va.LOWEST] += 1
+    assert (ints[va.VALUES : 2 * va.VALUES] == pile).all()
+    assert (ints[: va.VALUES] == unseen - pile).all()
 
 
 def test_playouts_with_the_expected_policy_end_their_rounds() -> None:
@@ -207,8 +209,6 @@ def test_search_v2_refuses_a_bad_calm(calm: object) -> None:
 def test_the_prior_s_decision_is_its_choice_and_counts_no_turn() -> None:
     """`ExpectedV2Bot.decision` (what the gap rule reads) gives the action
     `choose` plays, and calling it does not move the bot's turn count."""
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     states = _turns(_positions(6, 3))
     assert len(states) > 30
     for state in states[:30]:
@@ -224,8 +224,6 @@ def test_the_prior_s_decision_is_its_choice_and_counts_no_turn() -> None:
 def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
     """At the start of a turn and with a card taken from the discard pile,
     `decide_cheap` chooses as `valuation.decide` (no exact draw expectation)."""
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     bot = ExpectedV2Bot(1, exact_draw=0)
     checked = 0
     for state in _turns(_positions(5, 3)):
@@ -233,8 +231,8 @@ def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
         if obs.source == "deck" and obs.held is not None:
             continue
         args = bot.arguments(obs)
-        cheap = pe.decide_cheap(*args, bot._params, np.zeros(3))
-        assert cheap == pe.va.decide(*args, bot._params, np.zeros(3))
+        cheap = pe.decide_cheap(*args, bot.options(), np.zeros(3))
+        assert cheap == va.decide(*args, bot.options(), np.zeros(3))
         checked += 1
     assert checked > 50
 
@@ -244,8 +242,6 @@ def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) ->
     """Reveals included, the bot's moves are its prior's (`expected` with the
     same seed) at every decision before the first critical one: what makes
     paired games (`bench/paired.py`) identical until the search first acts."""
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     for seed in (3, 4):
         state = new_game(players, seed=seed)
         search, prior = SearchV2Bot(seed, **FAST), ExpectedV2Bot(seed)
@@ -269,18 +265,16 @@ def test_the_full_decision_is_the_bot_s_everywhere() -> None:
     """With `full`, `decide_cheap` chooses as `valuation.decide` at every
     decision, a drawn card's discard-and-flip included (where the cheap one
     may not: its look-ahead after a flip is the grid's as it is now)."""
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     bot = ExpectedV2Bot(1)
     drawn = differ = 0
     for state in _turns(_positions(5, 3)):
         obs = observe(state, state.player)
         args = bot.arguments(obs)
-        exact = pe.va.decide(*args, bot._params, np.zeros(3))
-        assert pe.decide_cheap(*args, bot._params, np.zeros(3), True) == exact
+        exact = va.decide(*args, bot.options(), np.zeros(3))
+        assert pe.decide_cheap(*args, bot.options(), np.zeros(3), True) == exact
         if obs.held is not None and obs.source == "deck":
             drawn += 1
-            differ += pe.decide_cheap(*args, bot._params, np.zeros(3)) != exact
+            differ += pe.decide_cheap(*args, bot.options(), np.zeros(3)) != exact
     assert drawn > 20
     assert differ > 0  # the check can tell the two apart
 
@@ -389,8 +383,6 @@ def test_search_v2_plays_a_given_prior_where_it_does_not_search() -> None:
     """`prior` replaces the default `expected`: at calm decisions the bot plays
     that prior's moves (here the look-ahead weighed 0, which plays otherwise
     than the default somewhere in these games), and `prior` is the bot given."""
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     differ = 0
     for state in _turns(_positions(5, 2)):
         obs = observe(state, state.player)
@@ -414,9 +406,6 @@ def test_search_v2_refuses_a_prior_that_is_not_expected(prior: object) -> None:
 
 
 def test_the_expected_bot_s_options_are_a_copy_of_its_own() -> None:
-    from skyjo.bots import valuation as va
-    from skyjo.bots.expected_v2 import ExpectedV2Bot
-
     bot = ExpectedV2Bot(1, lookahead=0.5, denial=2.0)
     options = bot.options()
     assert options[va.LOOKAHEAD] == 0.5 and options[va.DENIAL] == 2.0
