@@ -189,7 +189,9 @@ def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     room = httpx2.post(
-        f"{server.base}/api/rooms", json={"seats": [{"name": "Ana"}, {"name": "Ben"}]}, timeout=10
+        f"{server.base}/api/rooms",
+        json={"seats": [{"name": "Ana"}, {"name": "Ben"}], "lobby": False},
+        timeout=10,
     ).json()
     context = browser.new_context(viewport=DESKTOP, locale="es-ES", reduced_motion="reduce")
     context.add_init_script(KEEP_SOCKETS)
