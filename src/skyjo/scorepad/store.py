@@ -291,6 +291,7 @@ def _stored(row: SheetRow, changes: tuple[dict[str, Any], ...]) -> StoredSheet:
         row.title,
         base,
         changes,
+        saved=True,
     )
     return StoredSheet(row.id, sheet, row.revision, row.created_at, row.updated_at)
 

@@ -38,6 +38,7 @@ from skyjo.match import (
     Update,
     check_name,
     check_seats,
+    name_key,
 )
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from skyjo.scoring import score_round
@@ -104,23 +105,34 @@ def _read(failure: Exception, sentences: list[tuple[str, re.Pattern[str]]], fall
     return fallback, {"detail": text}
 
 
+def _refused(failure: ValueError, code: str, fallback: str) -> ProtocolError:
+    """The `ProtocolError` of a refusal of the core (`MatchError`, `RulesError`),
+    whose `kind` and `params` it carries; `fallback` with the sentence as
+    `detail` for one that names no kind."""
+    kind = getattr(failure, "kind", None)
+    if kind is None:
+        return ProtocolError(code, str(failure), fallback, {"detail": str(failure)})
+    return ProtocolError(code, str(failure), kind, getattr(failure, "params", {}))
+
+
 def _name(value: Any) -> str:
-    """A player's chosen name (`skyjo.match.check_name`, spaces around it dropped)."""
+    """A player's chosen name, normalised by `skyjo.match.check_name` (NFC, no
+    spaces around it; no control, format or invisible character)."""
     try:
-        return check_name(value.strip() if isinstance(value, str) else value)
+        return check_name(value)
     except MatchError as failure:
-        raise ProtocolError(
-            "bad_name", str(failure), "name_refused", {"detail": str(failure)}
-        ) from None
+        raise _refused(failure, "bad_name", "name_refused") from None
 
 
 def _text(value: Any, what: str, limit: int) -> str:
-    """A short line of text: 1 to `limit` characters, no control character."""
+    """A short line of text: 1 to `limit` characters once trimmed, no control
+    character, no format character (Cf: a right-to-left override, a zero-width
+    space) and no line or paragraph separator."""
     if not isinstance(value, str) or not value.strip():
         raise ProtocolError(
             "bad_request", f"{what} must be a non-empty string", "text_empty", {"what": what}
         )
-    value = value.strip()
+    value = unicodedata.normalize("NFC", value.strip())
     if len(value) > limit:
         raise ProtocolError(
             "bad_request",
@@ -128,9 +140,12 @@ def _text(value: Any, what: str, limit: int) -> str:
             "text_too_long",
             {"what": what, "max": limit},
         )
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Cf", "Zl", "Zp") for c in value):
         raise ProtocolError(
-            "bad_request", f"{what} holds a control character", "text_control", {"what": what}
+            "bad_request",
+            f"{what} holds a control, format or invisible character",
+            "text_control",
+            {"what": what},
         )
     return value
 
@@ -172,9 +187,7 @@ class RoomConfig:
         try:
             rules = Rules.from_dict(data.get("rules"))
         except (RulesError, TypeError) as failure:
-            raise ProtocolError(
-                "bad_request", str(failure), "rules_refused", {"detail": str(failure)}
-            ) from None
+            raise _refused(failure, "bad_request", "rules_refused") from None
         host_seat = _host_seat(data.get("host_seat", "first"), seats)
         listed = data.get("listed", False)
         if not isinstance(listed, bool):
@@ -259,9 +272,7 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
     try:
         return check_seats(seats)
     except ValueError as failure:
-        raise ProtocolError(
-            "bad_request", str(failure), "seats_refused", {"detail": str(failure)}
-        ) from None
+        raise _refused(failure, "bad_request", "seats_refused") from None
 
 
 def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
@@ -506,8 +517,10 @@ class Room:
         return seat, token
 
     def _rename(self, seat: int, name: str) -> None:
-        """Give `seat` the name `name` (`bad_name` when another seat has it)."""
-        if name in self.match.names:
+        """Give `seat` the name `name` (`bad_name` when another seat has it, or one
+        that is the same once case-folded: `skyjo.match.name_key`)."""
+        others = (other for i, other in enumerate(self.match.names) if i != seat)
+        if name_key(name) in {name_key(other) for other in others}:
             raise ProtocolError(
                 "bad_name",
                 f"the name {name} is taken here: choose another",
@@ -519,9 +532,7 @@ class Room:
         try:
             self.match.seats = check_seats(seats)
         except ValueError as failure:
-            raise ProtocolError(
-                "bad_name", str(failure), "name_refused", {"detail": str(failure)}
-            ) from None
+            raise _refused(failure, "bad_name", "name_refused") from None
 
     def _revoke(self, seat: int) -> None:
         """Forget every token of `seat` but the host's: the seat is free again."""

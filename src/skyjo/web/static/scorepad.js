@@ -157,7 +157,7 @@ function newSheetPanel() {
         main.querySelector(`[data-key="new-player-${draft.players.length - 1}"]`)?.focus();
       } }, `+ ${st("pad.addPlayer")}`) : null),
     h("div", { class: "pad-rules" },
-      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 10000, inputmode: "numeric",
+      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 1000, inputmode: "numeric",
         value: draft.target, "data-key": "new-target", oninput: (e) => { draft.target = e.target.value; } })),
       h("label", {}, st("pad.penalty"), " ", h("select", { "data-key": "new-penalty",
         onchange: (e) => { draft.penalty = e.target.value; } },
