@@ -424,6 +424,7 @@ def more_mistakes() -> None:
         lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rules": [1]}),
         lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rounds": {}}),
         lambda: import_json("[]"),
+        lambda: import_json("[" * 40),
         lambda: import_json("{"),
         lambda: Sheet.from_dict({"format": "scores", "version": 1}),
         lambda: Sheet.from_dict({**two_rounds, "extra": 1}),

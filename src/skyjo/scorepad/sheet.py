@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.match import MatchError, check_names
 from skyjo.rules import (
     CARD_COUNTS,
@@ -801,7 +802,16 @@ def export_json(sheet: Sheet) -> str:
 
 
 def import_json(text: str) -> Sheet:
-    """The sheet of an exported JSON document."""
+    """The sheet of an exported JSON document (refused, `too_deep`, when it nests
+    deeper than `skyjo.jsondepth.MAX_DEPTH` levels: measured before parsing)."""
+    try:
+        check_depth(text)
+    except TooDeep as deep:
+        raise SheetError(
+            f"the file nests deeper than {deep.limit} levels",
+            kind="too_deep",
+            params={"max": deep.limit},
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -43,6 +44,7 @@ from skyjo.match import (
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from skyjo.scoring import score_round
 from skyjo.web import protocol
+from skyjo.web.limits import RateLimit
 from skyjo.web.protocol import (
     Chat,
     Hello,
@@ -320,7 +322,11 @@ class Client:
     client too slow to take them is disconnected rather than slowing the room.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self, settings: Settings, address: str = "", shared: RateLimit | None = None
+    ) -> None:
+        """`address` is the client's (the key of `shared`, the rate limit of all the
+        connections of one address)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue)
         self.seat: int | None = None
         self.host = False
@@ -329,7 +335,41 @@ class Client:
         self.close_code = 1000
         self.close_reason = ""
         self.messages = protocol.TokenBucket(settings.rate, settings.burst)
+        self.overflow = protocol.TokenBucket(settings.rate, settings.burst)
         self.chats = protocol.TokenBucket(settings.chat_rate, settings.chat_burst)
+        self.address = address
+        self.shared = shared
+        self.max_message = settings.max_message
+
+    def admit(self) -> bool:
+        """Count one incoming message against this connection's rate (`rate`,
+        `burst`) and its address's (`shared`): True when it may be handled. Over
+        either, it is dropped and answered `rate_limited` (kind `messages_rate`,
+        with the limit a second and when to try again); a client that goes on
+        sending, as many messages again at once, is flooding: it is told so and
+        disconnected (1008)."""
+        if self.messages.take():
+            over = self.shared.take(self.address) if self.shared is not None else None
+            if over is None:
+                return True
+            limit, wait = over.limit / over.window, over.retry_after
+        else:
+            limit, wait = self.messages.rate, self.messages.retry_after
+        if not self.overflow.take():
+            self.send(error("flood", "too many messages: disconnected"))
+            self.close(1008, "flood")
+            return False
+        limit, wait = round(limit, 1), math.ceil(wait * 10) / 10
+        self.send(
+            error(
+                "rate_limited",
+                f"too many messages: at most {limit:g} a second; this one was not handled, "
+                f"try again in {wait:g} s",
+                "messages_rate",
+                {"limit": limit, "retry_after": wait},
+            )
+        )
+        return False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue `message` for this connection."""
@@ -546,9 +586,7 @@ class Room:
 
     async def receive(self, client: Client, raw: str | bytes | None) -> None:
         """Handle one message of `client`; any refusal becomes an `error` to it alone."""
-        if not client.messages.take():
-            client.send(error("flood", "too many messages: disconnected"))
-            client.close(1008, "flood")
+        if not client.admit():
             return
         try:
             message = protocol.parse(raw, self.settings.max_message)

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.scorepad.sheet import (
     Sheet,
     SheetError,
@@ -391,11 +392,28 @@ def _fields(data: Any, allowed: set[str], what: str) -> dict[str, Any]:
 
 
 async def _json(request: Request) -> Any:
+    """The request's JSON body (`{}` when empty), refused when it nests deeper
+    than `MAX_DEPTH` before it is parsed."""
     body = await _body(request, MAX_BODY)
+    _shallow(body)
     try:
         return json.loads(body or b"{}")
     except ValueError:
         raise Failure(400, "bad_request", "the request body is not JSON", "body_not_json") from None
+
+
+def _shallow(body: bytes) -> None:
+    """Refuse (400 `body_too_deep`) a body nesting deeper than `MAX_DEPTH`."""
+    try:
+        check_depth(body)
+    except TooDeep as deep:
+        raise Failure(
+            400,
+            "bad_request",
+            f"the request body nests deeper than {deep.limit} levels",
+            "body_too_deep",
+            {"max": deep.limit},
+        ) from None
 
 
 async def _body(request: Request, limit: int) -> bytes:
