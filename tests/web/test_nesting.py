@@ -43,7 +43,7 @@ def test_a_deep_websocket_message_gets_an_error_and_the_room_plays_on(client: Te
     host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
-    ana.ws.send_text('{"type": "chat", "text": ' + "[" * 3000 + "]" * 3000 + "}")
+    ana.ws.send_text('{"type": "chat", "text": ' + "[" * 1500 + "]" * 1500 + "}")
     error = ana.error()
     assert (error["code"], error["kind"], error["params"]) == ("bad_json", "too_deep", {"max": 32})
     ana.send({"type": "resync"})
