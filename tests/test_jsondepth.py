@@ -51,6 +51,9 @@ def test_deep_text_is_refused_before_any_parser_recurses() -> None:
     with pytest.raises(SheetError) as refusal:
         import_json(deep)  # the terminal's --import and the page's import alike
     assert (refusal.value.kind, refusal.value.params) == ("too_deep", {"max": MAX_DEPTH})
+    with pytest.raises(SheetError) as huge:
+        import_json("9" * 5000)  # json.loads: ValueError, past Python's 4,300 digits
+    assert huge.value.kind == "not_json"
 
 
 def test_the_scan_stays_linear_on_malformed_text() -> None:

@@ -814,7 +814,7 @@ def import_json(text: str) -> Sheet:
         ) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4,300 digits
         raise SheetError(
             f"not JSON: {error}", kind="not_json", params={"detail": str(error)}
         ) from error
