@@ -5,6 +5,7 @@ sentence tables write in both languages."""
 from __future__ import annotations
 
 from i18n_js import render
+from sqlalchemy import text
 from starlette.testclient import TestClient
 from webclient import Conn, create_room
 
@@ -64,3 +65,30 @@ def test_names_are_normalised_and_a_look_alike_cannot_join(client: TestClient) -
     )
     joined = client.post(f"/api/rooms/{host['code']}/join", json={"name": " Dana "}).json()
     assert joined["seat"] == 1 and room.match.names[1] == "Dana"
+
+
+def test_a_room_saved_under_rules_now_refused_answers_room_unreadable(client: TestClient) -> None:
+    """A room an older server saved with a target over 1,000 (only the API could
+    ask for one) is not loaded; every request for it says why, none fails."""
+    host = create_room(client, [{"name": "Ana"}, {"name": None}])
+    code = host["code"]
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    with lobby.store.engine.begin() as db:
+        match = db.execute(text("SELECT match FROM rooms WHERE code = :c"), {"c": code}).scalar()
+        old = match.replace('"target_score":100', '"target_score":5000')
+        assert old != match
+        db.execute(text("UPDATE rooms SET match = :m WHERE code = :c"), {"m": old, "c": code})
+    lobby.rooms.pop(code).match.close()  # as after a restart: read from the database
+    errors = []
+    for method, path in (("GET", ""), ("POST", "/join"), ("GET", "/replay")):
+        response = client.request(method, f"/api/rooms/{code}{path}")
+        assert response.status_code == 409, (path, response.text)
+        errors.append(response.json()["error"])
+    assert [e["kind"] for e in errors] == ["room_unreadable"] * 2 + ["not_over"]
+    assert "target_score must be at most 1000" in errors[0]["params"]["detail"]
+    with client.websocket_connect(f"/ws/{code}") as socket:
+        error = socket.receive_json()
+        assert (error["type"], error["kind"]) == ("error", "room_unreadable")
+    english = render(I18N, "errorText", "en", errors[:1])
+    spanish = render(I18N, "errorText", "es", errors[:1])
+    assert english == [errors[0]["message"]] and spanish[0].startswith(f"La sala {code}")
