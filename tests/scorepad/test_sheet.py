@@ -285,8 +285,11 @@ def test_a_sheet_needs_2_to_8_different_valid_names_and_valid_rules() -> None:
         Sheet.new(["Ana", "Ben"], target_score=0)
     with pytest.raises(SheetError, match="ender_penalty must be one of"):
         Sheet.new(["Ana", "Ben"], ender_penalty="sometimes")
-    with pytest.raises(SheetError, match="control character"):
+    with pytest.raises(SheetError, match="holds a control, format"):
         Sheet.new(["Ana", "Ben"], title="a\x07b")
+    with pytest.raises(SheetError, match="format or invisible") as refusal:
+        Sheet.new(["Ana", "Ben"], title="Friday\u202eyadirF")
+    assert refusal.value.kind == "title_control"
 
 
 def test_typed_entries() -> None:

@@ -347,7 +347,7 @@ class Sheet:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", _check_players(self.players, self.saved))
-        object.__setattr__(self, "title", check_title(self.title))
+        object.__setattr__(self, "title", check_title(self.title, self.saved))
         if not isinstance(self.rules, Rules):
             raise SheetError(
                 f"rules must be Rules, not {self.rules!r:.40}",
@@ -758,8 +758,12 @@ def _as_name(name: Any) -> Any:
     return unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else name
 
 
-def check_title(title: Any) -> str:
-    """A title: text of at most `MAX_TITLE` characters, no control character."""
+def check_title(title: Any, saved: bool = False) -> str:
+    """A title: text of at most `MAX_TITLE` characters once trimmed, without a
+    control character (Cc), a lone surrogate, a format character (Cf: a
+    right-to-left override, a zero-width space) or a line or paragraph
+    separator (Zl, Zp); `saved`: a stored sheet's title, checked as when it was
+    made (Cc and surrogates only)."""
     if not isinstance(title, str):
         raise SheetError(
             f"the title must be text, not {title!r:.40}",
@@ -773,10 +777,12 @@ def check_title(title: Any) -> str:
             kind="title_too_long",
             params={"max": MAX_TITLE, "length": len(title)},
         )
+    refused = ("Cc", "Cs") if saved else ("Cc", "Cs", "Cf", "Zl", "Zp")
     for char in title:
-        if unicodedata.category(char) in ("Cc", "Cs"):
+        if unicodedata.category(char) in refused:
             raise SheetError(
-                f"the title {title!r:.60} holds a control character or a lone surrogate",
+                f"the title {title!r:.60} holds a control, format or invisible character "
+                "or a lone surrogate",
                 kind="title_control",
                 params={"title": f"{title!r:.60}"},
             )
