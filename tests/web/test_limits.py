@@ -50,7 +50,8 @@ def test_rooms_and_uploads_per_address_answer_429_with_the_limit_and_when_to_ret
         for _ in range(2):
             assert client.post("/api/replays", content=b"{}").status_code == 400  # counted
         errors.append(_refusal(client.post("/api/replays", content=b"{}"), "replays_rate", 2))
-        assert errors[0]["params"]["retry_after"] == 1200  # one room more every 20 minutes
+        # one room more every 20 minutes (less the time the three rooms took to make)
+        assert 1100 <= errors[0]["params"]["retry_after"] <= 1200
     english = render(I18N, "errorText", "en", errors)
     spanish = render(I18N, "errorText", "es", errors)
     for error, en, es in zip(errors, english, spanish, strict=True):

@@ -89,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.limits = Limits(
             settings.rooms_per_hour, settings.replays_per_hour, settings.sheets_per_hour
         )
-        app.state.messages = RateLimit(settings.ip_burst, settings.ip_burst / settings.ip_rate)
+        per_address = settings.ip_burst if settings.ip_rate > 0 else 0  # 0: no limit
+        app.state.messages = RateLimit(per_address, settings.ip_burst / max(settings.ip_rate, 1e-9))
         try:
             yield
         finally:

@@ -359,7 +359,7 @@ class Client:
             self.send(error("flood", "too many messages: disconnected"))
             self.close(1008, "flood")
             return False
-        limit, wait = round(limit, 1), math.ceil(wait * 10) / 10
+        limit, wait = round(limit, 1), math.ceil(min(wait, 3600.0) * 10) / 10
         self.send(
             error(
                 "rate_limited",
