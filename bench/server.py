@@ -134,6 +134,7 @@ class Server:
             **os.environ,
             "SKYJO_BOT_DELAY": "0",
             "SKYJO_RATE": "1000",
+            "SKYJO_ROOMS_PER_HOUR": "0",  # all its rooms come from one address: no limit
             "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
         }
         db = f"sqlite:///{folder / 'bench.db'}"

@@ -4,6 +4,7 @@ each language, against what the server sends."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -48,3 +49,15 @@ def render(path: Path, function: str, language: str, errors: list[dict[str, Any]
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def core_kinds(module: Any, error: str) -> set[str]:
+    """The kinds that `module`'s raises of `error` name (a constant second argument:
+    `MatchError(message, kind, params)`, `RulesError(...)`)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    kinds = set()
+    for node in ast.walk(tree):
+        called = isinstance(node, ast.Call) and getattr(node.func, "id", None) == error
+        if called and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            kinds.add(node.args[1].value)
+    return kinds

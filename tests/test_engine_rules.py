@@ -881,7 +881,7 @@ def test_different_seeds_deal_different_decks():
     decks = {new_game(2, seed=seed).decks[0] for seed in range(30)}
     assert len(decks) == 30
     # and the next round is dealt from a new shuffle
-    rules = Rules(target_score=10_000)
+    rules = Rules(target_score=1_000)
     state = finish_round(reveal_all(new_game(2, seed=3, rules=rules)), ender=0)
     state = step(state, NEXT_ROUND)
     assert state.decks[0] != state.decks[1]

@@ -28,8 +28,11 @@ from skyjo.match import (
     MatchOver,
     NotYourTurn,
     Seat,
+    check_name,
+    check_seats,
+    name_key,
 )
-from skyjo.rules import Rules
+from skyjo.rules import MAX_TARGET_SCORE, Rules, RulesError
 from skyjo.seeds import bot_seed
 
 
@@ -117,6 +120,61 @@ def test_names_are_checked() -> None:
         Match([Seat("A")], seed=1)
     match = Match([Seat("Zoë 🃏"), Seat("<img src=x onerror=alert(1)>")], seed=1)
     assert match.names == ("Zoë 🃏", "<img src=x onerror=alert(1)>")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "params"),
+    [
+        ("", "name_empty", {"name": "''"}),
+        (" \u3000 ", "name_empty", {"name": repr(" \u3000 ")}),
+        ("A" * 41, "name_too_long", {"max": 40, "length": 41}),
+        ("a\x1bb", "name_control", {"name": "'a\\x1bb'"}),
+        ("\u200b", "name_invisible", {"name": "'\\u200b'", "code": "U+200B"}),
+        (
+            "\u200b\u200b\u200b",
+            "name_invisible",
+            {"name": "'\\u200b\\u200b\\u200b'", "code": "U+200B"},
+        ),
+        ("Ben\u202edlihc", "name_invisible", {"name": "'Ben\\u202edlihc'", "code": "U+202E"}),
+        ("Ana\u2028Ben", "name_invisible", {"name": "'Ana\\u2028Ben'", "code": "U+2028"}),
+        ("\u3164", "name_invisible", {"name": repr("\u3164"), "code": "U+3164"}),
+        ("\u0301Ana", "name_combining", {"name": repr("\u0301Ana"), "code": "U+0301"}),
+        ("Ana \u0301", "name_combining", {"name": repr("Ana \u0301"), "code": "U+0301"}),
+    ],
+)
+def test_a_name_is_refused_with_a_kind_and_the_values_of_its_sentence(
+    name: str, kind: str, params: dict[str, object]
+) -> None:
+    with pytest.raises(MatchError) as refusal:
+        check_name(name)
+    assert (refusal.value.kind, refusal.value.params) == (kind, params)
+    assert str(refusal.value)  # the English sentence, for the terminal
+
+
+def test_names_are_normalised_and_compared_case_folded() -> None:
+    decomposed = "Zoe\u0301"  # e and a combining acute: NFC makes it one character
+    assert check_name(f"  {decomposed} ") == "Zo\u00e9"
+    assert check_name("Ana\u0308\u0301") == "Ana\u0308\u0301"[:2] + "\u00e4\u0301"  # stacked
+    seats = check_seats([Seat(decomposed), Seat("Ben", "greedy")])
+    assert [seat.name for seat in seats] == ["Zo\u00e9", "Ben"]
+    for pair in (("Ana", "ANA"), ("Zoé", "ZOE\u0301"), ("Ana", "\uff21na"), ("Ana B", "ana  b")):
+        with pytest.raises(MatchError) as refusal:
+            check_seats([Seat(pair[0]), Seat(pair[1])])
+        assert refusal.value.kind == "name_repeated"
+    assert name_key("Ana") != name_key("Anna")
+    match = Match([Seat(decomposed), Seat("Ben")], seed=1)
+    assert match.names == ("Zo\u00e9", "Ben")
+
+
+def test_a_match_saved_before_names_were_stricter_resumes_under_its_names() -> None:
+    saved = Match([Seat("Ana"), Seat("Ben")], seed=3).to_dict()
+    old = ["Ana", "ana\u200b"]  # refused today: invisible, and alike once folded
+    saved["seats"] = [{"name": name, "bot": None} for name in old]
+    saved["record"]["players"] = old
+    resumed = Match.from_dict(saved)
+    assert resumed.names == tuple(old)
+    with pytest.raises(MatchError):
+        Match([Seat(name) for name in old], seed=3)
 
 
 def test_a_seat_is_handed_to_a_bot_and_back_mid_round() -> None:
@@ -269,3 +327,29 @@ def test_a_stand_in_plays_a_humans_turn() -> None:
     assert update is not None and update.seat == 0 and match.steps == 1
     with pytest.raises(NotYourTurn):
         match.play_for(1)
+
+
+def test_rules_bound_the_target_score_for_every_interface() -> None:
+    assert Rules(target_score=1).target_score == 1
+    assert Rules(target_score=MAX_TARGET_SCORE).target_score == 1000
+    cases = [
+        ({"target_score": 0}, "target_too_low", {"min": 1, "value": 0}),
+        ({"target_score": 1001}, "target_too_high", {"max": 1000, "value": "1001"}),
+        ({"target_score": 10**30}, "target_too_high", {"max": 1000, "value": "about 10^30"}),
+        ({"target_score": 10**5000}, "target_too_high", {"max": 1000, "value": "about 10^5000"}),
+        ({"target_score": 1.5}, "target_not_integer", {"value": "1.5"}),
+        (
+            {"ender_penalty": "x"},
+            "penalty_unknown",
+            {"choices": "positive, always, none", "value": "'x'"},
+        ),
+        ({"colour": 1}, "rules_unknown", {"rules": "'colour'"}),
+    ]
+    for data, kind, params in cases:
+        with pytest.raises(RulesError) as refusal:
+            Rules.from_dict(data)
+        assert (refusal.value.kind, refusal.value.params) == (kind, params), data
+        assert len(str(refusal.value)) < 120
+    with pytest.raises(RulesError) as refusal:
+        Rules.from_dict([1])
+    assert (refusal.value.kind, refusal.value.params) == ("rules_shape", {"type": "list"})

@@ -822,13 +822,19 @@ def scorepad_command(
         Path | None,
         typer.Option("--import", help="Store a scoresheet exported as JSON; print its id."),
     ] = None,
+    share: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ID", help="Print a read-only and an edit link to this scoresheet and exit."
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Keep the score of a game played with real cards: totals or 12 cards a player a round."""
     from skyjo.scorepad.command import open_app, scripted
 
     with user_input():
-        output = scripted(db, listing, export, fmt, source, as_json)
+        output = scripted(db, listing, export, fmt, source, as_json, share)
         pad = open_app(db, sheet) if output is None else None
     if output is not None:
         sys.stdout.write(output)

@@ -52,7 +52,7 @@ from skyjo.engine import (
     visible_event,
 )
 from skyjo.record import Record, RecordError, load_record, read_record, replay, write_record
-from skyjo.rules import Rules, check_player_count
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count
 from skyjo.scoring import winners
 from skyjo.seeds import bot_seed, fresh_seed
 
@@ -65,7 +65,17 @@ STAND_IN = "expected"
 
 
 class MatchError(ValueError):
-    """A move or a change the match refuses; the match is unchanged."""
+    """A move or a change the match refuses; the match is unchanged. `kind`
+    names the sentence (a stable snake_case id, None for a sentence that has
+    none yet) and `params` the values it names, so an interface writes it in
+    its own language without reading the English message."""
+
+    def __init__(
+        self, message: str, kind: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.params = dict(params or {})
 
 
 class NotYourTurn(MatchError):
@@ -118,33 +128,120 @@ class Update:
         }
 
 
+#: Characters that show nothing yet are letters or symbols (not format characters):
+#: the Hangul fillers, the Mongolian vowel separator and the blank braille pattern.
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u180e\u2800")
+
+
 def check_name(name: Any) -> str:
-    """A seat's name: a string of 1 to `MAX_NAME` characters, not only spaces,
-    Unicode text (no lone surrogate) without control characters."""
+    """A seat's name, normalised: NFC, without the spaces around it. Refused (a
+    `MatchError` whose `kind` names why) when it is not a string or empty once
+    trimmed (`name_empty`), longer than `MAX_NAME` characters (`name_too_long`),
+    or when it holds a lone surrogate (`name_surrogate`), a control character
+    (Unicode Cc: `name_control`), a format or invisible character (Cf, such as
+    U+200B or the right-to-left override U+202E; the line and paragraph
+    separators Zl and Zp; `INVISIBLE`: `name_invisible`), or a combining mark
+    with nothing before it to combine with (at the start, or after a space:
+    `name_combining`)."""
     if not isinstance(name, str) or not name.strip():
-        raise MatchError(f"a seat's name must be a non-empty string, not {name!r:.60}")
+        shown = f"{name!r:.60}"
+        raise MatchError(
+            f"a seat's name must be a non-empty string, not {shown}", "name_empty", {"name": shown}
+        )
+    for char in name:
+        if unicodedata.category(char) == "Cs":
+            shown = f"{name!r:.60}"
+            raise MatchError(
+                f"the name {shown} holds a lone surrogate: it is not text",
+                "name_surrogate",
+                {"name": shown},
+            )
+    name = unicodedata.normalize("NFC", name.strip())
     if len(name) > MAX_NAME:
-        raise MatchError(f"a seat's name has at most {MAX_NAME} characters, not {len(name)}")
+        raise MatchError(
+            f"a seat's name has at most {MAX_NAME} characters, not {len(name)}",
+            "name_too_long",
+            {"max": MAX_NAME, "length": len(name)},
+        )
+    before = " "
     for char in name:
         category = unicodedata.category(char)
-        if category == "Cs":
-            raise MatchError(f"the name {name!r} holds a lone surrogate: it is not text")
         if category == "Cc":
-            raise MatchError(f"the name {name!r} holds a control character")
+            raise MatchError(
+                f"the name {name!r} holds a control character", "name_control", {"name": repr(name)}
+            )
+        if category in ("Cf", "Zl", "Zp") or char in INVISIBLE:
+            code = f"U+{ord(char):04X}"
+            raise MatchError(
+                f"the name {name!r} holds an invisible or format character ({code})",
+                "name_invisible",
+                {"name": repr(name), "code": code},
+            )
+        if category.startswith("M") and unicodedata.category(before).startswith("Z"):
+            code = f"U+{ord(char):04X}"
+            raise MatchError(
+                f"the name {name!r} holds a combining mark ({code}) with nothing to combine with",
+                "name_combining",
+                {"name": repr(name), "code": code},
+            )
+        before = char
     return name
 
 
+def name_key(name: str) -> str:
+    """What two names are compared by: case-folded, compatibility forms
+    merged (NFKC: "Ana" written in full-width letters is "ana") and runs of spaces made one,
+    so that two seats of a table never look alike."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def check_names(names: Sequence[Any]) -> tuple[str, ...]:
+    """Each name checked (`check_name`, normalised), and no two the same by
+    `name_key` (`name_repeated`, naming the clashing spellings)."""
+    checked = tuple(check_name(name) for name in names)
+    groups: dict[str, list[str]] = {}
+    for name in checked:
+        groups.setdefault(name_key(name), []).append(name)
+    clashes = [group for group in groups.values() if len(group) > 1]
+    if clashes:
+        shown = ", ".join(" / ".join(dict.fromkeys(group)) for group in clashes)
+        raise MatchError(
+            f"each seat has its own name, but {shown} is repeated",
+            "name_repeated",
+            {"names": shown},
+        )
+    return checked
+
+
 def check_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
-    """2 to 8 seats with different valid names, each bot spec known."""
+    """2 to 8 seats with different valid names (`check_names`: the seats come
+    back with their names normalised), each bot spec known."""
     seats = tuple(seats)
-    check_player_count(len(seats))
-    names = [check_name(seat.name) for seat in seats]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise MatchError(f"each seat has its own name, but {', '.join(repeated)} is repeated")
+    try:
+        check_player_count(len(seats))
+    except ValueError as error:
+        params = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(seats)}
+        raise MatchError(str(error), "player_count", params) from None
+    names = check_names([seat.name for seat in seats])
     for seat in seats:
         if seat.bot is not None:
             parse_spec(seat.bot)  # a BotError (a ValueError) for a malformed spec
+    return tuple(Seat(name, seat.bot) for name, seat in zip(names, seats, strict=True))
+
+
+def _saved_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """The seats of a saved match, checked as when they were made: 2 to 8,
+    names of non-empty text all different as written, each bot spec known. A
+    game saved before `check_name` grew stricter goes on under its names."""
+    seats = tuple(seats)
+    check_player_count(len(seats))
+    names = [seat.name for seat in seats]
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
+        return check_seats(seats)  # what a saved match never holds: say why, as for new seats
+    for seat in seats:
+        if seat.bot is not None:
+            parse_spec(seat.bot)
     return seats
 
 
@@ -166,8 +263,11 @@ class Match:
         make: Callable[[str, int], Bot] = make_bot,
         record_events: bool = True,
         state: State | None = None,
+        saved: bool = False,
     ) -> None:
-        self.seats = check_seats(seats)
+        """`saved`: the seats of a saved match, whose names were checked by the
+        rules of when they were made (`from_dict`); new seats go through `check_seats`."""
+        self.seats = _saved_seats(seats) if saved else check_seats(seats)
         self.secret = fresh_seed() if seed is None else seed
         self.state = state or new_game(len(self.seats), seed=self.secret, rules=rules)
         self.rules = self.state.rules
@@ -339,7 +439,7 @@ class Match:
             raise MatchError(f"a damaged saved match: {error!r}") from None
         if record.seed != secret or list(record.players) != [s.name for s in seats]:
             raise MatchError("a damaged saved match: its record is not its seats' game")
-        match = cls(seats, seed=secret, make=make, state=replay(record).state)
+        match = cls(seats, seed=secret, make=make, state=replay(record).state, saved=True)
         match.steps = len(match.state.history)
         match.stalled = data.get("stalled")
         return match
@@ -479,6 +579,8 @@ __all__ = [
     "Seat",
     "Update",
     "check_name",
+    "check_names",
     "check_seats",
     "load_game",
+    "name_key",
 ]

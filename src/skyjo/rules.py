@@ -6,6 +6,7 @@ scorekeeper and every adapter read the facts of the game from this module.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -35,10 +36,22 @@ DECK_SIZE = len(DECK)
 EnderPenalty = Literal["positive", "always", "none"]
 ENDER_PENALTIES: tuple[str, ...] = ("positive", "always", "none")
 DEFAULT_TARGET_SCORE = 100
+#: The bounds of `target_score` (RULES.md 3's variant): a game of a 1-point target
+#: ends after its first round; 1,000 is ten official games in one, and keeps every
+#: total far inside the rules kernel's integers.
+MIN_TARGET_SCORE = 1
+MAX_TARGET_SCORE = 1000
 
 
 class RulesError(ValueError):
-    """Rules options that are unknown or out of range."""
+    """Rules options that are unknown or out of range. `kind` names the sentence
+    (a stable snake_case id) and `params` the values it names, so an interface
+    writes it in its own language without reading the English message."""
+
+    def __init__(self, message: str, kind: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.params = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +66,36 @@ class Rules:
     ender_penalty: EnderPenalty = "positive"
 
     def __post_init__(self) -> None:
-        if isinstance(self.target_score, bool) or not isinstance(self.target_score, int):
-            raise RulesError(f"target_score must be an integer, not {self.target_score!r}")
-        if self.target_score < 1:
-            raise RulesError(f"target_score must be at least 1, not {self.target_score}")
-        if self.ender_penalty not in ENDER_PENALTIES:
+        """`target_score` is an integer from `MIN_TARGET_SCORE` to `MAX_TARGET_SCORE`,
+        `ender_penalty` one of `ENDER_PENALTIES`: every interface gets these bounds."""
+        target = self.target_score
+        if isinstance(target, bool) or not isinstance(target, int):
+            shown = f"{target!r:.40}"
             raise RulesError(
-                f"ender_penalty must be one of {', '.join(ENDER_PENALTIES)}, "
-                f"not {self.ender_penalty!r}"
+                f"target_score must be an integer, not {shown}",
+                "target_not_integer",
+                {"value": shown},
+            )
+        if target < MIN_TARGET_SCORE:
+            raise RulesError(
+                f"target_score must be at least {MIN_TARGET_SCORE}, not {target}",
+                "target_too_low",
+                {"min": MIN_TARGET_SCORE, "value": target},
+            )
+        if target > MAX_TARGET_SCORE:
+            # a huge value is shown by its size: str() refuses ints of over 4,300 digits
+            shown = str(target) if target < 10**15 else f"about 10^{round(math.log10(target))}"
+            raise RulesError(
+                f"target_score must be at most {MAX_TARGET_SCORE}, not {shown}",
+                "target_too_high",
+                {"max": MAX_TARGET_SCORE, "value": shown},
+            )
+        if self.ender_penalty not in ENDER_PENALTIES:
+            choices, shown = ", ".join(ENDER_PENALTIES), f"{self.ender_penalty!r:.40}"
+            raise RulesError(
+                f"ender_penalty must be one of {choices}, not {shown}",
+                "penalty_unknown",
+                {"choices": choices, "value": shown},
             )
 
     @classmethod
@@ -69,10 +104,12 @@ class Rules:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be an object, not {type(data).__name__}")
+            kind = type(data).__name__
+            raise RulesError(f"rules must be an object, not {kind}", "rules_shape", {"type": kind})
         unknown = sorted(set(data) - {"target_score", "ender_penalty"})
         if unknown:
-            raise RulesError(f"unknown rule {', '.join(map(repr, unknown))}")
+            shown = f"{', '.join(map(repr, unknown))!s:.60}"
+            raise RulesError(f"unknown rule {shown}", "rules_unknown", {"rules": shown})
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:

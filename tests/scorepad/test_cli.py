@@ -76,7 +76,7 @@ def test_an_empty_list(db: str) -> None:
         (("--export", "{id}", "--format", "xml"), "--format is csv or json, not 'xml'"),
         (("--list", "--export", "{id}"), "--list and --export do not go together"),
         (("--format", "csv"), "--format goes with --export ID"),
-        (("--export", "{id}", "--json"), "--json goes with --list or --import"),
+        (("--export", "{id}", "--json"), "--json goes with --list, --import or --share"),
         (("--sheet", "nosuchid"), "there is no scoresheet 'nosuchid'"),
         (("--import", "/nonexistent/sheet.json"), "cannot read /nonexistent/sheet.json"),
         (("--unknown",), "No such option: --unknown"),
@@ -100,3 +100,26 @@ def test_a_database_that_cannot_be_used_is_one_line(tmp_path: Path) -> None:
     result = run("--db", "nosuchdialect://user:secret@host/db", "--list")
     assert_bad_input(result, "cannot use the database nosuchdialect://user:***@host/db")
     assert "secret" not in result.stderr
+
+
+def test_share_prints_links_that_open_a_terminal_sheet_in_a_browser(db: str) -> None:
+    from starlette.testclient import TestClient
+
+    from skyjo.web.app import create_app
+    from skyjo.web.settings import Settings
+
+    sheet_id, _ = a_sheet(db)  # made in the terminal: no browser owns it
+    shared = run("--db", db, "--share", sheet_id, "--json")
+    assert shared.exit_code == 0, shared.stderr
+    links = json.loads(shared.stdout)
+    assert links["read"].startswith(f"/scorepad/{sheet_id}#key=") and links["edit"] != links["read"]
+    told = run("--db", db, "--share", sheet_id).stdout
+    assert "read only: /scorepad/" in told and "to edit:   /scorepad/" in told
+    with TestClient(create_app(Settings(database_url=db, rooms_per_hour=0))) as client:
+        api = f"/api/scorepad/sheets/{sheet_id}"
+        assert client.get(api).status_code == 404  # nobody's without a link
+        for access in ("read", "edit"):
+            key = links[access].split("#key=")[1]
+            seen = client.get(api, headers={"X-Skyjo-Key": key}).json()
+            assert (seen["access"], seen["summary"]["winners"]) == (access, ["[bold]Ben"])
+    assert_bad_input(run("--db", db, "--share", "nosuchid"), "there is no scoresheet")

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from i18n_js import render, sentence_tables
+from i18n_js import core_kinds, render, sentence_tables
 
+from skyjo import match as match_module
+from skyjo import rules as rules_module
 from skyjo.scorepad import sheet as sheet_module
 from skyjo.scorepad.sheet import (
     FORMAT,
@@ -268,15 +270,26 @@ def test_a_sheet_needs_2_to_8_different_valid_names_and_valid_rules() -> None:
         (["Ana", " "], "non-empty"),
         (["Ana", "B\x1bn"], "control character"),
         (["Ana", "x" * 41], "at most 40"),
+        (["Ana", "\u200b"], "invisible or format character"),
+        (["Ana", "Ben\u202eeno"], "U\\+202E"),
+        (["Ana", "ANA"], "Ana / ANA is repeated"),
+        (["Ana", "\u0301x"], "combining mark"),
     ]:
         with pytest.raises(SheetError, match=fragment):
             Sheet.new(players)
+    with pytest.raises(SheetError, match="target_score must be at most 1000") as refusal:
+        Sheet.new(["Ana", "Ben"], target_score=10**30)
+    assert (refusal.value.kind, refusal.value.params["max"]) == ("target_too_high", 1000)
+    assert Sheet.new([" Zoe\u0301 ", "Ben"]).players == ("Zo\u00e9", "Ben")  # NFC, trimmed
     with pytest.raises(SheetError, match="target_score must be at least 1"):
         Sheet.new(["Ana", "Ben"], target_score=0)
     with pytest.raises(SheetError, match="ender_penalty must be one of"):
         Sheet.new(["Ana", "Ben"], ender_penalty="sometimes")
-    with pytest.raises(SheetError, match="control character"):
+    with pytest.raises(SheetError, match="holds a control, format"):
         Sheet.new(["Ana", "Ben"], title="a\x07b")
+    with pytest.raises(SheetError, match="format or invisible") as refusal:
+        Sheet.new(["Ana", "Ben"], title="Friday\u202eyadirF")
+    assert refusal.value.kind == "title_control"
 
 
 def test_typed_entries() -> None:
@@ -398,6 +411,10 @@ def more_mistakes() -> None:
         lambda: Sheet.new(["Ana", ""]),
         lambda: Sheet.new(["Ana", "B" * 41]),
         lambda: Sheet.new(["Ana", "B\x07"]),
+        lambda: Sheet.new(["Ana", "B\u200b"]),
+        lambda: Sheet.new(["Ana", "\u0301B"]),
+        lambda: Sheet.new(["Ana", "ANA"]),
+        lambda: Sheet.new(["Ana", "Ben"], target_score=1001),
         lambda: Sheet.new(["Ana", "B\ud800"]),
         lambda: Sheet.new(["Ana", "Ana", "Ben", "Ben"]),
         lambda: Sheet.new(["Ana", "Ben"], title=7),  # type: ignore[arg-type]
@@ -410,6 +427,7 @@ def more_mistakes() -> None:
         lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rules": [1]}),
         lambda: Sheet.from_dict({"format": FORMAT, "version": 1, "rounds": {}}),
         lambda: import_json("[]"),
+        lambda: import_json("[" * 40),
         lambda: import_json("{"),
         lambda: Sheet.from_dict({"format": "scores", "version": 1}),
         lambda: Sheet.from_dict({**two_rounds, "extra": 1}),
@@ -471,12 +489,8 @@ def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
         assert kind is not None, ast.unparse(call)
         constants = [n.value for n in ast.walk(kind) if isinstance(n, ast.Constant)]
         named |= {c for c in constants if isinstance(c, str) and re.fullmatch("[a-z_]+", c)}
-    for sentences in (
-        sheet_module._GRID_SENTENCES,
-        sheet_module._PLAYER_SENTENCES,
-        sheet_module._RULES_SENTENCES,
-    ):
-        named |= {kind for kind, _ in sentences}
-    named |= {"cards_refused", "players_refused", "rules_refused"}
+    named |= {kind for kind, _ in sheet_module._GRID_SENTENCES}
+    named |= {"cards_refused", "players_refused"}
+    named |= core_kinds(match_module, "MatchError") | core_kinds(rules_module, "RulesError")
     tables = sentence_tables(SCOREPAD_I18N, "mistake")
     assert not named - set(tables["en"]) and not named - set(tables["es"])

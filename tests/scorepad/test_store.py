@@ -127,7 +127,7 @@ def test_a_database_with_newer_scorepad_tables_is_refused(url: str) -> None:
     engine = SheetStore(url).engine
     with engine.begin() as connection:
         connection.execute(text("UPDATE scorepad_schema_version SET version = 99"))
-    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 1"):
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 2"):
         SheetStore(url)
 
 
@@ -137,17 +137,67 @@ def test_migrations_run_in_order_from_the_databases_version(
     pad = new_pad(SheetStore(url))
     ran: list[int] = []
 
-    def to_2(connection: object) -> None:
-        ran.append(2)
+    def to_3(connection: object) -> None:
+        ran.append(3)
         connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(store_module, "MIGRATIONS", {1: to_2})
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS, 2: to_3})
     upgraded = SheetStore(url)
-    assert ran == [2] and upgraded.version() == 2
+    assert ran == [3] and upgraded.version() == 3
     assert upgraded.load(pad.id).sheet == pad.sheet
     SheetStore(url)
-    assert ran == [2]  # once only
+    assert ran == [3]  # once only
+
+
+def test_sheets_made_before_owners_are_kept_open_to_whoever_has_their_id(url: str) -> None:
+    """A version 1 database (no owners, no links; a target over today's bound and
+    names today's rules refuse) upgraded to version 2: every sheet still loads,
+    none is listed as anyone's, each stays open to whoever holds its id."""
+    made = SheetStore(url)
+    old = made.create(Sheet.new(["Ana", "Ben"], "Old", target_score=900))
+    made.close()
+    engine = SheetStore(url).engine
+    with engine.begin() as db:  # back to version 1's tables, as an old skyjo left them
+        db.execute(text("DROP INDEX ix_scorepad_sheets_owner"))
+        db.execute(text("ALTER TABLE scorepad_sheets DROP COLUMN owner"))
+        db.execute(text("DROP TABLE scorepad_keys"))
+        db.execute(text("UPDATE scorepad_schema_version SET version = 1"))
+        players, rules = '["Ana", "ana\\u200b"]', '{"target_score": 5000, "ender_penalty": "none"}'
+        db.execute(
+            text("UPDATE scorepad_sheets SET players = :p, rules = :r WHERE id = :id"),
+            {"p": players, "r": rules, "id": old.id},
+        )
+    engine.dispose()
+    store = SheetStore(url)
+    assert store.version() == 2
+    loaded = store.load(old.id)
+    assert loaded.sheet.players == ("Ana", "ana\u200b")  # as written, though refused today
+    assert loaded.sheet.rules.target_score == 1000  # brought down to the bound
+    assert store.access(old.id, None, None) == store_module.OPEN
+    assert store.list(owner="x" * 64) == [] and [i.id for i in store.list()] == [old.id]
+    pad = OpenSheet(store, loaded)
+    pad.add_round({"ender": "Ana", "entries": {"Ana": 3, "ana\u200b": 5}})  # goes on
+    assert store.load(old.id).sheet.rounds[0].entries["ana\u200b"] == {"total": 5}
+
+
+def test_a_sheet_is_its_owner_s_and_links_give_read_or_edit_access(url: str) -> None:
+    store = SheetStore(url)
+    mine = store_module.token_hash("mine")
+    pad = store.create(Sheet.new(["Ana", "Ben"]), owner=mine)
+    terminal = store.create(Sheet.new(["Ana", "Ben"]))  # nobody's: reached by links only
+    assert [info.id for info in store.list(owner=mine)] == [pad.id]
+    assert store.access(pad.id, mine, None) == "owner"
+    assert store.access(pad.id, store_module.token_hash("yours"), None) is None
+    assert store.access(terminal.id, mine, None) is None
+    read, edit = store.share(pad.id, "read"), store.share(pad.id, "edit")
+    assert store.access(pad.id, None, store_module.token_hash(read)) == "read"
+    assert store.access(pad.id, None, store_module.token_hash(edit)) == "edit"
+    assert store.access(terminal.id, None, store_module.token_hash(edit)) is None
+    with pytest.raises(ValueError):
+        store.share(pad.id, "owner")
+    store.delete(pad.id)
+    assert store.access(pad.id, mine, store_module.token_hash(read)) is None
 
 
 SAVER = textwrap.dedent(

@@ -8,14 +8,28 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from webapp import serving
 
 from skyjo.scorepad.sheet import Sheet, SheetError, export_csv, export_json, import_json
 
 API = "/api/scorepad/sheets"
+BROWSER = "a-browser-s-token-kept-in-its-local-storage"
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    """One browser, which sends its scorepad token with every request, as the page does
+    (tests/web/test_scorepad_owners.py: other browsers, links, sheets made before owners)."""
+    with serving() as test_client:
+        test_client.headers["X-Skyjo-Owner"] = BROWSER
+        yield test_client
+
+
 GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"  # RULES.md 4: column 0 is three 7s, cleared
 
 

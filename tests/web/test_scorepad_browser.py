@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from browsing import DESKTOP, PHONE, open_page
+from browsing import DESKTOP, PHONE
+from browsing import open_page as fresh_page
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 
@@ -25,6 +26,20 @@ GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"  # RULES.md 4: column 0 is three 7s, c
 MINUS_2S = "-2 1 1 2 / -2 3 1 2 / -2 1 0 3"  # RULES.md 4: three -2s cleared, their -6 gone
 CLEARED_EARLIER = "x 5 2 4 / x -1 3 1 / x 0 -2 2"
 MARKUP = "<img src=x onerror=alert(1)>"
+#: The scorepad token of "this browser": every page of this module but a second device's
+#: holds it (as the page keeps the one the server issued), and `api` sends it too.
+BROWSER = "the-browser-of-the-scorepad-tests-000"
+
+
+def as_browser(page: Page, token: str = BROWSER) -> Page:
+    """`page`, holding the scorepad token `token` in its localStorage from its first script on."""
+    page.add_init_script(f"localStorage.setItem('skyjo:scorepad:owner', {json.dumps(token)})")
+    return page
+
+
+def open_page(browser: Browser, viewport: dict[str, int], problems: list[str]) -> Page:
+    """A fresh page of "this browser" (`BROWSER`)."""
+    return as_browser(fresh_page(browser, viewport, problems))
 
 
 def expected_refusals(problems: list[str], *statuses: int) -> None:
@@ -112,8 +127,13 @@ def totals_shown(page: Page) -> list[int]:
     return [int(s) for s in page.locator("tr.totals td").all_inner_texts() if s.strip()]
 
 
-def api(server: Server, method: str, path: str, body: Any = None) -> dict[str, Any]:
-    response = httpx2.request(method, f"{server.base}{path}", json=body, timeout=10)
+def api(
+    server: Server, method: str, path: str, body: Any = None, token: str = BROWSER
+) -> dict[str, Any]:
+    headers = {"X-Skyjo-Owner": token}
+    response = httpx2.request(
+        method, f"{server.base}{path}", json=body, headers=headers, timeout=10
+    )
     assert response.status_code in (200, 201), response.text
     return response.json()
 
@@ -329,7 +349,10 @@ def test_an_exported_sheet_reimported_is_the_same_sheet_and_the_list_manages_she
     assert totals_shown(page) == [11, 15]
     again = api(server, "GET", f"/api/scorepad/sheets/{new_id}")
     assert again["summary"] == sheet["summary"] and again["can_undo"] is False
-    text = httpx2.get(f"{server.base}/api/scorepad/sheets/{new_id}/export.json").text
+    headers = {"X-Skyjo-Owner": BROWSER}
+    text = httpx2.get(
+        f"{server.base}/api/scorepad/sheets/{new_id}/export.json", headers=headers
+    ).text
     assert text == exported.read_text() == export_json(Sheet.from_dict(json.loads(text)))
     # a file that is not a scoresheet is refused with its reason
     page.goto(f"{server.base}/scorepad")
@@ -464,8 +487,9 @@ def test_two_devices_on_one_sheet_a_stale_save_reloads_and_nothing_is_lost(
     players = ["Ana", "Ben"]
     first = open_page(browser, DESKTOP, problems)
     sheet_id = create_sheet(first, server.base, "Two devices", players)
-    second = open_page(browser, PHONE, problems)
-    second.goto(f"{server.base}/scorepad/{sheet_id}")
+    second = fresh_page(browser, PHONE, problems)  # another device: by an edit link
+    link = api(server, "POST", f"/api/scorepad/sheets/{sheet_id}/share", {"access": "edit"})
+    second.goto(f"{server.base}{link['link']}")
     second.wait_for_selector("[data-key=round-form]")
     type_round(first, players, "Ana", {"Ana": "3", "Ben": "8"})
     second.fill("[data-key=total-0]", "6")
@@ -554,7 +578,7 @@ def test_a_refusal_is_written_in_spanish_on_a_spanish_page(
 ) -> None:
     players = ["Ana", "Ben"]
     context = browser.new_context(viewport=DESKTOP, locale="es-ES", reduced_motion="reduce")
-    page = context.new_page()
+    page = as_browser(context.new_page())
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
     page.goto(f"{server.base}/scorepad")
@@ -589,3 +613,55 @@ def test_a_refusal_is_written_in_spanish_on_a_spanish_page(
     assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
     expected_refusals(problems, 400)
     context.close()
+
+
+def test_a_sheet_is_shared_by_a_read_only_link_and_an_edit_link(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    players = ["Ana", "Ben"]
+    owner = open_page(browser, DESKTOP, problems)
+    sheet_id = create_sheet(owner, server.base, "Shared", players)
+    type_round(owner, players, "Ben", {"Ana": GRID_14, "Ben": "5"})
+    owner.click("[data-key=share]")
+    read_link = owner.locator("[data-key=share-read]").input_value()
+    edit_link = owner.locator("[data-key=share-edit]").input_value()
+    assert (
+        read_link.startswith(f"{server.base}/scorepad/{sheet_id}#key=") and edit_link != read_link
+    )
+    owner.screenshot(path=artifacts / "scorepad-share-desktop.png", full_page=True)
+    owner.click("[data-key=share]")  # closed, then offered again: the same links
+    owner.click("[data-key=share]")
+    assert owner.locator("[data-key=share-edit]").input_value() == edit_link
+
+    stranger = fresh_page(browser, PHONE, problems)  # the sheet's address, but no link
+    stranger.goto(f"{server.base}/scorepad/{sheet_id}")
+    expect(stranger.locator("[role=alert]")).to_have_text(f"There is no scoresheet {sheet_id}.")
+    stranger.goto(f"{server.base}/scorepad")
+    expect(stranger.locator(".pad-list .notice")).to_have_text("No scoresheet yet.")
+
+    reader = fresh_page(browser, PHONE, problems)
+    reader.goto(read_link)
+    expect(reader.locator("[data-key=read-only]")).to_be_visible()
+    assert "#" not in reader.url  # the key is kept by the page, not left in the address bar
+    assert totals_shown(reader) == [14, 5]
+    for control in ("round-form", "rename", "undo", "edit-round-1", "delete-round-1"):
+        assert reader.locator(f"[data-key={control}]").count() == 0, control
+    reader.screenshot(path=artifacts / "scorepad-read-only-phone.png", full_page=True)
+    reader.click("[data-key=share]")  # a reader passes on the read-only link only
+    reader.locator("[data-key=share-panel]").wait_for()
+    assert reader.locator("[data-key=share-read]").count() == 1
+    assert reader.locator("[data-key=share-edit]").count() == 0
+
+    editor = fresh_page(browser, PHONE, problems)
+    editor.goto(edit_link)
+    editor.wait_for_selector("[data-key=round-form]")
+    type_round(editor, players, "Ana", {"Ana": "3", "Ben": "8"})
+    assert totals_shown(editor) == [17, 13]
+    reader.reload()  # the key was remembered: the bare address opens it now
+    reader.locator("tr[data-round='2']").wait_for()
+    assert totals_shown(reader) == [17, 13]
+    editor.goto(f"{server.base}/scorepad")
+    expect(editor.locator(".pad-list .notice")).to_have_text("No scoresheet yet.")  # not theirs
+    owner.goto(f"{server.base}/scorepad")
+    expect(owner.locator(f".pad-sheet[data-id='{sheet_id}'] .meta")).to_contain_text("2 rounds")
+    expected_refusals(problems, 404)

@@ -15,12 +15,18 @@ from skyjo.web.settings import Settings
 
 def make_settings(**changes: object) -> Settings:
     """Test settings: bots move at once, absent humans are waited for, scripted
-    clients may send as fast as they like."""
+    clients may send as fast as they like and make as many rooms, uploads and
+    sheets as they like (the tests of the limits set small ones)."""
     values: dict[str, object] = {
         "bot_delay": 0.0,
         "absent_after": 3600.0,
         "rate": 1e6,
         "burst": 10**6,
+        "ip_rate": 1e6,
+        "ip_burst": 10**6,
+        "rooms_per_hour": 0,
+        "replays_per_hour": 0,
+        "sheets_per_hour": 0,
     }
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from skyjo.render import visible
 from skyjo.scorepad.sheet import export_csv, export_json, import_json
-from skyjo.scorepad.store import SheetInfo, SheetStore, StoreError
+from skyjo.scorepad.store import EDIT, READ, SheetInfo, SheetStore, StoreError
 
 FORMATS = ("json", "csv")
 T = TypeVar("T")
@@ -54,20 +54,27 @@ def scripted(
     fmt: str | None,
     source: Path | None,
     as_json: bool,
+    share: str | None = None,
 ) -> str | None:
-    """The output of `--list`, `--export ID` or `--import FILE`, or None when
-    none is given (the app then opens). Refuses options that do not go together."""
+    """The output of `--list`, `--export ID`, `--import FILE` or `--share ID`, or
+    None when none is given (the app then opens). Refuses options that do not go
+    together."""
     given = [
         name
-        for name, value in (("--list", listing), ("--export", export), ("--import", source))
+        for name, value in (
+            ("--list", listing),
+            ("--export", export),
+            ("--import", source),
+            ("--share", share),
+        )
         if value
     ]
     if len(given) > 1:
         raise ValueError(f"{given[0]} and {given[1]} do not go together: give one")
     if fmt is not None and export is None:
         raise ValueError("--format goes with --export ID")
-    if as_json and not listing and source is None:
-        raise ValueError("--json goes with --list or --import (--export takes --format)")
+    if as_json and not listing and source is None and share is None:
+        raise ValueError("--json goes with --list, --import or --share (--export takes --format)")
     if not given:
         return None
     store = open_store(db)
@@ -76,6 +83,8 @@ def scripted(
             return list_output(guarded(store.url, store.list), as_json)
         if export is not None:
             return export_output(store, export, fmt or "json")
+        if share is not None:
+            return share_output(store, share, as_json)
         assert source is not None
         return import_output(store, source, as_json)
     finally:
@@ -118,6 +127,24 @@ def import_output(store: SheetStore, source: Path, as_json: bool) -> str:
         return json.dumps({"id": stored.id}) + "\n"
     rounds = f"{len(sheet.rounds)} round" + ("" if len(sheet.rounds) == 1 else "s")
     return f"Imported as {stored.id} ({rounds}): skyjo scorepad --sheet {stored.id}\n"
+
+
+def share_output(store: SheetStore, sheet_id: str, as_json: bool) -> str:
+    """`--share ID`: a read-only and an edit link to the sheet, for the web page
+    (the paths to put after the server's address). This is how a sheet made in
+    the terminal, or one made before sheets had owners, is handed to a browser."""
+    guarded(store.url, lambda: store.load(sheet_id))
+    read = guarded(store.url, lambda: store.share(sheet_id, READ))
+    edit = guarded(store.url, lambda: store.share(sheet_id, EDIT))
+    links = {"id": sheet_id, "read": f"/scorepad/{sheet_id}#key={read}"}
+    links["edit"] = f"/scorepad/{sheet_id}#key={edit}"
+    if as_json:
+        return json.dumps(links) + "\n"
+    return (
+        f"Links to {sheet_id}, after the web app's address (skyjo serve):\n"
+        f"  read only: {links['read']}\n"
+        f"  to edit:   {links['edit']}\n"
+    )
 
 
 def open_app(db: str | None, sheet_id: str | None) -> object:

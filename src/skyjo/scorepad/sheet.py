@@ -32,8 +32,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skyjo.match import check_name
-from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS, Rules, check_player_count
+from skyjo.jsondepth import TooDeep, check_depth
+from skyjo.match import MatchError, check_names
+from skyjo.rules import (
+    CARD_COUNTS,
+    COLS,
+    GRID_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROWS,
+    Rules,
+    RulesError,
+    check_player_count,
+)
 from skyjo.scoring import (
     CLEARED,
     MAX_ROUND_SCORE,
@@ -87,9 +98,10 @@ class SheetError(ValueError):
 def _reading(
     text: str, sentences: Sequence[tuple[str, re.Pattern[str]]], fallback: str
 ) -> tuple[str, dict[str, Any]]:
-    """The kind and params of another module's English sentence `text` (a
-    `ScoringError`, `RulesError` or `check_name`'s), read by the patterns of
-    `sentences`; `fallback` with the whole text as `detail` for any other."""
+    """The kind and params of `skyjo.scoring`'s English sentence `text` (a
+    `ScoringError`), read by the patterns of `sentences`; `fallback` with the
+    whole text as `detail` for any other. (`skyjo.match` and `skyjo.rules`
+    name their refusals' kinds themselves: nothing reads their sentences.)"""
     for kind, pattern in sentences:
         match = pattern.fullmatch(text)
         if match:
@@ -127,32 +139,6 @@ _GRID_SENTENCES = [
         ("row_length", r"row (?P<row>\d+) has (?P<count>\d+) cards instead of (?P<size>\d+)"),
     )
 ]
-_PLAYER_SENTENCES = [
-    (kind, re.compile(pattern, re.S))
-    for kind, pattern in (
-        (
-            "player_count",
-            r"Skyjo takes (?P<min>\d+) to (?P<max>\d+) players, not (?P<count>-?\d+)",
-        ),
-        ("name_empty", r"a seat's name must be a non-empty string, not (?P<name>.*)"),
-        (
-            "name_too_long",
-            r"a seat's name has at most (?P<max>\d+) characters, not (?P<length>\d+)",
-        ),
-        ("name_surrogate", r"the name (?P<name>.*) holds a lone surrogate: it is not text"),
-        ("name_control", r"the name (?P<name>.*) holds a control character"),
-    )
-]
-_RULES_SENTENCES = [
-    (kind, re.compile(pattern, re.S))
-    for kind, pattern in (
-        ("target_not_integer", r"target_score must be an integer, not (?P<value>.*)"),
-        ("target_too_low", r"target_score must be at least (?P<min>\d+), not (?P<value>-?\d+)"),
-        ("penalty_unknown", r"ender_penalty must be one of (?P<choices>.*), not (?P<value>.*)"),
-    )
-]
-
-
 # --------------------------------------------------------------------------
 # Entries: a round total or 12 cards
 # --------------------------------------------------------------------------
@@ -352,13 +338,16 @@ class Sheet:
     title: str = ""
     base: tuple[Round, ...] = ()
     changes: tuple[dict[str, Any], ...] = ()
+    #: A sheet read from a store: its players' names were checked when it was made,
+    #: by the rules of that day (`check_name` has grown stricter since), and stay as written.
+    saved: bool = field(default=False, compare=False, repr=False)
     rounds: tuple[Round, ...] = field(init=False, compare=False)
     scored: tuple[ScoredRound, ...] = field(init=False, compare=False, repr=False)
     scoresheet: Scoresheet = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "players", _check_players(self.players))
-        object.__setattr__(self, "title", check_title(self.title))
+        object.__setattr__(self, "players", _check_players(self.players, self.saved))
+        object.__setattr__(self, "title", check_title(self.title, self.saved))
         if not isinstance(self.rules, Rules):
             raise SheetError(
                 f"rules must be Rules, not {self.rules!r:.40}",
@@ -449,7 +438,7 @@ class Sheet:
 
     def renamed(self, title: str) -> Sheet:
         """The same sheet under another title (not a change to undo)."""
-        return Sheet(self.players, self.rules, title, self.base, self.changes)
+        return Sheet(self.players, self.rules, title, self.base, self.changes, self.saved)
 
     @property
     def can_undo(self) -> bool:
@@ -464,7 +453,7 @@ class Sheet:
         return self._with((*self.changes, canonical))
 
     def _with(self, changes: tuple[dict[str, Any], ...]) -> Sheet:
-        return Sheet(self.players, self.rules, self.title, self.base, changes)
+        return Sheet(self.players, self.rules, self.title, self.base, changes, self.saved)
 
     def _apply(self, scored: tuple[ScoredRound, ...], change: Any) -> tuple[ScoredRound, ...]:
         """`scored` after one change: ``add``, ``edit`` (number) or ``delete`` (number)."""
@@ -556,6 +545,7 @@ class Sheet:
             raise SheetError(
                 "the entries must map each player to a total or 12 cards", kind="entries_shape"
             )
+        given = {_as_name(name): entry for name, entry in given.items()}
         for name in given:
             if name not in self.players:
                 raise SheetError(
@@ -564,7 +554,7 @@ class Sheet:
                     params={"name": f"{name!r:.60}"},
                 )
         entries = {p: check_entry(given.get(p), p) for p in self.players}
-        ender = data.get("ender")
+        ender = _as_name(data.get("ender"))
         if ender is None or ender == "":
             raise SheetError("no ender is marked: mark who ended the round", kind="no_ender")
         if ender not in self.players:
@@ -734,27 +724,46 @@ def _players_list(players: Any) -> list[str]:
     return list(players)
 
 
-def _check_players(players: Sequence[Any]) -> tuple[str, ...]:
-    """2 to 8 different names, each a valid seat name (`skyjo.match.check_name`)."""
+def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ...]:
+    """2 to 8 different names, each a valid seat name, normalised
+    (`skyjo.match.check_names`: no two alike once case-folded); `saved`: the
+    names of a stored sheet, kept as written once they are 2 to 8 different
+    strings (they were checked when the sheet was made)."""
     players = tuple(_players_list(players))
     try:
         check_player_count(len(players))
-        names = tuple(check_name(name) for name in players)
     except ValueError as error:
-        kind, params = _reading(str(error), _PLAYER_SENTENCES, "players_refused")
-        raise SheetError(str(error), kind=kind, params=params) from error
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
         raise SheetError(
-            f"each player has their own name, but {', '.join(repeated)} is repeated",
-            kind="name_repeated",
-            params={"names": repeated},
-        )
-    return names
+            str(error),
+            kind="player_count",
+            params={"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)},
+        ) from error
+    names_as_written = all(isinstance(p, str) and p.strip() for p in players)
+    if saved and names_as_written and len(set(players)) == len(players):
+        return players
+    try:
+        return check_names(players)
+    except MatchError as error:
+        kind = error.kind or "players_refused"
+        params = error.params if error.kind else {"detail": str(error)}
+        if kind == "name_repeated":
+            message = f"each player has their own name, but {params['names']} is repeated"
+            raise SheetError(message, kind=kind, params=params) from error
+        raise SheetError(str(error), kind=kind, params=params) from error
 
 
-def check_title(title: Any) -> str:
-    """A title: text of at most `MAX_TITLE` characters, no control character."""
+def _as_name(name: Any) -> Any:
+    """A name as a form or a file gives it, written as `check_name` keeps names
+    (NFC, no spaces around), so that it finds its player."""
+    return unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else name
+
+
+def check_title(title: Any, saved: bool = False) -> str:
+    """A title: text of at most `MAX_TITLE` characters once trimmed, without a
+    control character (Cc), a lone surrogate, a format character (Cf: a
+    right-to-left override, a zero-width space) or a line or paragraph
+    separator (Zl, Zp); `saved`: a stored sheet's title, checked as when it was
+    made (Cc and surrogates only)."""
     if not isinstance(title, str):
         raise SheetError(
             f"the title must be text, not {title!r:.40}",
@@ -768,10 +777,12 @@ def check_title(title: Any) -> str:
             kind="title_too_long",
             params={"max": MAX_TITLE, "length": len(title)},
         )
+    refused = ("Cc", "Cs") if saved else ("Cc", "Cs", "Cf", "Zl", "Zp")
     for char in title:
-        if unicodedata.category(char) in ("Cc", "Cs"):
+        if unicodedata.category(char) in refused:
             raise SheetError(
-                f"the title {title!r:.60} holds a control character or a lone surrogate",
+                f"the title {title!r:.60} holds a control, format or invisible character "
+                "or a lone surrogate",
                 kind="title_control",
                 params={"title": f"{title!r:.60}"},
             )
@@ -782,9 +793,8 @@ def make_rules(target_score: Any = 100, ender_penalty: Any = "positive") -> Rule
     """`Rules` of the target score and ender penalty, or a `SheetError` saying why not."""
     try:
         return Rules(target_score=target_score, ender_penalty=ender_penalty)
-    except ValueError as error:
-        kind, params = _reading(str(error), _RULES_SENTENCES, "rules_refused")
-        raise SheetError(str(error), kind=kind, params=params) from error
+    except RulesError as error:
+        raise SheetError(str(error), kind=error.kind, params=error.params) from error
 
 
 # --------------------------------------------------------------------------
@@ -798,10 +808,19 @@ def export_json(sheet: Sheet) -> str:
 
 
 def import_json(text: str) -> Sheet:
-    """The sheet of an exported JSON document."""
+    """The sheet of an exported JSON document (refused, `too_deep`, when it nests
+    deeper than `skyjo.jsondepth.MAX_DEPTH` levels: measured before parsing)."""
+    try:
+        check_depth(text)
+    except TooDeep as deep:
+        raise SheetError(
+            f"the file nests deeper than {deep.limit} levels",
+            kind="too_deep",
+            params={"max": deep.limit},
+        ) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4,300 digits
         raise SheetError(
             f"not JSON: {error}", kind="not_json", params={"detail": str(error)}
         ) from error

@@ -11,16 +11,29 @@ migrations touch the other's tables:
 - `scorepad_changes`: the sheet's changes in order (add a round, edit or
   delete round n; `skyjo.scorepad.sheet`), one row each.
 
+- `scorepad_keys` (version 2): the secrets of the links that share a sheet,
+  read-only or for editing, kept as SHA-256 hashes.
+
 Every change is written in one transaction (the new change rows, the dropped
 ones after an undo, the sheet's row), and only once the model has accepted
 it: a process killed at any moment leaves each sheet as it was after its last
 change. A save names the revision it started from; when another process
 changed the sheet in between, it is refused (`ConflictError`) rather than
 lost.
+
+Owners (version 2): a sheet belongs to whoever made it, as a seat belongs to
+its token's holder (`skyjo.web.rooms`): the row keeps the SHA-256 of the
+maker's token (`owner`), never the token. `access` says what a holder of a
+token or of a link's secret may do with a sheet: `owner` everything, `edit`
+everything but delete it, `read` read it; a sheet made before owners existed
+has none (`owner` NULL) and stays `open` to anyone holding its id, as it was
+(docs/scorepad.md). The terminal app reads the database directly and may do
+anything.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
@@ -28,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Connection, Float, Integer, String, Text
+from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
@@ -36,12 +49,40 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from skyjo.database import engine_for, migrate
+from skyjo.rules import MAX_TARGET_SCORE
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
 #: The version of the scorepad's tables this code writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: What a holder may do with a sheet, from most to least (`SheetStore.access`).
+OWNER, OPEN, EDIT, READ = "owner", "open", "edit", "read"
+#: The accesses that may change a sheet, and those that may delete it.
+EDITING = frozenset({OWNER, OPEN, EDIT})
+DELETING = frozenset({OWNER, OPEN})
+
+
+def _add_owners(connection: Connection) -> None:
+    """Version 1 to 2: the sheets' owners (`owner`, NULL for every sheet made
+    before: they stay open to anyone holding their id) and `scorepad_keys`,
+    which the creation of missing tables has made already. A target score over
+    `skyjo.rules.MAX_TARGET_SCORE`, which the rules now refuse, is brought down
+    to it, so that every sheet still loads."""
+    connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN owner VARCHAR(64)"))
+    connection.execute(
+        text("CREATE INDEX IF NOT EXISTS ix_scorepad_sheets_owner ON scorepad_sheets (owner)")
+    )
+    for sheet_id, rules in connection.execute(text("SELECT id, rules FROM scorepad_sheets")):
+        data = json.loads(rules)
+        if isinstance(data.get("target_score"), int) and data["target_score"] > MAX_TARGET_SCORE:
+            data["target_score"] = MAX_TARGET_SCORE
+            connection.execute(
+                text("UPDATE scorepad_sheets SET rules = :rules WHERE id = :id"),
+                {"rules": json.dumps(data), "id": sheet_id},
+            )
+
+
 #: version -> the function that upgrades the scorepad's tables from it to the next.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_owners}
 #: The letters of a sheet's id (no 0/o, 1/l/i to misread).
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 ID_LENGTH = 8
@@ -80,6 +121,18 @@ class SheetRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float, index=True)
+    #: SHA-256 of the maker's token (version 2); NULL: made before owners, open to all.
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class KeyRow(Base):
+    """A link's secret (its SHA-256) and what it lets its holder do with a sheet."""
+
+    __tablename__ = "scorepad_keys"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sheet_id: Mapped[str] = mapped_column(String(16), index=True)
+    access: Mapped[str] = mapped_column(String(8))  #: READ or EDIT
+    created_at: Mapped[float] = mapped_column(Float)
 
 
 class ChangeRow(Base):
@@ -135,12 +188,15 @@ class SheetStore:
         self.engine = engine_for(url)
         _migrate(self.engine)
 
-    def create(self, sheet: Sheet) -> StoredSheet:
-        """Write a new sheet (with its changes, if any) under a fresh id."""
+    def create(self, sheet: Sheet, owner: str | None = None) -> StoredSheet:
+        """Write a new sheet (with its changes, if any) under a fresh id, owned by
+        the holder of the token whose hash is `owner` (None: by nobody, reachable
+        on the web only through the links `share` makes: the terminal's sheets)."""
         now = time.time()
+        owner = owner or token_hash(new_token())
         with Session(self.engine) as session, session.begin():
             sheet_id = _fresh_id(session)
-            session.add(_sheet_row(sheet_id, sheet, 1, now, now))
+            session.add(_sheet_row(sheet_id, sheet, 1, now, now, owner))
             session.add_all(_change_rows(sheet_id, sheet.changes, 0, now))
         return StoredSheet(sheet_id, sheet, 1, now, now)
 
@@ -158,11 +214,49 @@ class SheetStore:
             changes = tuple(json.loads(text) for text in session.scalars(query))
             return _stored(row, changes)
 
-    def list(self) -> list[SheetInfo]:
-        """Every sheet, the last changed first."""
+    def list(self, owner: str | None = None) -> list[SheetInfo]:
+        """The sheets owned by the token whose hash is `owner` (None: every
+        sheet, for the terminal), the last changed first."""
         query = sql_select(SheetRow).order_by(SheetRow.updated_at.desc(), SheetRow.id)
+        if owner is not None:
+            query = query.where(SheetRow.owner == owner)
         with Session(self.engine) as session:
             return [_info(row) for row in session.scalars(query)]
+
+    def access(self, sheet_id: str, owner: str | None, key: str | None) -> str | None:
+        """What the holder of the token hashed `owner` and of the link's secret
+        hashed `key` may do with the sheet: `OWNER`, `EDIT`, `READ`, `OPEN` (a
+        sheet made before owners, open to whoever has its id), or None (nothing:
+        the sheet is not theirs, or there is no such sheet)."""
+        with Session(self.engine) as session:
+            row = session.get(SheetRow, sheet_id)
+            if row is None:
+                return None
+            if row.owner is None:
+                return OPEN
+            if owner is not None and secrets.compare_digest(row.owner, owner):
+                return OWNER
+            held = session.get(KeyRow, key) if key is not None else None
+            return held.access if held is not None and held.sheet_id == sheet_id else None
+
+    def share(self, sheet_id: str, access: str) -> str:
+        """A new secret for a link to the sheet with `access` (`READ` or `EDIT`);
+        only its hash is kept. Every link made stays valid until the sheet goes."""
+        if access not in (READ, EDIT):
+            raise ValueError(f"a link gives {READ} or {EDIT} access, not {access!r:.20}")
+        secret = new_token()
+        with Session(self.engine) as session, session.begin():
+            if session.get(SheetRow, sheet_id) is None:
+                raise StoreError(f"there is no scoresheet {sheet_id!r:.40}")
+            session.add(
+                KeyRow(
+                    digest=token_hash(secret),
+                    sheet_id=sheet_id,
+                    access=access,
+                    created_at=time.time(),
+                )
+            )
+        return secret
 
     def save(self, stored: StoredSheet, sheet: Sheet) -> StoredSheet:
         """Write `sheet`, the new state of `stored`, in one transaction: the
@@ -206,6 +300,7 @@ class SheetStore:
             if gone.rowcount != 1:  # type: ignore[attr-defined]
                 raise StoreError(f"there is no scoresheet {sheet_id!r:.40}")
             session.execute(sql_delete(ChangeRow).where(ChangeRow.sheet_id == sheet_id))
+            session.execute(sql_delete(KeyRow).where(KeyRow.sheet_id == sheet_id))
 
     def version(self) -> int:
         """The version of the scorepad's tables in the database."""
@@ -258,8 +353,11 @@ class OpenSheet:
 # --------------------------------------------------------------------------
 
 
-def _sheet_row(sheet_id: str, sheet: Sheet, revision: int, created: float, now: float) -> SheetRow:
+def _sheet_row(
+    sheet_id: str, sheet: Sheet, revision: int, created: float, now: float, owner: str
+) -> SheetRow:
     return SheetRow(
+        owner=owner,
         id=sheet_id,
         title=sheet.title,
         players=json.dumps(list(sheet.players)),
@@ -291,6 +389,7 @@ def _stored(row: SheetRow, changes: tuple[dict[str, Any], ...]) -> StoredSheet:
         row.title,
         base,
         changes,
+        saved=True,
     )
     return StoredSheet(row.id, sheet, row.revision, row.created_at, row.updated_at)
 
@@ -315,6 +414,16 @@ def _common_prefix(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
             break
         kept += 1
     return kept
+
+
+def new_token() -> str:
+    """A fresh, unguessable secret (192 bits): a browser's token, a link's key."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, so a leak gives no sheet away."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _fresh_id(session: Session) -> str:

@@ -33,10 +33,13 @@ from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.record import RecordError
+from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
-from skyjo.web.protocol import ProtocolError, error
+from skyjo.web.protocol import ProtocolError, error, refusal
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.rooms import Client, Room, RoomConfig
 from skyjo.web.scorepad_routes import scorepad_router
@@ -90,6 +93,8 @@ STATUS = {
     "bad_request": 400,
     "bad_record": 400,
     "too_large": 413,
+    "rate_limited": 429,
+    "room_unreadable": 409,
 }
 
 
@@ -106,6 +111,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby.resume()
         lobby.start_sweeping()
         app.state.lobby = lobby
+        app.state.limits = Limits(
+            settings.rooms_per_hour, settings.replays_per_hour, settings.sheets_per_hour
+        )
+        per_address = settings.ip_burst if settings.ip_rate > 0 else 0  # 0: no limit
+        app.state.messages = RateLimit(per_address, settings.ip_burst / max(settings.ip_rate, 1e-9))
         try:
             yield
         finally:
@@ -118,6 +128,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _routes(app)
     app.include_router(scorepad_router(settings))  # /scorepad, /api/scorepad
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Outermost: the client's address is the real client's behind a trusted proxy.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
 
 
@@ -131,6 +143,11 @@ async def _security_headers(
 
 
 def _fail(failure: ProtocolError) -> JSONResponse:
+    """The HTTP answer of `failure`: its status, and a `Retry-After` header (seconds)
+    when it is a rate limit's."""
+    headers = {}
+    if failure.code == "rate_limited":
+        headers["Retry-After"] = str(failure.params["retry_after"])
     body = {
         "error": {
             "code": failure.code,
@@ -139,16 +156,60 @@ def _fail(failure: ProtocolError) -> JSONResponse:
             "params": failure.params,
         }
     }
-    return JSONResponse(body, status_code=STATUS.get(failure.code, 400))
+    return JSONResponse(body, status_code=STATUS.get(failure.code, 400), headers=headers)
+
+
+def limit(request: Request, kind: str) -> None:
+    """Count one `kind` event (`limits.Limits`) of the request's client address: a
+    `ProtocolError` (429 `rate_limited`) over the limit."""
+    limits: Limits = request.app.state.limits
+    limits.check(kind, client_address(request.scope.get("client")))
+
+
+def _unreadable(code: str, failure: Exception) -> ProtocolError:
+    """A stored room this server cannot load: saved by an older version under
+    rules it no longer accepts (a target over 1,000, say). Its row is kept."""
+    shown = f"{code.strip().upper()!s:.20}"
+    return ProtocolError(
+        "room_unreadable",
+        f"room {shown} was saved under rules this server no longer accepts: {failure}",
+        "room_unreadable",
+        {"code": shown, "detail": str(failure)},
+    )
+
+
+async def _room(request: Request | WebSocket, code: str) -> Room | None:
+    """The room `code` (None: there is none), `room_unreadable` if it cannot be loaded."""
+    try:
+        return await _lobby(request).get(code)
+    except ValueError as failure:  # MatchError, RecordError, RulesError: a damaged row
+        raise _unreadable(code, failure) from None
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's JSON body (`{}` when empty): at most `MAX_BODY` bytes, nesting
+    at most `MAX_DEPTH` levels (measured before parsing, `check_depth`)."""
     body = await _body(request, MAX_BODY)
+    _shallow(body)
     try:
         return json.loads(body or b"{}")
     except ValueError:
         raise ProtocolError(
             "bad_request", "the request body is not JSON", "body_not_json"
+        ) from None
+
+
+def _shallow(body: bytes) -> None:
+    """Refuse a body nesting deeper than `MAX_DEPTH` (400 `body_too_deep`) before
+    any parser recurses into it."""
+    try:
+        check_depth(body)
+    except TooDeep as deep:
+        raise ProtocolError(
+            "bad_request",
+            f"the request body nests deeper than {deep.limit} levels",
+            "body_too_deep",
+            {"max": deep.limit},
         ) from None
 
 
@@ -210,6 +271,7 @@ def _routes(app: FastAPI) -> None:
     async def create(request: Request) -> dict[str, Any] | JSONResponse:
         try:
             config = RoomConfig.from_dict(await _json_body(request))
+            limit(request, "rooms_rate")
             room, token, hot = await _lobby(request).create(config)
         except ProtocolError as failure:
             return _fail(failure)
@@ -222,7 +284,10 @@ def _routes(app: FastAPI) -> None:
 
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(request: Request, code: str) -> dict[str, Any] | JSONResponse:
-        room = await _lobby(request).get(code)
+        try:
+            room = await _room(request, code)
+        except ProtocolError as failure:
+            return _fail(failure)
         if room is None:
             return _fail(ProtocolError("no_room", f"there is no room {code!r:.20}"))
         return room.info()
@@ -239,6 +304,7 @@ def _routes(app: FastAPI) -> None:
     async def join(request: Request, code: str) -> dict[str, Any] | JSONResponse:
         try:
             name, seat = _join_request(await _json_body(request))
+            await _room(request, code)  # loaded, or why it cannot be
             room, seat, token = await _lobby(request).join(code, name, seat)
         except ProtocolError as failure:
             return _fail(failure)
@@ -257,7 +323,10 @@ def _routes(app: FastAPI) -> None:
     @app.get("/api/rooms/{code}/replay", response_model=None)
     async def room_replay(request: Request, code: str) -> dict[str, Any] | JSONResponse:
         try:
-            return await _lobby(request).replay(code)
+            try:
+                return await _lobby(request).replay(code)
+            except ValueError as failure:  # RecordError: a record saved under older rules
+                raise _unreadable(code, failure) from None
         except ProtocolError as failure:
             return _fail(failure)
 
@@ -270,7 +339,9 @@ def _routes(app: FastAPI) -> None:
             {"max": MAX_UPLOAD, "mb": MAX_UPLOAD // 2**20},
         )
         try:
+            limit(request, "replays_rate")
             body = await _body(request, MAX_UPLOAD, too_large)
+            _shallow(body)
             try:
                 return await _lobby(request).upload(body)
             except RecordError as failure:
@@ -294,13 +365,20 @@ def _routes(app: FastAPI) -> None:
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         lobby = _lobby(websocket)
-        room = await lobby.get(code)
+        try:
+            room = await _room(websocket, code)
+        except ProtocolError as failure:
+            await websocket.send_json(refusal(failure))
+            await websocket.close(4409)
+            return
         if room is None:
             await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
             await websocket.close(4404)
             return
         room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
-        await _converse(websocket, room, Client(lobby.settings))
+        address = client_address(websocket.scope.get("client"))
+        client = Client(lobby.settings, address, websocket.app.state.messages)
+        await _converse(websocket, room, client)
 
 
 async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:
@@ -327,7 +405,32 @@ async def _read(websocket: WebSocket, room: Room, client: Client) -> None:
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            await room.receive(client, text if text is not None else message.get("bytes"))
+            raw = text if text is not None else message.get("bytes")
+            if _oversize(client, raw, room.settings.oversize_close):
+                return
+            await room.receive(client, raw)
+
+
+def _oversize(client: Client, raw: str | bytes | None, limit: int) -> bool:
+    """Whether `raw` is over `limit` bytes: then the client is told the largest
+    message (`too_large`, kind `too_large_closed`, with `max`: the protocol's own
+    limit, `Settings.max_message`) and the connection is closed with 1009."""
+    if raw is None:
+        return False
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size <= limit:
+        return False
+    largest = client.max_message
+    client.send(
+        error(
+            "too_large",
+            f"a message has at most {largest} bytes, not {size}: the connection is closed",
+            "too_large_closed",
+            {"max": largest, "size": size},
+        )
+    )
+    client.close(1009, f"message too big: at most {largest} bytes")
+    return True
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

@@ -6,12 +6,17 @@ from sqlalchemy.engine import make_url
 
 from skyjo.web.settings import Settings
 
-#: The largest WebSocket frame uvicorn accepts; the protocol's own limit is smaller.
-WS_MAX_SIZE = 64 * 1024
+#: The largest WebSocket message the transport reads (uvicorn's ws_max_size): far above
+#: the protocol's own limits, so that the app reads an oversized message and answers
+#: it (`too_large`, naming the limit) before it closes the connection (1009). A message
+#: larger still is cut by the transport (1009, its reason naming the size).
+WS_MAX_SIZE = 1024 * 1024
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
-    """Serve the web app on `host:port` with the database `db` (see `Settings.from_env`)."""
+    """Serve the web app on `host:port` with the database `db` (see `Settings.from_env`).
+    The app reads the proxy headers itself (`Settings.trusted_proxies`), so
+    uvicorn's own reading is off: one setting decides whom to trust."""
     import uvicorn
 
     from skyjo.web.app import create_app
@@ -26,4 +31,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
         log_level="warning",
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20,
+        proxy_headers=False,
     )

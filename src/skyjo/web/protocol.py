@@ -12,9 +12,12 @@ plain dicts built by the functions at the end.
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from skyjo.jsondepth import TooDeep, check_depth
 
 #: The protocol's version, sent in every `state` message.
 VERSION = 1
@@ -132,6 +135,15 @@ def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
             params={"max": max_bytes, "size": size},
         )
     try:
+        check_depth(raw)
+    except TooDeep as deep:
+        raise ProtocolError(
+            "bad_json",
+            f"a message nests deeper than {deep.limit} levels",
+            "too_deep",
+            {"max": deep.limit},
+        ) from None
+    try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise ProtocolError(
@@ -245,6 +257,11 @@ class TokenBucket:
             return False
         self._tokens -= 1
         return True
+
+    @property
+    def retry_after(self) -> float:
+        """Seconds until the next token (0 when one is left), as of the last `take`."""
+        return max(0.0, (1 - self._tokens) / self.rate) if self.rate > 0 else math.inf
 
 
 # --- server messages ------------------------------------------------------------

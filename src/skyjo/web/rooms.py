@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -38,10 +39,12 @@ from skyjo.match import (
     Update,
     check_name,
     check_seats,
+    name_key,
 )
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from skyjo.scoring import score_round
 from skyjo.web import protocol
+from skyjo.web.limits import RateLimit
 from skyjo.web.protocol import (
     Chat,
     Drop,
@@ -107,23 +110,34 @@ def _read(failure: Exception, sentences: list[tuple[str, re.Pattern[str]]], fall
     return fallback, {"detail": text}
 
 
+def _refused(failure: ValueError, code: str, fallback: str) -> ProtocolError:
+    """The `ProtocolError` of a refusal of the core (`MatchError`, `RulesError`),
+    whose `kind` and `params` it carries; `fallback` with the sentence as
+    `detail` for one that names no kind."""
+    kind = getattr(failure, "kind", None)
+    if kind is None:
+        return ProtocolError(code, str(failure), fallback, {"detail": str(failure)})
+    return ProtocolError(code, str(failure), kind, getattr(failure, "params", {}))
+
+
 def _name(value: Any) -> str:
-    """A player's chosen name (`skyjo.match.check_name`, spaces around it dropped)."""
+    """A player's chosen name, normalised by `skyjo.match.check_name` (NFC, no
+    spaces around it; no control, format or invisible character)."""
     try:
-        return check_name(value.strip() if isinstance(value, str) else value)
+        return check_name(value)
     except MatchError as failure:
-        raise ProtocolError(
-            "bad_name", str(failure), "name_refused", {"detail": str(failure)}
-        ) from None
+        raise _refused(failure, "bad_name", "name_refused") from None
 
 
 def _text(value: Any, what: str, limit: int) -> str:
-    """A short line of text: 1 to `limit` characters, no control character."""
+    """A short line of text: 1 to `limit` characters once trimmed, no control
+    character, no format character (Cf: a right-to-left override, a zero-width
+    space) and no line or paragraph separator."""
     if not isinstance(value, str) or not value.strip():
         raise ProtocolError(
             "bad_request", f"{what} must be a non-empty string", "text_empty", {"what": what}
         )
-    value = value.strip()
+    value = unicodedata.normalize("NFC", value.strip())
     if len(value) > limit:
         raise ProtocolError(
             "bad_request",
@@ -131,9 +145,12 @@ def _text(value: Any, what: str, limit: int) -> str:
             "text_too_long",
             {"what": what, "max": limit},
         )
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Cf", "Zl", "Zp") for c in value):
         raise ProtocolError(
-            "bad_request", f"{what} holds a control character", "text_control", {"what": what}
+            "bad_request",
+            f"{what} holds a control, format or invisible character",
+            "text_control",
+            {"what": what},
         )
     return value
 
@@ -178,9 +195,7 @@ class RoomConfig:
         try:
             rules = Rules.from_dict(data.get("rules"))
         except (RulesError, TypeError) as failure:
-            raise ProtocolError(
-                "bad_request", str(failure), "rules_refused", {"detail": str(failure)}
-            ) from None
+            raise _refused(failure, "bad_request", "rules_refused") from None
         host_seat = _host_seat(data.get("host_seat", "first"), seats)
         listed = data.get("listed", False)
         if not isinstance(listed, bool):
@@ -271,9 +286,7 @@ def _seats(raw: Any) -> tuple[Seat, ...]:
     try:
         return check_seats(seats)
     except ValueError as failure:
-        raise ProtocolError(
-            "bad_request", str(failure), "seats_refused", {"detail": str(failure)}
-        ) from None
+        raise _refused(failure, "bad_request", "seats_refused") from None
 
 
 def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
@@ -321,7 +334,11 @@ class Client:
     client too slow to take them is disconnected rather than slowing the room.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self, settings: Settings, address: str = "", shared: RateLimit | None = None
+    ) -> None:
+        """`address` is the client's (the key of `shared`, the rate limit of all the
+        connections of one address)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue)
         self.seat: int | None = None
         self.host = False
@@ -330,7 +347,41 @@ class Client:
         self.close_code = 1000
         self.close_reason = ""
         self.messages = protocol.TokenBucket(settings.rate, settings.burst)
+        self.overflow = protocol.TokenBucket(settings.rate, settings.burst)
         self.chats = protocol.TokenBucket(settings.chat_rate, settings.chat_burst)
+        self.address = address
+        self.shared = shared
+        self.max_message = settings.max_message
+
+    def admit(self) -> bool:
+        """Count one incoming message against this connection's rate (`rate`,
+        `burst`) and its address's (`shared`): True when it may be handled. Over
+        either, it is dropped and answered `rate_limited` (kind `messages_rate`,
+        with the limit a second and when to try again); a client that goes on
+        sending, as many messages again at once, is flooding: it is told so and
+        disconnected (1008)."""
+        if self.messages.take():
+            over = self.shared.take(self.address) if self.shared is not None else None
+            if over is None:
+                return True
+            limit, wait = over.limit / over.window, over.retry_after
+        else:
+            limit, wait = self.messages.rate, self.messages.retry_after
+        if not self.overflow.take():
+            self.send(error("flood", "too many messages: disconnected"))
+            self.close(1008, "flood")
+            return False
+        limit, wait = round(limit, 1), math.ceil(min(wait, 3600.0) * 10) / 10
+        self.send(
+            error(
+                "rate_limited",
+                f"too many messages: at most {limit:g} a second; this one was not handled, "
+                f"try again in {wait:g} s",
+                "messages_rate",
+                {"limit": limit, "retry_after": wait},
+            )
+        )
+        return False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue `message` for this connection."""
@@ -534,8 +585,10 @@ class Room:
         return seat, token
 
     def _rename(self, seat: int, name: str) -> None:
-        """Give `seat` the name `name` (`bad_name` when another seat has it)."""
-        if name in self.match.names:
+        """Give `seat` the name `name` (`bad_name` when another seat has it, or one
+        that is the same once case-folded: `skyjo.match.name_key`)."""
+        others = (other for i, other in enumerate(self.match.names) if i != seat)
+        if name_key(name) in {name_key(other) for other in others}:
             raise ProtocolError(
                 "bad_name",
                 f"the name {name} is taken here: choose another",
@@ -547,9 +600,7 @@ class Room:
         try:
             self.match.seats = check_seats(seats)
         except ValueError as failure:
-            raise ProtocolError(
-                "bad_name", str(failure), "name_refused", {"detail": str(failure)}
-            ) from None
+            raise _refused(failure, "bad_name", "name_refused") from None
 
     def _revoke(self, seat: int) -> None:
         """Forget every token of `seat` but the host's: the seat is free again."""
@@ -563,9 +614,7 @@ class Room:
 
     async def receive(self, client: Client, raw: str | bytes | None) -> None:
         """Handle one message of `client`; any refusal becomes an `error` to it alone."""
-        if not client.messages.take():
-            client.send(error("flood", "too many messages: disconnected"))
-            client.close(1008, "flood")
+        if not client.admit():
             return
         try:
             message = protocol.parse(raw, self.settings.max_message)

@@ -1,9 +1,10 @@
 """The scorepad's page and JSON API (docs/scorepad.md), over `skyjo.scorepad`.
 
     GET    /scorepad, /scorepad/{id}      the page (static/scorepad.html)
-    GET    /api/scorepad/sheets           the sheets, the last changed first
+    GET    /api/scorepad/sheets           your sheets, the last changed first
     POST   /api/scorepad/sheets           a new sheet: {players, title, target_score, ender_penalty}
     POST   /api/scorepad/import           store an exported JSON sheet (the body)
+    POST   .../sheets/{id}/share          a link: {access: "read" | "edit"} -> {link, key}
     GET    .../sheets/{id}                a sheet: revision, summary, rounds as typed, can_undo
     PATCH  .../sheets/{id}                rename: {revision, title}
     DELETE .../sheets/{id}                delete the sheet
@@ -16,6 +17,15 @@
 
 Every number comes from the model (`skyjo.scorepad.sheet`, scored by
 `skyjo.scoring`); this module only maps requests onto it and onto the store.
+
+A sheet belongs to the browser that made it (`SheetStore.access`): the browser
+keeps a token (its `X-Skyjo-Owner` header; the server keeps its hash, and
+issues one with the first sheet of a browser that has none), which lists,
+changes and deletes its sheets; a link's secret (`X-Skyjo-Key`) reads, or
+changes, the one sheet it was made for. Without either a sheet is unknown
+(404 `no_sheet`); a read-only link that tries a change, or an edit link that
+tries to delete, is a 403 `forbidden`. Sheets made (new or imported) are
+counted per client address (`sheets_rate`, 429).
 A change names the revision the page shows: another revision is a 409
 (`conflict`) and nothing is saved. A mistake the model refuses is a 400
 `{"error": {"code": "mistake", "message", "round", "player", "kind", "params"}}`
@@ -36,6 +46,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.scorepad.sheet import (
     Sheet,
     SheetError,
@@ -47,7 +58,21 @@ from skyjo.scorepad.sheet import (
     grid_explanation,
     import_json,
 )
-from skyjo.scorepad.store import ConflictError, OpenSheet, SheetStore, StoredSheet, StoreError
+from skyjo.scorepad.store import (
+    DELETING,
+    EDIT,
+    EDITING,
+    OWNER,
+    READ,
+    ConflictError,
+    OpenSheet,
+    SheetStore,
+    StoredSheet,
+    StoreError,
+    new_token,
+    token_hash,
+)
+from skyjo.web.limits import client_address
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.settings import Settings
 
@@ -55,6 +80,9 @@ STATIC = Path(__file__).parent / "static"
 #: The largest request body of a change, in bytes; an imported file may be larger.
 MAX_BODY = 64 * 1024
 MAX_IMPORT = 4 * 1024 * 1024
+#: The headers of a browser's token (its sheets) and of a link's secret (one sheet).
+OWNER_HEADER = "X-Skyjo-Owner"
+KEY_HEADER = "X-Skyjo-Key"
 
 T = TypeVar("T")
 
@@ -78,6 +106,9 @@ class Failure(ProtocolError):
         self.where = where
 
     def response(self) -> JSONResponse:
+        headers = {}
+        if self.code == "rate_limited":
+            headers["Retry-After"] = str(self.params["retry_after"])
         body = {
             "error": {
                 "code": self.code,
@@ -87,7 +118,7 @@ class Failure(ProtocolError):
                 **self.where,
             }
         }
-        return JSONResponse(body, status_code=self.status)
+        return JSONResponse(body, status_code=self.status, headers=headers)
 
 
 def scorepad_router(settings: Settings) -> APIRouter:
@@ -96,8 +127,9 @@ def scorepad_router(settings: Settings) -> APIRouter:
     stores: list[SheetStore] = []
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         stores.append(await asyncio.to_thread(SheetStore, settings.database_url))
+        app.state.sheets = stores[0]
         try:
             yield
         finally:
@@ -148,8 +180,57 @@ def scorepad_router(settings: Settings) -> APIRouter:
     async def page(sheet_id: str = "") -> FileResponse:
         return FileResponse(STATIC / "scorepad.html", headers={"Cache-Control": "no-cache"})
 
+    async def allowed(request: Request, wanted: frozenset[str] | None = None) -> str:
+        """What the request's holder may do with its sheet (`SheetStore.access`),
+        refused when it is nothing (404, as for no sheet) or not in `wanted` (403)."""
+        sheet_id = request.path_params["sheet_id"]
+        owner, key = _credential(request, OWNER_HEADER), _credential(request, KEY_HEADER)
+        access = await run(lambda store: store.access(sheet_id, owner, key))
+        if access is None:
+            raise Failure(404, "no_sheet", f"there is no scoresheet {sheet_id!r:.40} of yours")
+        if wanted is not None and access not in wanted:
+            if wanted == DELETING:
+                raise Failure(
+                    403,
+                    "forbidden",
+                    "only the browser that made this scoresheet deletes it",
+                    "owner_only",
+                )
+            raise Failure(
+                403,
+                "forbidden",
+                "this link lets you read the scoresheet, not change it",
+                "read_only",
+            )
+        return access
+
+    def counted(request: Request) -> None:
+        """One more sheet made by the request's client address (429 over the limit)."""
+        try:
+            limit(request, "sheets_rate")
+        except ProtocolError as failure:
+            raise Failure(
+                429, failure.code, failure.message, failure.kind, failure.params
+            ) from None
+
+    def owned(request: Request) -> tuple[str, str | None]:
+        """The hash of the request's owner token, and the token to give the browser
+        when it had none (a new one)."""
+        owner = _credential(request, OWNER_HEADER)
+        if owner is not None:
+            return owner, None
+        token = new_token()
+        return token_hash(token), token
+
+    def made(stored: StoredSheet, issued: str | None) -> dict[str, Any]:
+        shown = view(stored, OWNER)
+        if issued is not None:
+            shown["owner"] = issued  # the browser keeps it: its key to its sheets
+        return shown
+
     async def listed(request: Request) -> dict[str, Any]:
-        infos = await run(lambda store: store.list())
+        owner = _credential(request, OWNER_HEADER)
+        infos = [] if owner is None else await run(lambda store: store.list(owner))
         return {"sheets": [info.to_dict() for info in infos]}
 
     async def create(request: Request) -> dict[str, Any]:
@@ -158,17 +239,18 @@ def scorepad_router(settings: Settings) -> APIRouter:
             {"players", "title", "target_score", "ender_penalty"},
             "a new sheet",
         )
+        owner, issued = owned(request)
 
-        def make(store: SheetStore) -> dict[str, Any]:
-            sheet = Sheet.new(
+        sheet = await run(
+            lambda store: Sheet.new(
                 _players(data.get("players")),
                 data.get("title", ""),
                 data.get("target_score", 100),
                 data.get("ender_penalty", "positive"),
             )
-            return view(store.create(sheet))
-
-        return await run(make)
+        )
+        counted(request)  # a sheet the model accepts counts
+        return await run(lambda store: made(store.create(sheet, owner), issued))
 
     async def imported(request: Request) -> dict[str, Any]:
         body = await _body(request, MAX_IMPORT)
@@ -176,18 +258,25 @@ def scorepad_router(settings: Settings) -> APIRouter:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise Failure(400, "mistake", "the file is not UTF-8 text", "not_utf8") from None
-        return await run(lambda store: view(store.create(import_json(text))))
+        owner, issued = owned(request)
+
+        sheet = await run(lambda store: import_json(text))
+        counted(request)
+        return await run(lambda store: made(store.create(sheet, owner), issued))
 
     async def get(request: Request) -> dict[str, Any]:
+        access = await allowed(request)
         sheet_id = request.path_params["sheet_id"]
-        return await run(lambda store: view(store.load(sheet_id)))
+        return await run(lambda store: view(store.load(sheet_id), access))
 
     async def rename(request: Request) -> dict[str, Any]:
         data = _fields(await _json(request), {"revision", "title"}, "a rename")
+        access = await allowed(request, EDITING)
         title = data.get("title", "")
-        return await run(_change(request, data, lambda open_sheet: open_sheet.rename(title)))
+        return await run(_change(request, data, lambda o: o.rename(title), access))
 
     async def delete(request: Request) -> dict[str, Any]:
+        await allowed(request, DELETING)
         sheet_id = request.path_params["sheet_id"]
 
         def gone(store: SheetStore) -> dict[str, Any]:
@@ -196,8 +285,25 @@ def scorepad_router(settings: Settings) -> APIRouter:
 
         return await run(gone)
 
+    async def share(request: Request) -> dict[str, Any]:
+        data = _fields(await _json(request), {"access"}, "a share")
+        wanted = data.get("access")
+        if wanted not in (READ, EDIT):
+            raise Failure(
+                400,
+                "bad_request",
+                'a link lets its holder "read" or "edit" the scoresheet',
+                "share_access",
+            )
+        await allowed(request, None if wanted == READ else EDITING)
+        sheet_id = request.path_params["sheet_id"]
+        key = await run(lambda store: store.share(sheet_id, wanted))
+        link = f"/scorepad/{sheet_id}#key={key}"
+        return {"id": sheet_id, "access": wanted, "key": key, "link": link}
+
     async def preview(request: Request) -> dict[str, Any]:
         data = _fields(await _json(request), {"round", "number"}, "a preview")
+        await allowed(request)
         sheet_id = request.path_params["sheet_id"]
         number = data.get("number")
         return await run(
@@ -206,21 +312,26 @@ def scorepad_router(settings: Settings) -> APIRouter:
 
     async def add(request: Request) -> dict[str, Any]:
         data = _fields(await _json(request), {"revision", "round"}, "a new round")
-        return await run(_change(request, data, lambda o: o.add_round(data.get("round"))))
+        access = await allowed(request, EDITING)
+        return await run(_change(request, data, lambda o: o.add_round(data.get("round")), access))
 
     async def edit(request: Request) -> dict[str, Any]:
         data = _fields(await _json(request), {"revision", "round"}, "an edited round")
         number = _number(request.path_params["number"])
-        return await run(_change(request, data, lambda o: o.edit_round(number, data.get("round"))))
+        access = await allowed(request, EDITING)
+        work = _change(request, data, lambda o: o.edit_round(number, data.get("round")), access)
+        return await run(work)
 
     async def delete_round(request: Request) -> dict[str, Any]:
         number = _number(request.path_params["number"])
         data = {"revision": _number(request.query_params.get("revision", ""), "revision")}
-        return await run(_change(request, data, lambda o: o.delete_round(number)))
+        access = await allowed(request, EDITING)
+        return await run(_change(request, data, lambda o: o.delete_round(number), access))
 
     async def undo(request: Request) -> dict[str, Any]:
         data = _fields(await _json(request), {"revision"}, "an undo")
-        return await run(_change(request, data, lambda o: o.undo()))
+        access = await allowed(request, EDITING)
+        return await run(_change(request, data, lambda o: o.undo(), access))
 
     async def exported(request: Request) -> Response:
         sheet_id, kind = request.path_params["sheet_id"], request.path_params["kind"]
@@ -231,6 +342,7 @@ def scorepad_router(settings: Settings) -> APIRouter:
                 f"a sheet is exported as json or csv, not {kind!r:.20}",
                 params={"format": f"{kind!r:.20}"},
             )
+        await allowed(request)
         stored = await run(lambda store: store.load(sheet_id))
         text = export_json(stored.sheet) if kind == "json" else export_csv(stored.sheet)
         media = "application/json" if kind == "json" else "text/csv"
@@ -250,6 +362,7 @@ def scorepad_router(settings: Settings) -> APIRouter:
         ("GET", one, get, 200),
         ("PATCH", one, rename, 200),
         ("DELETE", one, delete, 200),
+        ("POST", one + "/share", share, 201),
         ("POST", one + "/preview", preview, 200),
         ("POST", one + "/rounds", add, 200),
         ("PUT", one + "/rounds/{number}", edit, 200),
@@ -262,11 +375,13 @@ def scorepad_router(settings: Settings) -> APIRouter:
     return router
 
 
-def view(stored: StoredSheet) -> dict[str, Any]:
-    """A sheet as the page shows it: the summary, and each round's entries as typed."""
+def view(stored: StoredSheet, access: str) -> dict[str, Any]:
+    """A sheet as the page shows it: the summary, each round's entries as typed,
+    and what the viewer may do with it (`access`: owner, open, edit or read)."""
     sheet = stored.sheet
     return {
         "id": stored.id,
+        "access": access,
         "revision": stored.revision,
         "title": sheet.title,
         "players": list(sheet.players),
@@ -281,8 +396,17 @@ def view(stored: StoredSheet) -> dict[str, Any]:
     }
 
 
+def _credential(request: Request, header: str) -> str | None:
+    """The hash of the token or key of the request's `header` (None: none given)."""
+    given = request.headers.get(header, "").strip()
+    return token_hash(given[:200]) if given else None
+
+
 def _change(
-    request: Request, data: dict[str, Any], change: Callable[[OpenSheet], Sheet]
+    request: Request,
+    data: dict[str, Any],
+    change: Callable[[OpenSheet], Sheet],
+    access: str,
 ) -> Callable[[SheetStore], dict[str, Any]]:
     """The work of a change to the sheet of the request at `data["revision"]`."""
     sheet_id = request.path_params["sheet_id"]
@@ -301,7 +425,7 @@ def _change(
             )
         open_sheet = OpenSheet(store, stored)
         change(open_sheet)
-        return view(open_sheet.stored)
+        return view(open_sheet.stored, access)
 
     return work
 
@@ -356,6 +480,11 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
     return {"entries": entries, "round": one, "error": None}
 
 
+def limit(request: Request, kind: str) -> None:
+    """Count one `kind` event of the request's client address (`skyjo.web.limits`)."""
+    request.app.state.limits.check(kind, client_address(request.scope.get("client")))
+
+
 def _players(players: Any) -> list[str]:
     """The names of a new sheet's form, its empty fields skipped."""
     if not isinstance(players, list):
@@ -391,11 +520,28 @@ def _fields(data: Any, allowed: set[str], what: str) -> dict[str, Any]:
 
 
 async def _json(request: Request) -> Any:
+    """The request's JSON body (`{}` when empty), refused when it nests deeper
+    than `MAX_DEPTH` before it is parsed."""
     body = await _body(request, MAX_BODY)
+    _shallow(body)
     try:
         return json.loads(body or b"{}")
     except ValueError:
         raise Failure(400, "bad_request", "the request body is not JSON", "body_not_json") from None
+
+
+def _shallow(body: bytes) -> None:
+    """Refuse (400 `body_too_deep`) a body nesting deeper than `MAX_DEPTH`."""
+    try:
+        check_depth(body)
+    except TooDeep as deep:
+        raise Failure(
+            400,
+            "bad_request",
+            f"the request body nests deeper than {deep.limit} levels",
+            "body_too_deep",
+            {"max": deep.limit},
+        ) from None
 
 
 async def _body(request: Request, limit: int) -> bytes:

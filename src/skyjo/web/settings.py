@@ -21,11 +21,27 @@ class Settings:
     bot_delay: float = 0.8
     #: A human seat with no connection for this long has its turns played by a stand-in bot.
     absent_after: float = 60.0
-    #: The largest client message, in bytes of UTF-8.
+    #: The largest client message, in bytes of UTF-8: a larger one is answered `too_large`.
     max_message: int = 4096
-    #: Messages a client may send in a burst, and the sustained rate per second.
+    #: A message over this many bytes is answered `too_large` and its connection closed
+    #: (1009); the transport takes frames up to `command.WS_MAX_SIZE`.
+    oversize_close: int = 64 * 1024
+    #: Messages a connection may send in a burst, and the sustained rate per second: a
+    #: message over them is answered `rate_limited` and dropped; as many again at once
+    #: (a flood) and the connection is closed (1008).
     burst: int = 30
     rate: float = 10.0
+    #: Messages the connections of one address may send together: a burst, and per second.
+    ip_burst: int = 120
+    ip_rate: float = 40.0
+    #: Per client address: rooms created, game records uploaded, scoresheets created
+    #: (new or imported), each an hour (a burst of as many, refilled evenly; 0: no limit).
+    rooms_per_hour: int = 30
+    replays_per_hour: int = 30
+    sheets_per_hour: int = 30
+    #: The proxies whose X-Forwarded-For names the client (comma-separated addresses or
+    #: networks, "*" for any, "" for none): uvicorn's forwarded-allow-ips (docs/deploy.md).
+    trusted_proxies: str = "127.0.0.1"
     #: Chat messages in a burst and per second; the longest chat message in characters.
     chat_burst: int = 5
     chat_rate: float = 0.5
@@ -49,10 +65,14 @@ class Settings:
         """Settings for `skyjo serve`: the database from `db`, else `$SKYJO_DB`,
         else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY`,
         `$SKYJO_ABSENT_AFTER`, `$SKYJO_FINISHED_LINGER` and `$SKYJO_RATE`
-        (messages a second a client may send, the burst three times that)
-        override the pace (tests and benchmarks set them); `$SKYJO_BOT_PROCESSES`
-        the bots' worker processes (0: threads; default `default_bot_processes()`)."""
-        values: dict[str, float] = {}
+        (messages a second a connection may send, the burst three times that; an
+        address four times as many) override the pace (tests and benchmarks set
+        them); `$SKYJO_ROOMS_PER_HOUR`, `$SKYJO_REPLAYS_PER_HOUR` and
+        `$SKYJO_SHEETS_PER_HOUR` the per-address limits (0: none);
+        `$SKYJO_TRUSTED_PROXIES` the proxies trusted to name the client;
+        `$SKYJO_BOT_PROCESSES` the bots' worker processes (0: threads; default
+        `default_bot_processes()`)."""
+        values: dict[str, float | str] = {}
         for name, key in (
             ("bot_delay", "SKYJO_BOT_DELAY"),
             ("absent_after", "SKYJO_ABSENT_AFTER"),
@@ -60,9 +80,19 @@ class Settings:
         ):
             if os.environ.get(key):
                 values[name] = float(os.environ[key])
+        for name, key in (
+            ("rooms_per_hour", "SKYJO_ROOMS_PER_HOUR"),
+            ("replays_per_hour", "SKYJO_REPLAYS_PER_HOUR"),
+            ("sheets_per_hour", "SKYJO_SHEETS_PER_HOUR"),
+        ):
+            if os.environ.get(key):
+                values[name] = int(os.environ[key])
         if os.environ.get("SKYJO_RATE"):
-            values["rate"] = float(os.environ["SKYJO_RATE"])
-            values["burst"] = max(30, int(3 * values["rate"]))
+            rate = float(os.environ["SKYJO_RATE"])
+            values.update(rate=rate, burst=max(30, int(3 * rate)))
+            values.update(ip_rate=max(40.0, 4 * rate), ip_burst=max(120, int(12 * rate)))
+        if "SKYJO_TRUSTED_PROXIES" in os.environ:
+            values["trusted_proxies"] = os.environ["SKYJO_TRUSTED_PROXIES"]
         processes = os.environ.get("SKYJO_BOT_PROCESSES")
         bot_processes = int(processes) if processes else default_bot_processes()
         return cls(database_url=database_url(db), bot_processes=bot_processes, **values)  # type: ignore[arg-type]

@@ -13,18 +13,31 @@ one search bot keeps one worker busy and the others serve the other rooms.
 
 If a worker dies, its pool is replaced and the bots it held start afresh from
 what they see (as on a resumed match, `skyjo.match`).
+
+A worker never outlives its server, however the server dies. On Linux the
+kernel kills it when its parent goes (`PR_SET_PDEATHSIG`, set as it starts):
+at once, whatever the worker is doing, even when its own Python cannot run
+(stopped, starved of CPU, deep in compiled code that holds its GIL). The
+kernel sends that signal when the *thread* that spawned the worker ends, not
+only the process, so every worker is spawned from one thread that lives as
+long as the `Thinkers` (`_spawner`). Elsewhere, and as a second guard, a thread
+of the worker checks every `WATCH_EVERY` seconds that its parent is still the
+server, which needs that thread to be scheduled and to get the GIL.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 import time
 import zlib
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -37,6 +50,8 @@ Key = tuple[str, int, int]
 WORKER_NICENESS = 10
 #: How often (seconds) a worker checks that its server is still there.
 WATCH_EVERY = 1.0
+#: prctl(2)'s option to have the kernel signal a process when its parent thread ends.
+PR_SET_PDEATHSIG = 1
 
 # --- in the worker process --------------------------------------------------------
 
@@ -70,14 +85,31 @@ def _ready() -> bool:
 
 def _start_worker(server: int) -> None:
     """A worker's start: a lower priority, so the server's event loop answers
-    first, and a watch on the server, so a worker never outlives it (a server
-    killed with SIGKILL cannot stop its workers itself)."""
+    first; then, so that a worker never outlives its server (a server killed
+    with SIGKILL cannot stop its workers itself), the kernel's parent-death
+    signal (`die_with_parent`) and a watch on the server."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    die_with_parent()
     threading.Thread(target=_watch, args=(server,), daemon=True, name="watch").start()
 
 
+def die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when the thread that spawned it ends
+    (prctl PR_SET_PDEATHSIG); False where that cannot be asked (another system,
+    no C library). A parent gone before the request is the watch's to notice."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def _watch(server: int) -> None:
+    """Exit once the parent is no longer `server` (it died: the worker was
+    given to another process), checking every `WATCH_EVERY` seconds."""
     while os.getppid() == server:
         time.sleep(WATCH_EVERY)
     os._exit(0)  # the server is gone: so is every game this worker thought for
@@ -91,16 +123,23 @@ class Thinkers:
 
     def __init__(self, processes: int) -> None:
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        #: The one thread that spawns every worker: it lives until `close`, so the
+        #: kernel's parent-death signal fires when the server dies, not before.
+        self._spawner = ThreadPoolExecutor(1, thread_name_prefix="skyjo-spawner")
         self._pools = [self._pool() for _ in range(processes)]
         self._lock = threading.Lock()
         self._matches = itertools.count(1)
-        for pool in self._pools:
-            pool.submit(_ready).result()  # the workers have imported skyjo
 
     def _pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
+        """A new pool of one worker, started (in the spawner thread) and ready."""
+        return self._spawner.submit(self._started_pool).result()
+
+    def _started_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(
             1, mp_context=self._context, initializer=_start_worker, initargs=(os.getpid(),)
         )
+        pool.submit(_ready).result()  # spawned here, by this thread; skyjo imported
+        return pool
 
     def maker(self, code: str) -> Any:
         """The bot factory of one match of room `code` (for `Match(make=...)`)."""
@@ -140,6 +179,7 @@ class Thinkers:
         leaked."""
         for pool in self._pools:
             pool.shutdown(wait=True, cancel_futures=True)
+        self._spawner.shutdown(wait=True)
 
 
 class RemoteBot:

@@ -1,6 +1,9 @@
 // The scorepad page: scoresheets of games played with the real cards (docs/scorepad.md).
 // Every number comes from the server's model (skyjo.scorepad, scored by skyjo.scoring): the page
 // sends what is typed and shows what comes back. Every text goes in with textContent (dom.js).
+// A sheet is the browser's that made it: the page keeps the browser's token (localStorage, issued
+// with its first sheet) and sends it with every request, and keeps the key of each link it opened
+// (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
@@ -19,6 +22,7 @@ const state = {
   confirm: null, // {kind: "sheet", id} or {kind: "round", number}: a deletion to confirm
   renaming: null, // a sheet id whose title is being edited
   notice: "",
+  sharing: null, // {id, read, edit}: the links to the open sheet, shown
   keypad: keypadDefault(),
   draft: { title: "", players: ["", "", "", ""], target: 100, penalty: "positive" },
 };
@@ -38,16 +42,51 @@ class ApiError extends Error {
   }
 }
 
+const OWNER = "skyjo:scorepad:owner"; // this browser's token: its sheets
+const KEYS = "skyjo:scorepad:keys"; // {sheet id: the key of the link it was opened by}
+const LINKS = "skyjo:scorepad:links"; // {sheet id: {read, edit}}: the links made to share it
+
+function remembered(name) {
+  try {
+    return JSON.parse(localStorage.getItem(name) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(name, id, value) {
+  const all = remembered(name);
+  all[id] = value;
+  localStorage.setItem(name, JSON.stringify(all));
+}
+
+/** Who asks: this browser's token, and the key of the link the sheet of `path` was opened by. */
+function credentials(path) {
+  const headers = {};
+  const owner = localStorage.getItem(OWNER);
+  if (owner) headers["X-Skyjo-Owner"] = owner;
+  const id = path.match(/^\/api\/scorepad\/sheets\/([^/?]+)/)?.[1];
+  const key = id ? remembered(KEYS)[decodeURIComponent(id)] : undefined;
+  if (key) headers["X-Skyjo-Key"] = key;
+  return headers;
+}
+
 async function api(method, path, body, raw = false) {
+  const headers = credentials(path);
+  if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method,
-    headers: body === undefined || raw ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined || raw ? body : JSON.stringify(body),
   });
   const data = await response.json();
   if (!response.ok) throw new ApiError(response.status, data.error);
+  if (data.owner) localStorage.setItem(OWNER, data.owner); // the token of this browser's first sheet
   return data;
 }
+
+/** Whether the open sheet may be changed here (not through a read-only link), or deleted. */
+const canEdit = (sheet) => sheet.access !== "read";
 
 const sheetPath = (id) => `/api/scorepad/sheets/${encodeURIComponent(id)}`;
 
@@ -81,8 +120,15 @@ function chrome() {
 
 function route() {
   const match = location.pathname.match(/^\/scorepad\/([A-Za-z0-9]{1,16})\/?$/);
+  const key = location.hash.match(/^#key=([A-Za-z0-9_-]{1,100})$/)?.[1];
+  if (match && key) {
+    // A shared link: its key is kept for that sheet, and leaves the address bar.
+    remember(KEYS, match[1], key);
+    history.replaceState(null, "", location.pathname);
+  }
   state.confirm = null;
   state.renaming = null;
+  state.sharing = null;
   state.notice = "";
   if (match) openSheet(match[1]);
   else openList();
@@ -157,7 +203,7 @@ function newSheetPanel() {
         main.querySelector(`[data-key="new-player-${draft.players.length - 1}"]`)?.focus();
       } }, `+ ${st("pad.addPlayer")}`) : null),
     h("div", { class: "pad-rules" },
-      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 10000, inputmode: "numeric",
+      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 1000, inputmode: "numeric",
         value: draft.target, "data-key": "new-target", oninput: (e) => { draft.target = e.target.value; } })),
       h("label", {}, st("pad.penalty"), " ", h("select", { "data-key": "new-penalty",
         onchange: (e) => { draft.penalty = e.target.value; } },
@@ -217,9 +263,26 @@ function listPanel(sheets) {
 
 function exportLinks(id) {
   return h("span", { class: "exports" }, st("pad.export"), " ",
-    h("a", { class: "button", href: `${sheetPath(id)}/export.csv`, download: `scoresheet-${id}.csv`, "data-key": `csv-${id}` }, st("pad.csv")),
+    h("button", { type: "button", "data-key": `csv-${id}`, onclick: () => download(id, "csv") }, st("pad.csv")),
     " ",
-    h("a", { class: "button", href: `${sheetPath(id)}/export.json`, download: `scoresheet-${id}.json`, "data-key": `json-${id}` }, st("pad.json")));
+    h("button", { type: "button", "data-key": `json-${id}`, onclick: () => download(id, "json") }, st("pad.json")));
+}
+
+/** Download an export: fetched with this browser's credentials, saved from a blob. */
+async function download(id, kind) {
+  const path = `${sheetPath(id)}/export.${kind}`;
+  const response = await fetch(path, { headers: credentials(path) });
+  if (!response.ok) {
+    state.notice = new ApiError(response.status, (await response.json()).error).message;
+    draw();
+    return;
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const anchor = h("a", { href: url, download: `scoresheet-${id}.${kind}`, hidden: true });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000); // long after the download started
 }
 
 function renameBox(title, save, cancel) {
@@ -279,7 +342,7 @@ async function openSheet(id) {
 function show(sheet, { keepForm = false } = {}) {
   state.sheet = sheet;
   const rounds = sheet.summary.rounds.length;
-  if (!keepForm || !state.form) state.form = sheet.summary.finished ? null : newForm(null);
+  if (!keepForm || !state.form) state.form = sheet.summary.finished || !canEdit(sheet) ? null : newForm(null);
   if (state.selected === null || state.selected > rounds) state.selected = rounds || null;
   drawSheet();
 }
@@ -306,8 +369,10 @@ function headPanel(sheet) {
       await change("PATCH", sheetPath(sheet.id), { title: value });
     }, () => { state.renaming = null; drawSheet(); })
     : [
-      h("button", { type: "button", "data-key": "rename", onclick: () => { state.renaming = sheet.id; drawSheet(); } }, st("pad.rename")),
-      h("button", { type: "button", "data-key": "undo", disabled: !sheet.can_undo, onclick: undo }, st("pad.undo")),
+      canEdit(sheet) ? h("button", { type: "button", "data-key": "rename", onclick: () => { state.renaming = sheet.id; drawSheet(); } }, st("pad.rename")) : null,
+      canEdit(sheet) ? h("button", { type: "button", "data-key": "undo", disabled: !sheet.can_undo, onclick: undo }, st("pad.undo")) : null,
+      h("button", { type: "button", "data-key": "share", "aria-expanded": String(state.sharing?.id === sheet.id),
+        onclick: () => (state.sharing?.id === sheet.id ? (state.sharing = null, drawSheet()) : share(sheet)) }, st("pad.share")),
       exportLinks(sheet.id),
       link("/scorepad", st("pad.all"), { class: "button", "data-key": "all" }),
     ];
@@ -315,8 +380,49 @@ function headPanel(sheet) {
     h("h1", { "data-key": "sheet-title" }, title),
     h("p", { class: "rules" }, joinNames(sheet.players), " · ",
       st("pad.rules", { target: sheet.rules.target_score, penalty: st(`penalty.${sheet.rules.ender_penalty}`) })),
+    canEdit(sheet) ? null : h("p", { class: "notice", "data-key": "read-only" }, st("pad.readOnly")),
     h("div", { class: "row" }, actions),
+    sharePanel(sheet),
     state.notice ? h("p", { class: "error", role: "alert", "data-key": "notice" }, state.notice) : null);
+}
+
+/** Show the links that share the sheet: read only, and (when this browser may edit it) to edit.
+ * Each is made once (POST .../share) and remembered, so the same links are offered again. */
+async function share(sheet) {
+  const links = { ...(remembered(LINKS)[sheet.id] || {}) };
+  try {
+    for (const access of canEdit(sheet) ? ["read", "edit"] : ["read"]) {
+      if (!links[access]) links[access] = (await api("POST", `${sheetPath(sheet.id)}/share`, { access })).link;
+    }
+    remember(LINKS, sheet.id, links);
+    state.sharing = { id: sheet.id, read: links.read, edit: canEdit(sheet) ? links.edit : undefined };
+    state.notice = "";
+  } catch (failure) {
+    state.notice = failure.message;
+  }
+  drawSheet();
+}
+
+function sharePanel(sheet) {
+  if (state.sharing?.id !== sheet.id) return null;
+  const line = (access) => {
+    const url = new URL(state.sharing[access], location.origin).href;
+    const field = h("input", { readonly: true, value: url, id: `share-${access}`, "data-key": `share-${access}`,
+      onfocus: (e) => e.target.select() });
+    const copy = h("button", { type: "button", "data-key": `copy-${access}`, onclick: async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = st("pad.shareCopied");
+      } catch {
+        copy.textContent = st("pad.shareSelected"); // no clipboard here (not HTTPS): copy it by hand
+      }
+    } }, st("pad.shareCopy"));
+    return h("p", { class: "share-line" }, h("label", { for: `share-${access}` }, st(`pad.share.${access}`)), field, copy);
+  };
+  return h("div", { class: "pad-share", "data-key": "share-panel" },
+    h("p", { class: "notice" }, st(state.sharing.edit ? "pad.shareHelp" : "pad.shareHelpRead")),
+    ["read", "edit"].filter((access) => state.sharing[access]).map(line));
 }
 
 function statusPanel(sheet) {
@@ -703,6 +809,7 @@ function roundsPanel(sheet) {
 
 /** Edit and delete (asked first) for round `number`, in the table (`where`) or under its explanation. */
 function roundActions(sheet, number, where) {
+  if (!canEdit(sheet)) return [];
   const suffix = where === "table" ? `-${number}` : "-explained";
   const label = (word) => `${word} · ${st("pad.round", { n: number })}`;
   if (state.confirm?.kind === "round" && state.confirm.number === number && state.confirm.where === where) {
@@ -845,7 +952,7 @@ function keypadDefault() {
 
 document.addEventListener("keydown", (event) => {
   if (!state.sheet || event.target.closest("input, select, textarea")) return;
-  if ((event.ctrlKey || event.metaKey) && event.key === "z" && state.sheet.can_undo) {
+  if ((event.ctrlKey || event.metaKey) && event.key === "z" && state.sheet.can_undo && canEdit(state.sheet)) {
     event.preventDefault();
     undo();
   }
