@@ -105,6 +105,7 @@ export class Replay {
 
   // The board's calls that a replay ignores: nobody moves, chats or manages seats.
   move() {}
+  ready() {}
   say() {}
   setSeat() {}
 }
