@@ -225,7 +225,9 @@ async def play(url: str, token: str | None, think: tuple[float, float], clock: C
                 obs = message["observation"]
                 if obs["phase"] == "game_over":
                     return True
-                if obs.get("legal_actions") and sent is None:
+                if obs["phase"] == "round_over" and seat is not None:
+                    await ws.send(json.dumps({"type": "ready"}))  # seen: deal the next round
+                elif obs.get("legal_actions") and sent is None:
                     if think[1] > 0:
                         await asyncio.sleep(rng.uniform(*think))
                     sent = time.monotonic()

@@ -37,6 +37,8 @@ class Conn:
         self.obs: Message | None = None
         self.number = 0
         self.seats: list[Message] = []
+        #: At a round end, the seats it waits for to say "next round" (None: not told yet).
+        self.waiting: list[int] | None = []
 
     def hello(self, token: str | None = None, join: bool = False) -> Message:
         """Say hello and return the `state` that answers it."""
@@ -52,6 +54,10 @@ class Conn:
     def move(self, action: int) -> None:
         self.send({"type": "move", "action": action})
 
+    def ready(self) -> None:
+        """Say "next round" at a round end."""
+        self.send({"type": "ready"})
+
     def receive(self) -> Message:
         """The next message (waits for it), noted."""
         message = self.ws.receive_json()
@@ -59,10 +65,13 @@ class Conn:
         kind = message["type"]
         if kind == "state":
             self.state, self.obs, self.number = message, message["observation"], message["number"]
-            self.seats = message["seats"]
+            self.seats, self.waiting = message["seats"], message["waiting"]
         elif kind == "update":
             assert message["number"] == self.number + 1, (message["number"], self.number)
             self.obs, self.number = message["observation"], message["number"]
+            self.waiting = None if self.obs["phase"] == "round_over" else []
+        elif kind == "ready":
+            self.waiting = message["waiting"]
         elif kind == "seats":
             self.seats = message["seats"]
         return message
@@ -116,11 +125,14 @@ def join_room(client: TestClient, code: str) -> Message:
 
 def human_to_move(watcher: Conn) -> bool:
     """Whether the watcher's latest view awaits a human (or the game is over):
-    then no update is coming until a human moves."""
+    then no update is coming until a human moves, or at a round end until the
+    awaited humans say "next round"."""
     obs = watcher.obs
     assert obs is not None
     if obs["phase"] == "game_over" or (watcher.state and watcher.state["stalled"]):
         return True
+    if obs["phase"] == "round_over":
+        return bool(watcher.waiting)
     return watcher.seats[obs["current_player"]]["human"]
 
 
@@ -145,6 +157,11 @@ def play_game(
         if watcher.over or (until is not None and until(watcher)):
             return
         assert watcher.obs is not None
+        if watcher.obs["phase"] == "round_over":
+            for seat in watcher.waiting or ():
+                players[seat].ready()
+            watcher.until_number(watcher.number + 1)
+            continue
         mover = players[watcher.obs["current_player"]]
         assert mover.obs is not None and mover.obs["legal_actions"], mover.obs
         mover.move(rng.choice(mover.obs["legal_actions"]))

@@ -82,7 +82,13 @@ class Remove:
     seat: int
 
 
-ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """At a round end, the sender's seat has seen it: deal the next round when
+    every connected human has said so."""
+
+
+ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready
 
 #: Per type, the fields a message may hold besides `type`.
 FIELDS: dict[str, frozenset[str]] = {
@@ -92,6 +98,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "chat": frozenset({"text"}),
     "seat": frozenset({"seat", "bot"}),
     "remove": frozenset({"seat"}),
+    "ready": frozenset(),
 }
 
 
@@ -189,6 +196,7 @@ _READERS = {
     "chat": _chat,
     "seat": _seat,
     "remove": lambda data: Remove(_integer(data, "seat")),
+    "ready": lambda data: Ready(),
 }
 
 

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from skyjo.engine import IllegalActionError, Phase, State
+from skyjo.engine import NEXT_ROUND, IllegalActionError, Phase, State
 from skyjo.match import (
     Match,
     MatchError,
@@ -47,6 +47,7 @@ from skyjo.web.protocol import (
     Hello,
     Move,
     ProtocolError,
+    Ready,
     Remove,
     Resync,
     SeatChange,
@@ -377,6 +378,9 @@ class Room:
         self.options = dict(record.options)
         self.turn_seconds: float | None = self.options.get("turn_seconds")
         self._decision_since = now  #: when the move awaited now became due (the turn timer)
+        #: At a round end, the seats whose human said "next round" (`ready`).
+        self._ready: set[int] = set()
+        self._announced: tuple[list[int], list[int]] = ([], [])  #: the last `ready` sent
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self.closed = False
@@ -454,6 +458,8 @@ class Room:
             "winners": list(match.winners()),
             "turn_seconds": self.turn_seconds,
             "timer_left": self.timer_left(),
+            "ready": sorted(self._ready),
+            "waiting": self.waiting(),
         }
 
     def timer_left(self) -> float | None:
@@ -561,6 +567,8 @@ class Room:
             await self._seat_change(client, message)
         elif isinstance(message, Remove):
             await self._remove(client, message.seat)
+        elif isinstance(message, Ready):
+            await self._say_ready(client)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -583,6 +591,7 @@ class Room:
             self.idle_since = None
         if client.seat is not None and self._absent_since.pop(client.seat, None) is not None:
             self._broadcast({"type": "seats", "seats": self.seats()})
+        self._announce_ready()
         self._wake.set()
 
     def attach(self) -> None:
@@ -599,6 +608,8 @@ class Room:
         self._check_idle()
         if not greeted:
             return
+        self._announce_ready()  # a round end no longer waits for who left
+        self._wake.set()
         seat = client.seat
         if seat is not None and not any(c.seat == seat for c in self.clients):
             self._absent_since[seat] = time.monotonic()
@@ -609,6 +620,9 @@ class Room:
         """A human's move: played through the match, refused with the match's reason."""
         if client.seat is None:
             raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
+        if action == NEXT_ROUND and self.match.state.phase == Phase.ROUND_OVER:
+            await self._say_ready(client)  # the next round is dealt once everyone has said so
+            return
         async with self.lock:
             try:
                 update = self.match.play(client.seat, action)
@@ -668,6 +682,7 @@ class Room:
             await asyncio.to_thread(self.match.set_player, change.seat, change.bot)
             await self._save(self.record())
         self._broadcast({"type": "seats", "seats": self.seats()})
+        self._announce_ready()
         self._wake.set()
 
     async def _remove(self, client: Client, seat: int) -> None:
@@ -698,7 +713,37 @@ class Room:
         self._check_idle()
         self._absent_since.setdefault(seat, time.monotonic())
         self._broadcast({"type": "seats", "seats": self.seats()})
+        self._announce_ready()
         self._wake.set()
+
+    # --- the round end: every connected human says "next round" ----------------------
+
+    def waiting(self) -> list[int]:
+        """The seats a round end still waits for: human seats with a connection
+        whose player has not said "next round" (empty outside a round end)."""
+        if self.match.state.phase != Phase.ROUND_OVER:
+            return []
+        present = {c.seat for c in self.clients if c.seat is not None}
+        return sorted(s for s in present if self.match.seats[s].human and s not in self._ready)
+
+    async def _say_ready(self, client: Client) -> None:
+        """The client's seat has seen the round's end (a `ready`, or the ender's NEXT_ROUND)."""
+        if client.seat is None:
+            raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
+        if self.match.state.phase != Phase.ROUND_OVER:
+            raise ProtocolError(
+                "not_round_end", "there is no round end to move on from", "not_round_end"
+            )
+        self._ready.add(client.seat)
+        self._announce_ready()
+        self._wake.set()
+
+    def _announce_ready(self) -> None:
+        """Tell every viewer who is ready and who is awaited, when that changed."""
+        now = (sorted(self._ready), self.waiting())
+        if now != self._announced:
+            self._announced = now
+            self._broadcast({"type": "ready", "ready": now[0], "waiting": now[1]})
 
     # --- steps -------------------------------------------------------------------------
 
@@ -717,6 +762,9 @@ class Room:
                 if timed_out:
                     views[client.seat]["timed_out"] = True
             client.send(views[client.seat])
+        if update.state.phase != Phase.ROUND_OVER:
+            self._ready.clear()
+        self._announce_ready()
         if self.match.over:
             self.match.close()
             self._on_idle()  # saved: the lobby may drop the room once nobody watches it
@@ -776,13 +824,15 @@ class Room:
 
     def _due(self) -> tuple[float, int, str] | None:
         """The next automatic move: (seconds until it is due, seat, "bot",
-        "stand_in" or "timer"), or None while a present human is to move with no
-        turn timer, or the game is over."""
+        "stand_in", "timer" or "deal" at a round end), or None while a present human
+        is to move (or to say "next round") with no turn timer, or the game is over."""
         seat = self.match.to_move
         if seat is None:
             return None
         now = time.monotonic()
         wait = self._last_step + self.settings.bot_delay - now
+        if self.match.state.phase == Phase.ROUND_OVER:
+            return self._deal_due(seat, wait, now)
         if not self.match.seats[seat].human:
             return max(0.0, wait), seat, "bot"
         due: list[tuple[float, int, str]] = []
@@ -792,6 +842,16 @@ class Room:
         if self.turn_seconds is not None:
             due.append((max(0.0, self._decision_since + self.turn_seconds - now), seat, "timer"))
         return min(due) if due else None
+
+    def _deal_due(self, seat: int, wait: float, now: float) -> tuple[float, int, str] | None:
+        """When a round end deals the next round: once no connected human is
+        awaited (after the bot pause), or, with a turn timer, when the timer runs
+        out for those still idle. None: it waits for a human."""
+        if not self.waiting():
+            return max(0.0, wait), seat, "deal"
+        if self.turn_seconds is not None:
+            return max(0.0, self._decision_since + self.turn_seconds - now), seat, "deal"
+        return None
 
     async def _drive(self) -> None:
         """Play each automatic move when it is due; wake early on any change."""
@@ -818,11 +878,12 @@ class Room:
             due = self._due()
             if due is None or due[0] > 0 or due[1:] != (seat, kind):
                 return  # something changed while waiting for the lock
-            play = (
-                self.match.play_bot
-                if kind == "bot"
-                else functools.partial(self.match.play_for, seat)
-            )
+            if kind == "bot" or (kind == "deal" and not self.match.seats[seat].human):
+                play = self.match.play_bot
+            elif kind == "deal":
+                play = functools.partial(self.match.play, seat, NEXT_ROUND)
+            else:
+                play = functools.partial(self.match.play_for, seat)
             update = await asyncio.to_thread(play)
             await self._commit(update, timed_out=kind == "timer")
 
