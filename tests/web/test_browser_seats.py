@@ -63,8 +63,8 @@ def test_hot_seat_hides_the_board_between_players(
             page.wait_for_selector(".mine .grid.large")
             assert my_name(page) == name.group(1)
             continue
-        if page.locator(".round-over").count():
-            page.click("[data-key=round-close]")
+        if page.locator(".round-over").count():  # "Next round" for both of the device's seats
+            click_and_wait(page, "[data-key=choice-next]")
             continue
         if page.locator("[data-key=choice-next]").count():
             click_and_wait(page, "[data-key=choice-next]")
@@ -94,7 +94,7 @@ def test_a_friend_names_themselves_and_the_host_removes_and_readmits_them(
     host.click("[data-key=start]")
     host.wait_for_selector(".mine .grid.large")
     assert re.fullmatch(r"(60|59|58) s left", host.inner_text("[data-key=timer]"))
-    link = host.input_value(".room-head .link")
+    link = host.input_value("[data-key=link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)
     guest.wait_for_selector("[data-key=join-name]")

@@ -21,23 +21,26 @@ export function renderBoard(root, game, ui) {
   }
   const view = viewOf(game, ui);
   const kept = scrolls(root);
+  const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
+  const apart = view.you !== null && !end; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
   replace(
     root,
     h("div", {
       class: "board",
       "data-seats": view.seats.length, // style.css sizes the cards from these
-      "data-others": view.seats.length - (view.you === null ? 0 : 1),
+      "data-others": view.seats.length - (apart ? 1 : 0),
       "data-you": view.you === null ? "none" : "seated",
       "data-phase": view.obs.phase,
+      "data-end": end ? view.obs.phase : null,
       onkeydown: (event) => { if (event.key === "Escape" && ui.drawer) closeDrawer(view); },
     },
     header(game, view),
     h("section", { class: "table", "aria-label": t("room.table") },
       status(game, view),
-      others(view),
-      ending(view) ?? centre(view),
-      view.you === null ? null : mine(view)),
+      others(view, apart),
+      end ?? centre(view),
+      apart ? mine(view) : null),
     side(game, view)),
   );
   restore(root, kept, ui);
@@ -69,14 +72,12 @@ function scrolls(root) {
   return [...root.querySelectorAll("[data-scroll]")].map((el) => ({ key: el.dataset.scroll, top: el.scrollTop }));
 }
 
-/** Scroll the redrawn parts back; the log shows its newest line unless its reader scrolled back. */
+/** Scroll the redrawn parts back (the log follows its newest line: `log`). */
 function restore(root, kept, ui) {
   for (const { key, top } of kept) {
     const el = root.querySelector(`[data-scroll="${key}"]`);
     if (el && (key !== "log" || ui.logBack)) el.scrollTop = top;
   }
-  const log = root.querySelector(".log ol");
-  if (log && !ui.logBack) log.scrollTop = log.scrollHeight;
 }
 
 // --- the bar ------------------------------------------------------------------------
@@ -179,8 +180,10 @@ function awaited(view) {
 
 // --- grids ----------------------------------------------------------------------------
 
-function others(view) {
+/** The others' grids; with `apart` false, everyone's (yours first). */
+function others(view, apart) {
   const seats = view.seats.map((_, seat) => seat).filter((seat) => seat !== view.you);
+  if (!apart && view.you !== null) seats.unshift(view.you);
   return h("div", { class: view.you === null ? "others watching" : "others" },
     seats.map((seat) => seatPanel(view, seat, "small")));
 }
@@ -341,8 +344,9 @@ function roundTable(view, summary, marks) {
         h("th", { scope: "col" }, t("scores.total")))),
       h("tbody", {}, summary.scores.map((score, seat) => h("tr", { class: seat === summary.ender ? "ender" : null },
         h("th", { scope: "row" }, h("span", { class: "who" }, nameOf(view.seats, seat, view.you)),
-          marks && ready.has(seat) ? h("span", { class: "mark ready" }, "✓", h("span", { class: "sr-only" }, ` ${t("round.isReady")}`)) : null,
-          marks && waiting.has(seat) ? h("span", { class: "mark waiting" }, "…", h("span", { class: "sr-only" }, ` ${t("round.isWaiting")}`)) : null),
+          seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
+          marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
+          marks && waiting.has(seat) ? h("span", { class: "tag waiting" }, t("round.isWaiting")) : null),
         h("td", {}, String(summary.raw[seat])),
         h("td", { class: summary.raw[seat] === score ? null : "doubled" }, String(score)),
         h("td", { class: "total" }, String(totalAfter(view.state.rounds, summary.round, seat))))))));
@@ -379,7 +383,6 @@ function side(game, view) {
   return h("aside", { class: "side", id: "side", "data-open": open || null, "data-scroll": "side",
     "aria-label": open ? t(`tab.${open}`) : t("side.label") },
   h("div", { class: "drawer-head" },
-    h("h2", {}, open ? t(`tab.${open}`) : ""),
     h("button", { type: "button", class: "drawer-close", "data-key": "drawer-close", "aria-label": t("drawer.close"),
       onclick: () => closeDrawer(view) }, "✕")),
   roomPanel(view), scores(view), log(game, view), chat(game, view), hostPanel(game, view));
@@ -398,8 +401,9 @@ function roomPanel(view) {
     menu.dispatchEvent(new Event("change"));
   } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   return h("section", { class: "panel room-info", "data-tab": "room", "aria-labelledby": "room-info-title" },
-    h("h2", { id: "room-info-title" }, room.code ? t("room.code", { code: room.code }) : room.title),
-    h("p", { class: "rules" }, rules, " · ", t("room.round", { n: view.obs.round + 1 })),
+    h("h2", { id: "room-info-title" }, room.title),
+    h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null, rules,
+      " · ", t("room.round", { n: view.obs.round + 1 })),
     live ? h("p", { class: "links" },
       h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.invite"), "data-key": "link" }),
       h("button", { type: "button", "data-key": "copy", onclick: (e) => copy(link, e.target) }, t("room.copy")),
@@ -424,13 +428,21 @@ function scores(view) {
         h("td", { class: "total" }, String(view.obs.totals[i]))))))));
 }
 
+/** What happened, newest last: the list shows its newest line (also once it is shown or
+ * resized: a drawer opened, a phone turned) unless its reader scrolled back. */
 function log(game, view) {
+  const ui = view.ui;
   const lines = describeEvents(game.events, view.seats, view.you).slice(-LOG_LINES);
+  const list = h("ol", { "aria-live": "polite", "data-scroll": "log", tabindex: "0", "aria-labelledby": "log-title",
+    onscroll: () => { ui.logBack = list.scrollTop + list.clientHeight < list.scrollHeight - 4; } },
+  lines.map((line) => h("li", {}, line)));
+  ui.logWatch?.disconnect();
+  if (typeof ResizeObserver === "function") {
+    ui.logWatch = new ResizeObserver(() => { if (!ui.logBack) list.scrollTop = list.scrollHeight; });
+    ui.logWatch.observe(list);
+  }
   return h("section", { class: "panel log", "data-tab": "log", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, t("log.title")),
-    h("ol", { "aria-live": "polite", "data-scroll": "log", tabindex: "0", "aria-labelledby": "log-title",
-      onscroll: (e) => { const el = e.target; view.ui.logBack = el.scrollTop + el.clientHeight < el.scrollHeight - 4; } },
-      lines.map((line) => h("li", {}, line))));
+    h("h2", { id: "log-title" }, t("log.title")), list);
 }
 
 function chat(game, view) {
