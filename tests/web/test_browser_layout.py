@@ -8,6 +8,7 @@ the page, never on time."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,10 @@ from browsing import (
 )
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
+from webclient import Conn
+from websockets.exceptions import ConnectionClosed
+
+from skyjo.engine import DRAW, FLIP, NEXT_ROUND
 
 #: The smallest a card of your own may be on a phone: a tap target (WCAG 2.5.5).
 TAP = 44
@@ -214,3 +219,81 @@ def test_the_round_end_is_on_the_table_and_waits_for_next_round(
     expect(panel).to_have_count(0)
     page.wait_for_selector(".mine button.card.playable")  # the next round's opening
     assert page.locator(".seat .card.down").count() == 24
+
+
+def plays_for(conn: Conn, seat: int, failures: list[BaseException]) -> None:
+    """Ben's client, in a thread of its own: on his turn, turn up a card whenever he may
+    (the round ends sooner), else draw or place; never "next round" (the test says it).
+    Ends when its connection is closed."""
+    try:
+        while True:
+            try:
+                message = conn.receive()
+            except TimeoutError:
+                continue  # nothing for 30 s: Ana's browser is thinking
+            obs = conn.obs
+            if message["type"] not in ("state", "update") or obs is None:
+                continue
+            legal = obs["legal_actions"]
+            if obs["current_player"] != seat or not legal or obs["phase"] == "round_over":
+                continue
+            flips = [a for a in legal if FLIP <= a < NEXT_ROUND]
+            conn.move(flips[0] if flips else DRAW if DRAW in legal else legal[0])
+    except ConnectionClosed:
+        return
+    except BaseException as failure:  # handed to the test's thread
+        failures.append(failure)
+
+
+def test_the_round_end_waits_for_each_connected_human_and_says_for_whom(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """Ana (this browser) and Ben (a client of his own) at a round end: each sees "Next
+    round"; once Ana said it she and a spectator see "Waiting for Ben…", and the next
+    round is dealt when Ben says it too."""
+    seats = [{"name": "Ana"}, {"name": "Ben"}]
+    room = server.post("/api/rooms", {"seats": seats, "rules": {"target_score": 400}})
+    code = room["code"]
+    ben = server.conn(code)
+    ben.hello(server.post(f"/api/rooms/{code}/join")["token"])
+    failures: list[BaseException] = []
+    thread = threading.Thread(target=plays_for, args=(ben, 1, failures), daemon=True)
+    thread.start()
+    page = open_page(browser, SCREENS["phone"], problems)
+    page.goto(server.base)
+    keep = "([code, seat]) => localStorage.setItem(`skyjo:seat:${code}`, JSON.stringify(seat))"
+    page.evaluate(keep, [code, {"token": room["token"], "seat": 0}])
+    page.goto(f"{server.base}/r/{code}")
+    page.wait_for_selector(".mine .grid.large")
+    turns = 0
+    while play_my_turn(page):
+        turns += 1
+        assert turns < 100 and not failures, failures
+    end = step_number(page)
+    waiting = page.locator(".round-over .waiting")
+    expect(waiting).to_have_text("Waiting for Ben…")  # Ana has not said it yet either
+    expect(page.locator("[data-key=choice-next]")).to_be_visible()
+    page.click("[data-key=choice-next]")
+    expect(page.locator("[data-key=choice-next]")).to_have_count(0)
+    expect(page.locator(".prompt")).to_have_text("Waiting for Ben…")
+    rows = page.locator(".round-over tbody tr")
+    expect(rows.filter(has_text="You")).to_contain_text("✓ ready")
+    expect(rows.filter(has_text="Ben")).to_contain_text("not yet")
+    on_one_screen(page, [".seat", ".round-over", ".round-over .waiting"])
+    page.screenshot(path=artifacts / "layout-round-end-waiting-phone.png")
+    watcher = open_page(browser, SCREENS["turned"], problems)
+    watcher.goto(f"{server.base}/r/{code}?watch")
+    expect(watcher.locator(".round-over .waiting")).to_have_text("Waiting for Ben…")
+    assert watcher.locator("[data-key=choice-next]").count() == 0  # a spectator only watches
+    watcher.screenshot(path=artifacts / "layout-round-end-spectator-turned.png")
+    assert step_number(page) == end and step_number(watcher) == end
+    ben.ready()
+    page.wait_for_function(
+        "n => Number(document.getElementById('main').dataset.number) > n", arg=end
+    )
+    expect(page.locator(".round-over")).to_have_count(0)
+    expect(watcher.locator(".round-over")).to_have_count(0)
+    assert "Round 2" in page.inner_text(".room-head .rules")
+    ben.close()
+    thread.join(timeout=30)
+    assert not thread.is_alive() and not failures, failures

@@ -346,7 +346,7 @@ function roundTable(view, summary, marks) {
         h("th", { scope: "row" }, h("span", { class: "who" }, nameOf(view.seats, seat, view.you)),
           seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
           marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
-          marks && waiting.has(seat) ? h("span", { class: "tag waiting" }, t("round.isWaiting")) : null),
+          marks && waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null),
         h("td", {}, String(summary.raw[seat])),
         h("td", { class: summary.raw[seat] === score ? null : "doubled" }, String(score)),
         h("td", { class: "total" }, String(totalAfter(view.state.rounds, summary.round, seat))))))));
