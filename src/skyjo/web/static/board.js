@@ -408,7 +408,12 @@ function roomPanel(view) {
       h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.invite"), "data-key": "link" }),
       h("button", { type: "button", "data-key": "copy", onclick: (e) => copy(link, e.target) }, t("room.copy")),
       h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
-    h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages)));
+    h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages)),
+    h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
+      if (!view.ui.navigate) return;
+      e.preventDefault();
+      view.ui.navigate("/");
+    } }, t("room.back"))));
 }
 
 function copy(text, button) {
