@@ -23,6 +23,8 @@ SCREENS = {
     "phone": {"width": 390, "height": 844},
     "turned": {"width": 844, "height": 390},
 }
+#: The smallest phone still in use (320 px wide): all in view too, no sideways scroll.
+SMALL = {"width": 320, "height": 568}
 MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
 #: The seats' grids, the piles (and a card in hand), the prompt and the moves.
 TABLE = [".seat", ".card.pile", ".prompt", ".choice"]
