@@ -284,6 +284,12 @@ class Match:
         self.seats = tuple(seats)
         self._bot(seat)
 
+    def reseated(self, seats: Sequence[Seat]) -> Match:
+        """A fresh match of `seats` with these rules and this bot factory (a
+        table whose seats changed before its game began); this one is closed."""
+        self.close()
+        return Match(seats, self.rules, make=self._make, record_events=self._record_events)
+
     def close(self) -> None:
         """Tell every bot the result (if the game is over) and release them."""
         for bot in (*self._bots.values(), *self._stand_ins.values()):

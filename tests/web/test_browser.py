@@ -154,11 +154,15 @@ def test_two_browsers_play_one_room_and_a_reload_keeps_the_seat(
     host.select_option("[data-key=seat-0]", "friend")
     host.fill("#your-name", "Ana")
     host.click("[data-key=start]")
-    host.wait_for_selector(".mine .grid.large")
-    link = host.input_value("[data-key=link]")
+    host.wait_for_selector(".lobby")  # a friend's seat: the room waits in its lobby
+    link = host.input_value("[data-key=lobby-link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)
     guest.click("text=Take a seat")
+    guest.wait_for_selector("[data-key=lobby-wait]")
+    host.click("[data-key=lobby-start]")  # every seat taken: "Start" (no bots to choose)
+    host.wait_for_selector(".mine .grid.large")
+    assert host.input_value("[data-key=link]") == link  # the room's link, in its panel
     guest.wait_for_selector(".mine .grid.large")
     play_my_turn(host)
     play_my_turn(host)
@@ -199,7 +203,9 @@ def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     room = httpx2.post(
-        f"{server.base}/api/rooms", json={"seats": [{"name": "Ana"}, {"name": "Ben"}]}, timeout=10
+        f"{server.base}/api/rooms",
+        json={"seats": [{"name": "Ana"}, {"name": "Ben"}], "lobby": False},
+        timeout=10,
     ).json()
     context = browser.new_context(viewport=DESKTOP, locale="es-ES", reduced_motion="reduce")
     context.add_init_script(KEEP_SOCKETS)

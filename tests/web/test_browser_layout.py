@@ -125,7 +125,7 @@ def test_someone_else_s_turn_is_on_one_screen(
 ) -> None:
     """Ben, a human who joined by the link, is to move: the board waits for him."""
     seats = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
-    room = server.post("/api/rooms", {"seats": seats})
+    room = server.post("/api/rooms", {"seats": seats, "lobby": False})
     ben = server.conn(room["code"])
     ben.hello(server.post(f"/api/rooms/{room['code']}/join")["token"])
     page = open_page(browser, SCREENS["phone"], problems)
@@ -263,7 +263,9 @@ def test_the_round_end_waits_for_each_connected_human_and_says_for_whom(
     round"; once Ana said it she and a spectator see "Waiting for Ben…", and the next
     round is dealt when Ben says it too."""
     seats = [{"name": "Ana"}, {"name": "Ben"}]
-    room = server.post("/api/rooms", {"seats": seats, "rules": {"target_score": 400}})
+    room = server.post(
+        "/api/rooms", {"seats": seats, "rules": {"target_score": 400}, "lobby": False}
+    )
     code = room["code"]
     ben = server.conn(code)
     ben.hello(server.post(f"/api/rooms/{code}/join")["token"])

@@ -92,9 +92,8 @@ def test_a_friend_names_themselves_and_the_host_removes_and_readmits_them(
     host.select_option("[data-key=seat-0]", "friend")
     host.select_option("[data-key=timer]", "60")
     host.click("[data-key=start]")
-    host.wait_for_selector(".mine .grid.large")
-    assert re.fullmatch(r"(60|59|58) s left", host.inner_text("[data-key=timer]"))
-    link = host.input_value("[data-key=link]")
+    host.wait_for_selector(".lobby")  # a friend's seat: the room waits for them
+    link = host.input_value("[data-key=lobby-link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)
     guest.wait_for_selector("[data-key=join-name]")
@@ -106,6 +105,12 @@ def test_a_friend_names_themselves_and_the_host_removes_and_readmits_them(
     guest.fill("[data-key=join-name]", "Dana")
     guest.screenshot(path=artifacts / "join-name-phone.png", full_page=True)
     guest.click("[data-key=take-seat]")
+    guest.wait_for_selector("[data-key=lobby-wait]")
+    assert guest.inner_text("[data-key=lobby-wait]") == "Waiting for Ana to start the game."
+    host.wait_for_selector("[data-key=lobby-seat-1]:has-text('Dana')")
+    host.click("[data-key=lobby-start]")
+    host.wait_for_selector(".mine .grid.large")
+    assert re.fullmatch(r"(60|59|58) s left", host.inner_text("[data-key=timer]"))
     guest.wait_for_selector(".mine .grid.large")
     assert my_name(guest) == "Dana"
     host.wait_for_selector(".seat[aria-label=Dana]")

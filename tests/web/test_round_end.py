@@ -10,6 +10,9 @@ from webclient import Conn, create_room, join_room, play_game
 
 from skyjo.engine import NEXT_ROUND, REVEAL
 
+#: A target no round reaches, however badly the random players play (12 cards of 12, doubled).
+LONG = {"target_score": 1000}
+
 
 def _room(client: TestClient, code: str):  # the server's room, for checking
     return client.app.state.lobby.rooms[code]  # type: ignore[attr-defined]
@@ -24,7 +27,8 @@ def _round_summary(conn: Conn) -> dict:
 
 
 def test_a_bot_ender_waits_for_the_human_to_say_next_round(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}])
+    seats = [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}]
+    host = create_room(client, seats, rules=LONG)
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
     room = _room(client, host["code"])
@@ -54,7 +58,7 @@ def test_a_bot_ender_waits_for_the_human_to_say_next_round(client: TestClient) -
 
 
 def test_two_humans_each_say_next_round_and_the_ender_s_move_counts(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}], rules=LONG)
     guest = join_room(client, host["code"])
     ana, ben = Conn(client, host["code"]), Conn(client, host["code"])
     ana.hello(host["token"])
@@ -75,7 +79,7 @@ def test_two_humans_each_say_next_round_and_the_ender_s_move_counts(client: Test
 
 
 def test_a_human_who_leaves_is_not_awaited(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}])
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}], rules=LONG)
     guest = join_room(client, host["code"])
     ana, ben = Conn(client, host["code"]), Conn(client, host["code"])
     ana.hello(host["token"])
@@ -104,7 +108,7 @@ def test_ready_is_refused_outside_a_round_end_and_from_spectators(client: TestCl
 
 
 def test_with_a_turn_timer_an_idle_human_does_not_hold_the_round_end(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}], turn_seconds=5)
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}], turn_seconds=5, rules=LONG)
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
     play_game(ana, {0: ana}, random.Random(11), until=_at_round_end)

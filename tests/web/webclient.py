@@ -110,8 +110,13 @@ class Conn:
         return self.obs is not None and self.obs["phase"] == "game_over"
 
 
-def create_room(client: TestClient, seats: list[Message], **fields: Any) -> Message:
-    """POST a room; the response's JSON (code, seat, token)."""
+def create_room(
+    client: TestClient, seats: list[Message], lobby: bool | None = False, **fields: Any
+) -> Message:
+    """POST a room; the response's JSON (code, seat, token). The game starts at
+    once unless `lobby` (None: the server's default, a lobby when friends are awaited)."""
+    if lobby is not None:
+        fields["lobby"] = lobby
     response = client.post("/api/rooms", json={"seats": seats, **fields})
     assert response.status_code == 201, response.text
     return response.json()

@@ -3,6 +3,7 @@
     POST /api/rooms               create a room (RoomConfig) -> code, seat, token
     GET  /api/rooms               the listed rooms still in play
     GET  /api/rooms/{code}        one room's public facts
+    GET  /api/rooms/{code}/qr.svg a QR code of the room's link (the lobby shows it)
     POST /api/rooms/{code}/join   claim a free human seat -> seat, token
     GET  /api/rooms/{code}/record the game record (RULES.md 5), once the game is over
     GET  /api/rooms/{code}/replay the frames of a finished game (`replays.frames`)
@@ -21,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import segno
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -42,6 +45,28 @@ from skyjo.web.storage import Store
 from skyjo.web.thinking import Thinkers
 
 STATIC = Path(__file__).parent / "static"
+
+
+def qr_svg(link: str) -> bytes:
+    """A QR code of `link` as an SVG picture (dark modules on white, a quiet zone
+    of 4 modules, scaled by the page), for a phone at the table to scan."""
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(
+        buffer,
+        kind="svg",
+        scale=1,
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        svgns=True,
+        title="QR code",
+        nl=False,
+        omitsize=True,
+    )
+    return buffer.getvalue()
+
+
 #: The largest HTTP request body, in bytes.
 MAX_BODY = 16 * 1024
 CSP = (
@@ -201,6 +226,14 @@ def _routes(app: FastAPI) -> None:
         if room is None:
             return _fail(ProtocolError("no_room", f"there is no room {code!r:.20}"))
         return room.info()
+
+    @app.get("/api/rooms/{code}/qr.svg", response_model=None)
+    async def room_qr(request: Request, code: str) -> Response:
+        room = await _lobby(request).get(code)
+        if room is None:
+            return _fail(ProtocolError("no_room", f"there is no room {code!r:.20}"))
+        link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
+        return Response(qr_svg(link), media_type="image/svg+xml")
 
     @app.post("/api/rooms/{code}/join", response_model=None)
     async def join(request: Request, code: str) -> dict[str, Any] | JSONResponse:

@@ -69,7 +69,11 @@ class Lobby:
         while code in self.rooms or await self._run_db(self.store.load, code) is not None:
             code = new_code()
         match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
-        options = {} if config.turn_seconds is None else {"turn_seconds": config.turn_seconds}
+        options: dict[str, Any] = {}
+        if config.turn_seconds is not None:
+            options["turn_seconds"] = config.turn_seconds
+        if config.lobby:
+            options["lobby"] = True
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = Room(record, match, self.settings, self.save, self._idle.set)
         token = room.host_token(config.host_seat)

@@ -88,7 +88,23 @@ class Ready:
     every connected human has said so."""
 
 
-ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The host starts the game waiting in its lobby; `empty` says what becomes
+    of seats nobody took: None (refused while there are any), "drop" (the
+    seats are removed) or a ladder level (a bot of that level plays each)."""
+
+    empty: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """In the lobby, the host removes `seat` from the table (2 seats at least stay)."""
+
+    seat: int
+
+
+ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop
 
 #: Per type, the fields a message may hold besides `type`.
 FIELDS: dict[str, frozenset[str]] = {
@@ -99,6 +115,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "seat": frozenset({"seat", "bot"}),
     "remove": frozenset({"seat"}),
     "ready": frozenset(),
+    "start": frozenset({"empty"}),
+    "drop": frozenset({"seat"}),
 }
 
 
@@ -189,6 +207,13 @@ def _seat(data: dict[str, Any]) -> SeatChange:
     return SeatChange(_integer(data, "seat"), bot)
 
 
+def _start(data: dict[str, Any]) -> Start:
+    empty = data.get("empty")
+    if empty is not None and not isinstance(empty, str):
+        raise ProtocolError("bad_field", 'empty is null, "drop" or a bot level', "empty_type")
+    return Start(empty)
+
+
 _READERS = {
     "hello": _hello,
     "move": _move,
@@ -197,6 +222,8 @@ _READERS = {
     "seat": _seat,
     "remove": lambda data: Remove(_integer(data, "seat")),
     "ready": lambda data: Ready(),
+    "start": _start,
+    "drop": lambda data: Drop(_integer(data, "seat")),
 }
 
 

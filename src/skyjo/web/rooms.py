@@ -44,6 +44,7 @@ from skyjo.scoring import score_round
 from skyjo.web import protocol
 from skyjo.web.protocol import (
     Chat,
+    Drop,
     Hello,
     Move,
     ProtocolError,
@@ -51,6 +52,7 @@ from skyjo.web.protocol import (
     Remove,
     Resync,
     SeatChange,
+    Start,
     error,
     refusal,
 )
@@ -149,16 +151,19 @@ class RoomConfig:
     hot_seats: tuple[int, ...] = ()
     #: The turn timer: seconds a human has for a move before `Match.play_for` plays it.
     turn_seconds: float | None = None
+    #: Whether the room opens in a lobby, where friends join before the host starts.
+    lobby: bool = False
 
     @classmethod
     def from_dict(cls, data: Any) -> RoomConfig:
         """Read `{"seats": [{"name", "bot", "hot_seat"}...], "rules", "title",
-        "listed", "host_seat", "turn_seconds"}`; `ProtocolError("bad_request")`
-        names what is wrong."""
+        "listed", "host_seat", "turn_seconds", "lobby"}`; `ProtocolError("bad_request")`
+        names what is wrong. `lobby` defaults to whether a seat waits for a
+        friend (a human seat neither the host's nor played on the host's device)."""
         if not isinstance(data, dict):
             raise ProtocolError("bad_request", "the request is a JSON object", "request_type")
         unknown = sorted(
-            set(data) - {"seats", "rules", "title", "listed", "host_seat", "turn_seconds"}
+            set(data) - {"seats", "rules", "title", "listed", "host_seat", "turn_seconds", "lobby"}
         )
         if unknown:
             raise ProtocolError(
@@ -189,7 +194,13 @@ class RoomConfig:
                 "host_hot_seat",
                 {"seat": host_seat},
             )
-        return cls(seats, rules, title, listed, host_seat, hot_seats, turn_seconds)
+        friends = any(
+            seat.human and i != host_seat and i not in hot_seats for i, seat in enumerate(seats)
+        )
+        lobby = data.get("lobby", friends)
+        if not isinstance(lobby, bool):
+            raise ProtocolError("bad_request", "lobby must be true or false", "lobby_type")
+        return cls(seats, rules, title, listed, host_seat, hot_seats, turn_seconds, lobby)
 
 
 #: The turn timer's bounds, in seconds.
@@ -414,6 +425,7 @@ class Room:
     def seats(self) -> list[dict[str, Any]]:
         """The public facts of each seat."""
         held = set(self._tokens.values())
+        host = self._tokens.get(self._host)
         return [
             {
                 "name": seat.name,
@@ -421,6 +433,7 @@ class Room:
                 "human": seat.human,
                 "claimed": i in held,
                 "connected": i not in self._absent_since,
+                "host": i == host,
             }
             for i, seat in enumerate(self.match.seats)
         ]
@@ -437,6 +450,7 @@ class Room:
             "spectators": sum(1 for c in self.clients if c.seat is None),
             "round": self.match.state.round + 1,
             "over": self.match.over,
+            "lobby": self.in_lobby,
         }
 
     def state_message(self, client: Client) -> dict[str, Any]:
@@ -569,6 +583,10 @@ class Room:
             await self._remove(client, message.seat)
         elif isinstance(message, Ready):
             await self._say_ready(client)
+        elif isinstance(message, Start):
+            await self._start_game(client, message.empty)
+        elif isinstance(message, Drop):
+            await self._drop(client, message.seat)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -620,6 +638,10 @@ class Room:
         """A human's move: played through the match, refused with the match's reason."""
         if client.seat is None:
             raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
+        if self.in_lobby:
+            raise ProtocolError(
+                "in_lobby", "the game has not started: the host starts it", "in_lobby"
+            )
         if action == NEXT_ROUND and self.match.state.phase == Phase.ROUND_OVER:
             await self._say_ready(client)  # the next round is dealt once everyone has said so
             return
@@ -715,6 +737,112 @@ class Room:
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._announce_ready()
         self._wake.set()
+
+    # --- the lobby: friends join, then the host starts ------------------------------------
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether the game waits in its lobby for the host to start it: nobody
+        moves, no bot or stand-in plays, seats can still be dropped."""
+        return bool(self.options.get("lobby"))
+
+    def _check_lobby(self) -> None:
+        """Refuse a lobby message after the game has started."""
+        if not self.in_lobby:
+            raise ProtocolError("started", "the game has started already", "already_started")
+
+    async def _start_game(self, client: Client, empty: str | None) -> None:
+        """The host starts the game. Seats nobody took are first dropped
+        (`empty` "drop") or given to bots of the level `empty`; with `empty`
+        None they are refused. Absent players' clocks start now."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host starts the game", "not_host_start")
+        self._check_lobby()
+        if empty not in (None, "drop", *LADDER):
+            raise ProtocolError(
+                "bad_bot",
+                f"a bot is one of {', '.join(LADDER)}",
+                params={"bots": ", ".join(LADDER)},
+            )
+        async with self.lock:
+            self._check_lobby()
+            free = self.free_seats()
+            if free and empty is None:
+                names = ", ".join(self.match.seats[s].name for s in free)
+                raise ProtocolError(
+                    "empty_seats",
+                    f"nobody has taken {names} yet: give them to bots or remove them",
+                    "empty_seats",
+                    {"names": names, "count": len(free)},
+                )
+            if free and empty == "drop":
+                await self._reseat([s for s in range(self.match.num_players) if s not in free])
+            for seat in free if empty != "drop" else ():
+                await asyncio.to_thread(self.match.set_player, seat, empty)
+            del self.options["lobby"]
+            now = time.monotonic()
+            present = {c.seat for c in self.clients}
+            seats = range(self.match.num_players)
+            self._absent_since = {s: now for s in seats if s not in present}
+            self._last_step = self._decision_since = now
+            await self._save(self.record())
+        self._restate()
+        self._wake.set()
+
+    async def _drop(self, client: Client, seat: int) -> None:
+        """In the lobby, the host removes `seat` from the table: its player (if
+        one joined) is sent away; the seats after it move up one."""
+        if not client.host:
+            raise ProtocolError(
+                "not_host", "only the host removes a seat from the table", "not_host_drop"
+            )
+        self._check_lobby()
+        if not 0 <= seat < self.match.num_players:
+            raise ProtocolError(
+                "bad_seat", f"there is no seat {seat}", "no_such_seat", {"seat": seat}
+            )
+        if self._tokens.get(self._host) == seat:
+            raise ProtocolError("bad_seat", "that is the host's own seat", "host_own_seat")
+        if self.match.num_players <= MIN_PLAYERS:
+            raise ProtocolError(
+                "too_few_seats",
+                f"a game has {MIN_PLAYERS} seats at least",
+                params={"min": MIN_PLAYERS},
+            )
+        async with self.lock:
+            self._check_lobby()
+            await self._reseat([s for s in range(self.match.num_players) if s != seat])
+            await self._save(self.record())
+        self._restate()
+
+    async def _reseat(self, kept: list[int]) -> None:
+        """(Under the lock, in the lobby) a fresh match of the seats `kept`, in
+        order: tokens, connections and absences follow their seats' new numbers;
+        those of the other seats are revoked and sent away."""
+        number = {old: new for new, old in enumerate(kept)}
+        seats = [self.match.seats[old] for old in kept]
+        self.match = await asyncio.to_thread(self.match.reseated, seats)
+        self._tokens = {
+            digest: None if seat is None else number[seat]
+            for digest, seat in self._tokens.items()
+            if seat is None or seat in number
+        }
+        self._absent_since = {number[s]: t for s, t in self._absent_since.items() if s in number}
+        for other in list(self.clients):
+            if other.seat is None:
+                continue
+            if other.seat in number:
+                other.seat = number[other.seat]
+            else:
+                other.send(error("removed", "the host removed your seat from the table"))
+                other.close(4403, "removed by the host")
+                self.clients.discard(other)
+        self._check_idle()
+
+    def _restate(self) -> None:
+        """Send every connection a fresh `state` (the lobby changed the match)."""
+        for client in list(self.clients):
+            client.send(self.state_message(client))
 
     # --- the round end: every connected human says "next round" ----------------------
 
@@ -827,7 +955,7 @@ class Room:
         "stand_in", "timer" or "deal" at a round end), or None while a present human
         is to move (or to say "next round") with no turn timer, or the game is over."""
         seat = self.match.to_move
-        if seat is None:
+        if seat is None or self.in_lobby:
             return None
         now = time.monotonic()
         wait = self._last_step + self.settings.bot_delay - now

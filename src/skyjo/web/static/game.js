@@ -71,6 +71,18 @@ export class Game {
     this.send({ type: "remove", seat });
   }
 
+  /** The host starts the game waiting in the lobby (`empty`: null, "drop" or a bot level). */
+  start(empty) {
+    this.error = null;
+    this.send({ type: "start", empty });
+  }
+
+  /** The host removes a seat from the table, in the lobby. */
+  drop(seat) {
+    this.error = null;
+    this.send({ type: "drop", seat });
+  }
+
   timer(left) {
     this.deadline = left === null || left === undefined ? null : performance.now() + left * 1000;
   }

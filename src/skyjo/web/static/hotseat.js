@@ -43,6 +43,7 @@ export class HotSeat {
   toMove() {
     const latest = this.latest();
     if (!latest) return null;
+    if (latest.state.room.lobby) return null; // nobody moves before the host starts
     const obs = latest.state.observation;
     const seat = obs.current_player;
     if (["round_over", "game_over"].includes(obs.phase) || latest.state.over || !this.games.has(seat)) return null;
@@ -72,6 +73,8 @@ export class HotSeat {
   say(text) { this.game.say(text); }
   setSeat(seat, bot) { this.game.setSeat(seat, bot); }
   remove(seat) { this.game.remove(seat); }
+  start(empty) { this.game.start(empty); }
+  drop(seat) { this.game.drop(seat); }
 
   stop() {
     for (const game of this.games.values()) game.stop();

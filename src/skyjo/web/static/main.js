@@ -4,6 +4,7 @@ import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
 import { renderFront } from "./front.js";
+import { renderLobby } from "./lobby.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 
@@ -183,6 +184,7 @@ function draw() {
   if (!game) return;
   if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
   if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
+  else if (game.state?.room.lobby) renderLobby(main, game, ui);
   else renderBoard(main, game, ui);
   tickTimer();
 }

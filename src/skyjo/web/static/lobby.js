@@ -1,0 +1,97 @@
+// The lobby of a friends' room: who has joined, the link, code and QR code to share,
+// the rules; the host gives empty seats to bots or removes them, and starts the game.
+import { h, replace } from "./dom.js";
+import { errorText, joinNames, t } from "./i18n.js";
+
+const LADDER = ["random", "greedy", "basic", "expected", "search"];
+
+/** Draw the lobby of `game` (its state says `room.lobby`) into `root`. */
+export function renderLobby(root, game, ui) {
+  const state = game.state;
+  const room = state.room;
+  root.dataset.number = String(state.number);
+  const host = state.seats.find((seat) => seat.host);
+  replace(root, h("div", { class: "lobby" },
+    h("header", { class: "lobby-head" },
+      h("h1", {}, room.title),
+      h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
+        state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null),
+      game.status === "reconnecting" ? h("p", { class: "notice", role: "status" }, t("room.reconnecting")) : null),
+    invite(room),
+    h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },
+      h("h2", { id: "lobby-seats-title" }, t("lobby.seats", { n: state.seats.length })),
+      h("ul", {}, state.seats.map((seat, i) => seatLine(game, state, seat, i)))),
+    h("section", { class: "panel lobby-start", "aria-live": "polite" },
+      game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: errorText(game.error) })) : null,
+      state.host ? starter(game, state, ui) : h("p", { class: "lobby-wait", "data-key": "lobby-wait" },
+        state.you === null ? t("lobby.watching", { name: host?.name ?? "?" }) : t("lobby.waitHost", { name: host?.name ?? "?" })))));
+}
+
+/** The link, the code and the QR code to give the friends. */
+function invite(room) {
+  const link = `${location.origin}/r/${room.code}`;
+  const copy = h("button", { type: "button", "data-key": "lobby-copy", onclick: () => {
+    navigator.clipboard?.writeText(link).then(() => { copy.textContent = t("room.copied"); }, () => {});
+  } }, t("room.copy"));
+  return h("section", { class: "panel lobby-invite", "aria-labelledby": "lobby-invite-title" },
+    h("h2", { id: "lobby-invite-title" }, t("lobby.invite")),
+    h("div", { class: "lobby-share" },
+      h("img", { class: "qr", src: `/api/rooms/${encodeURIComponent(room.code)}/qr.svg`, width: 148, height: 148,
+        alt: t("lobby.qr", { link }), "data-key": "lobby-qr" }),
+      h("div", { class: "lobby-share-text" },
+        h("p", {}, t("lobby.share")),
+        h("p", { class: "lobby-code" }, t("lobby.code"), " ", h("strong", { "data-key": "lobby-code" }, room.code)),
+        h("input", { class: "link", readonly: true, value: link, "aria-label": t("lobby.link"), "data-key": "lobby-link" }),
+        h("div", { class: "row" }, copy,
+          navigator.share ? h("button", { type: "button", onclick: () => navigator.share({ title: room.title, url: link }).catch(() => {}) },
+            t("lobby.shareButton")) : null))));
+}
+
+/** One seat: its name, who holds it, and the host's controls. */
+function seatLine(game, state, seat, i) {
+  const status = seat.bot ? t("seat.bot", { level: t(`level.${seat.bot}`) })
+    : !seat.claimed ? t("lobby.empty")
+      : seat.connected ? t("lobby.here") : t("lobby.away");
+  const tags = [
+    i === state.you ? t("seat.you") : null,
+    seat.host ? t("lobby.host") : null,
+  ].filter(Boolean);
+  return h("li", { class: `lobby-seat${seat.claimed || seat.bot ? "" : " empty"}`, "data-key": `lobby-seat-${i}` },
+    h("span", { class: "lobby-name" }, seat.name, tags.map((tag) => h("span", { class: "badge" }, tag))),
+    h("span", { class: "lobby-status" }, status),
+    state.host && !seat.host ? hostTools(game, state, seat, i) : null);
+}
+
+function hostTools(game, state, seat, i) {
+  return h("span", { class: "host-tools" },
+    h("select", { "data-key": `lobby-who-${i}`, "aria-label": t("lobby.who", { name: seat.name }),
+      onchange: (e) => game.setSeat(i, e.target.value || null) },
+    h("option", { value: "", selected: !seat.bot }, t("lobby.friend")),
+    LADDER.map((level) => h("option", { value: level, selected: seat.bot === level }, t(`level.${level}`)))),
+    h("button", { type: "button", class: "remove", "data-key": `lobby-drop-${i}`, disabled: state.seats.length <= 2,
+      "aria-label": t("lobby.dropWho", { name: seat.name }), onclick: () => game.drop(i) }, t("lobby.drop")));
+}
+
+/** The host's start: at once when every seat is taken; else the empty seats go to bots or away. */
+function starter(game, state, ui) {
+  const empty = state.seats.filter((seat) => seat.human && !seat.claimed);
+  if (!empty.length) {
+    return h("button", { type: "button", class: "start", "data-key": "lobby-start", onclick: () => game.start(null) },
+      t("lobby.start"));
+  }
+  ui.emptyLevel = ui.emptyLevel || "greedy";
+  const names = joinNames(empty.map((seat) => seat.name));
+  const left = state.seats.length - empty.length;
+  return [
+    h("p", { class: "lobby-empty", "data-key": "lobby-empty" },
+      t(empty.length === 1 ? "lobby.emptyOne" : "lobby.emptyMany", { names })),
+    h("div", { class: "lobby-choices" },
+      h("label", { for: "lobby-level" }, t("lobby.botsLevel")),
+      h("select", { id: "lobby-level", "data-key": "lobby-level", onchange: (e) => { ui.emptyLevel = e.target.value; } },
+        LADDER.map((level) => h("option", { value: level, selected: level === ui.emptyLevel }, t(`level.${level}`)))),
+      h("button", { type: "button", class: "start", "data-key": "lobby-start-bots", onclick: () => game.start(ui.emptyLevel) },
+        t("lobby.startBots")),
+      left >= 2 ? h("button", { type: "button", "data-key": "lobby-start-drop", onclick: () => game.start("drop") },
+        t("lobby.startDrop", { n: left })) : null),
+  ];
+}

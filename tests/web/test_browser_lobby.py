@@ -1,0 +1,72 @@
+"""The lobby of a friends' room in a real browser: the host shares the link, code and
+QR code; a friend joins from a phone and waits; nothing is dealt into play until
+the host starts, and then both play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browsing import DESKTOP, PHONE, open_page, play_my_turn
+from liveserver import Server
+from playwright.sync_api import Browser, expect
+
+
+def test_a_friend_joins_the_lobby_and_the_host_starts_with_a_bot_in_the_empty_seat(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    host = open_page(browser, DESKTOP, problems)
+    host.goto(server.base)
+    host.fill("#your-name", "Ana")
+    host.click("[data-key=count-2]")
+    host.click(".more summary")
+    host.select_option("[data-key=seat-0]", "friend")
+    host.select_option("[data-key=seat-1]", "friend")
+    host.click("[data-key=start]")
+    host.wait_for_selector(".lobby")
+    code = host.inner_text("[data-key=lobby-code]")
+    link = host.input_value("[data-key=lobby-link]")
+    assert link == f"{server.base}/r/{code}"
+    qr = host.locator("[data-key=lobby-qr]")
+    expect(qr).to_have_js_property("complete", True)
+    assert qr.evaluate("img => img.naturalWidth") > 0  # the server drew it
+    assert host.locator(".lobby-seat.empty").count() == 2
+    guest = open_page(browser, PHONE, problems)
+    guest.goto(link)
+    guest.fill("[data-key=join-name]", "Ben")
+    guest.click("[data-key=take-seat]")
+    guest.wait_for_selector("[data-key=lobby-wait]")
+    assert guest.locator("[data-key=lobby-start], [data-key=lobby-start-bots]").count() == 0
+    expect(host.locator("[data-key=lobby-seat-1]")).to_contain_text("Ben")
+    expect(host.locator("[data-key=lobby-empty]")).to_have_text("Cleo has not joined yet.")
+    assert int(host.get_attribute("#main", "data-number") or -1) == 0  # nothing was played
+    host.screenshot(path=artifacts / "lobby-host-desktop.png")
+    guest.screenshot(path=artifacts / "lobby-guest-phone.png")
+    host.select_option("[data-key=lobby-level]", "basic")
+    host.click("[data-key=lobby-start-bots]")
+    for page in (host, guest):
+        page.wait_for_selector(".mine .grid.large")
+    expect(host.locator(".seat[aria-label=Cleo] .badge")).to_contain_text("basic")
+    assert play_my_turn(host)  # Ana turns up her first cards: the game is on
+
+
+def test_the_lobby_in_spanish(server: Server, browser: Browser, problems: list[str]) -> None:
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": None}]})
+    context = browser.new_context(viewport=PHONE, locale="es-ES", reduced_motion="reduce")
+    context.add_init_script(
+        f"localStorage.setItem('skyjo:seat:{room['code']}', "
+        f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector(".lobby")
+    assert page.inner_text(".lobby-invite h2") == "Invita a tus amigos"
+    assert page.inner_text("[data-key=lobby-empty]") == "Ben aún no se ha unido."
+    assert page.inner_text(".lobby-seat .badge >> nth=1") == "anfitrión"
+    drop = page.locator("[data-key=lobby-drop-1]")
+    expect(drop).to_have_text("Quitar asiento")
+    expect(drop).to_be_disabled()  # two seats are the least a game has
+    expect(page.locator("[data-key=lobby-start-bots]")).to_have_text(
+        "Empezar con bots en los asientos vacíos"
+    )
+    context.close()
