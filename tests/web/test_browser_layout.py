@@ -310,3 +310,37 @@ def test_the_round_end_waits_for_each_connected_human_and_says_for_whom(
     ben.close()
     thread.join(timeout=30)
     assert not thread.is_alive() and not failures, failures
+
+
+def test_the_chat_drawer_counts_new_lines_and_keeps_what_you_type(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """On a phone the chat is behind a button that counts the lines not read yet; a line
+    that comes while Ana types redraws the board without losing her words."""
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": "Ben"}], "lobby": False})
+    code = room["code"]
+    ben = server.conn(code)
+    ben.hello(server.post(f"/api/rooms/{code}/join")["token"])
+    page = open_page(browser, SCREENS["phone"], problems)
+    page.goto(server.base)
+    keep = "([code, seat]) => localStorage.setItem(`skyjo:seat:${code}`, JSON.stringify(seat))"
+    page.evaluate(keep, [code, {"token": room["token"], "seat": 0}])
+    page.goto(f"{server.base}/r/{code}")
+    page.wait_for_selector(".mine .grid.large")
+    tab = page.locator("[data-key=tab-chat]")
+    ben.send({"type": "chat", "text": "hello"})
+    ben.send({"type": "chat", "text": "anyone?"})
+    expect(tab.locator(".unread")).to_have_text("2")
+    assert tab.locator(".unread").get_attribute("aria-label") == "2 new"
+    tab.click()
+    expect(page.locator(".chat li")).to_have_text(["Ben: hello", "Ben: anyone?"])
+    expect(tab.locator(".unread")).to_have_count(0)  # read now
+    page.click("[data-key=chat-input]")
+    page.keyboard.type("hi B")
+    ben.send({"type": "chat", "text": "still there?"})
+    expect(page.locator(".chat li")).to_have_count(3)  # the board was drawn again...
+    page.keyboard.type("en")  # ...and Ana types on where she was
+    assert page.input_value("[data-key=chat-input]") == "hi Ben"
+    page.keyboard.press("Enter")
+    expect(page.locator(".chat li").last).to_have_text("Ana: hi Ben")
+    ben.close()

@@ -129,10 +129,13 @@ function closeDrawer(view) {
   view.game.onChange();
 }
 
-/** Chat lines that came while the chat was not open. */
+/** Where style.css shows the side panels in a column, always in view (its media query). */
+const WIDE = "(min-width: 960px) and (min-height: 561px)";
+
+/** Chat lines that came while the chat was not in view. */
 function unreadChat(game, view) {
   const lines = game.chat || [];
-  if (view.ui.drawer === "chat" || !lines.length) {
+  if (view.ui.drawer === "chat" || !lines.length || window.matchMedia?.(WIDE).matches) {
     view.ui.chatSeen = lines.at(-1);
     return 0;
   }
