@@ -14,7 +14,6 @@ export class Game {
     this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
-    this.lastRound = null; // the round summary to show, until dismissed
     this.status = "connecting";
     this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
@@ -125,10 +124,7 @@ export class Game {
     const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;
     this.events = [...this.events, ...events].slice(-LOG_EVENTS);
     this.timer(message.timer_left);
-    if (message.round) {
-      state.rounds = [...state.rounds, message.round];
-      this.lastRound = message.round;
-    }
+    if (message.round) state.rounds = [...state.rounds, message.round];
     if (message.winners) {
       state.winners = message.winners;
       state.over = true;

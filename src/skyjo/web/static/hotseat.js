@@ -26,7 +26,6 @@ export class HotSeat {
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }
   get status() { return this.game.status; }
-  get lastRound() { return this.game.lastRound; }
   get deadline() { return this.game.deadline; }
 
   /** The newest view any of the device's seats has. */
