@@ -150,3 +150,22 @@ def test_the_qr_code_is_an_svg_of_the_room_s_link(client: TestClient) -> None:
     assert response.text.startswith("<svg") and "<path" in response.text
     missing = client.get("/api/rooms/ZZZZZZ/qr.svg")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_room"
+
+
+def test_a_seat_nobody_ever_joined_is_not_played_for_but_one_left_behind_is() -> None:
+    with serving(absent_after=0.0) as client:  # stand-ins play at once for absent players
+        host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}], lobby=False)
+        ana = Conn(client, host["code"])
+        ana.hello(host["token"])  # (a stand-in may have turned up a card before she came)
+        room = _room(client, host["code"])
+        while room.match.to_move == 0:
+            ana.move(ana.obs["legal_actions"][0])  # type: ignore[index]
+            ana.until_number(ana.number + 1)
+        assert room.match.to_move == 1 and room._due() is None  # nobody plays for Ben
+        number = ana.number
+        guest = join_room(client, host["code"])
+        ben = Conn(client, host["code"])
+        ben.hello(guest["token"])
+        ben.close()  # Ben joined, then left: now a stand-in plays his turns
+        assert ana.until(lambda m: m["type"] == "update")["seat"] == 1
+        assert ana.number == number + 1

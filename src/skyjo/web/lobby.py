@@ -69,7 +69,7 @@ class Lobby:
         while code in self.rooms or await self._run_db(self.store.load, code) is not None:
             code = new_code()
         match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = {"joined": []}  # seats someone has held (Room._joined)
         if config.turn_seconds is not None:
             options["turn_seconds"] = config.turn_seconds
         if config.lobby:

@@ -385,8 +385,13 @@ class Room:
         self._save = save
         now = time.monotonic()
         self._absent_since = dict.fromkeys(range(match.num_players), now)  # seats with no one
-        self._last_step = now
         self.options = dict(record.options)
+        #: The seats someone has held (a token given): only theirs are played for when absent.
+        #: (A room saved before this was kept: every seat, as then.)
+        joined = self.options.get("joined")
+        every = range(match.num_players)
+        self._joined = set(every) if joined is None else {*joined, *self._tokens.values()} - {None}
+        self._last_step = now
         self.turn_seconds: float | None = self.options.get("turn_seconds")
         self._decision_since = now  #: when the move awaited now became due (the turn timer)
         #: At a round end, the seats whose human said "next round" (`ready`).
@@ -414,7 +419,7 @@ class Room:
             finished=self.match.over,
             steps=self.match.steps,
             created_at=self.created_at,
-            options=dict(self.options),
+            options={**self.options, "joined": sorted(self._joined)},
         )
 
     def free_seats(self) -> list[int]:
@@ -492,6 +497,8 @@ class Room:
         token = new_token()
         self._host = token_hash(token)
         self._tokens[self._host] = seat
+        if seat is not None:
+            self._joined.add(seat)
         return token
 
     def claim(self, seat: int | None = None) -> tuple[int, str]:
@@ -507,6 +514,7 @@ class Room:
         seat = free[0] if seat is None else seat
         token = new_token()
         self._tokens[token_hash(token)] = seat
+        self._joined.add(seat)
         return seat, token
 
     async def join(self, name: str | None = None, seat: int | None = None) -> tuple[int, str]:
@@ -828,6 +836,7 @@ class Room:
             if seat is None or seat in number
         }
         self._absent_since = {number[s]: t for s, t in self._absent_since.items() if s in number}
+        self._joined = {number[s] for s in self._joined if s in number}
         for other in list(self.clients):
             if other.seat is None:
                 continue
@@ -964,7 +973,7 @@ class Room:
         if not self.match.seats[seat].human:
             return max(0.0, wait), seat, "bot"
         due: list[tuple[float, int, str]] = []
-        since = self._absent_since.get(seat)
+        since = self._absent_since.get(seat) if seat in self._joined else None
         if since is not None:
             due.append((max(0.0, wait, since + self.settings.absent_after - now), seat, "stand_in"))
         if self.turn_seconds is not None:
