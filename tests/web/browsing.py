@@ -16,7 +16,18 @@ ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 360, "height": 740}
-MY_TURN = ".mine button.card.playable, .choices .choice, .round-over"
+#: The three screens the table must fit with no page scroll (issue 28): a laptop, a phone
+#: held upright, the phone turned.
+SCREENS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+    "turned": {"width": 844, "height": 390},
+}
+#: The smallest phone still in use (320 px wide): all in view too, no sideways scroll.
+SMALL = {"width": 320, "height": 568}
+MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
+#: The seats' grids, the piles (and a card in hand), the prompt and the moves.
+TABLE = [".seat", ".card.pile", ".prompt", ".choice"]
 
 
 def open_page(
@@ -47,13 +58,11 @@ def click_and_wait(page: Page, selector: str) -> None:
 
 def play_my_turn(page: Page) -> bool:
     """Wait for my turn and play it by clicking: turn up a card, or draw, then
-    discard and turn up a card (or exchange). False once the round is over."""
+    discard and turn up a card (or exchange). False once the round (or the game) is over."""
     page.wait_for_selector(MY_TURN)
-    if page.locator(".round-over").count():
+    if page.locator(".round-over, .game-over").count():
         return False
-    if page.locator("[data-key=choice-next]").count():
-        click_and_wait(page, "[data-key=choice-next]")
-    elif page.locator("[data-key=choice-draw]").count():
+    if page.locator("[data-key=choice-draw]").count():
         click_and_wait(page, "[data-key=choice-draw]")
         assert page.locator(".held .card").first.inner_text().strip()  # I see what I drew
         if page.locator("[data-key=choice-flip]").count():
@@ -75,3 +84,49 @@ def start_against_bots(page: Page, base: str, opponents: int, target: int | None
         page.fill("[data-key=target]", str(target))
     page.click("[data-key=start]")
     page.wait_for_selector(".mine .grid.large")
+
+
+MEASURE = """(selectors) => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const hit = (el) => {  // what a tap at the element's middle reaches: the element itself?
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return top === el || el.contains(top);
+  };
+  const found = {};
+  for (const selector of selectors) {
+    const elements = [...document.querySelectorAll(selector)];
+    found[selector] = elements.map((el) => ({ box: box(el), hit: hit(el) }));
+  }
+  const page = document.scrollingElement;
+  return { width: innerWidth, height: innerHeight, scrollWidth: page.scrollWidth,
+           scrollHeight: page.scrollHeight, found };
+}"""
+
+
+def on_one_screen(page: Page, selectors: list[str]) -> dict:
+    """Assert that the page does not scroll (either way) and that every element of each
+    selector (at least one each) lies inside the viewport, on top where it is (a tap at
+    its middle reaches it). Returns the measures."""
+    seen = page.evaluate(MEASURE, selectors)
+    width, height = seen["width"], seen["height"]
+    down, sideways = seen["scrollHeight"], seen["scrollWidth"]
+    assert down <= height, f"the page scrolls down: {down} > {height}"
+    assert sideways <= width, f"the page scrolls sideways: {sideways} > {width}"
+    for selector, elements in seen["found"].items():
+        assert elements, f"nothing matches {selector}"
+        for element in elements:
+            left, top, right, bottom = element["box"]
+            inside = min(left, top) >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+            assert inside and right - left > 0, f"{selector} at {element['box']} is off the screen"
+            assert element["hit"], f"{selector} at {element['box']} is covered"
+    return seen
+
+
+def widths(page: Page, selector: str) -> list[float]:
+    """The widths in CSS pixels of the elements `selector` matches."""
+    script = "els => els.map(e => e.getBoundingClientRect().width)"
+    return page.eval_on_selector_all(selector, script)

@@ -11,7 +11,9 @@ from browsing import (
     DESKTOP,
     MY_TURN,
     PHONE,
+    SCREENS,
     click_and_wait,
+    on_one_screen,
     open_page,
     play_my_turn,
     start_against_bots,
@@ -31,7 +33,7 @@ def test_a_human_plays_a_whole_round_against_bots_by_clicking(
     page.screenshot(path=artifacts / "front-desktop.png", full_page=True)
     start_against_bots(page, server.base, 2, target=400)
     assert page.locator(".others .seat").count() == 2
-    assert "First to 400" in page.inner_text(".rules")
+    assert "First to 400" in page.inner_text(".room-info .rules")
     assert page.get_attribute(".mine button.card >> nth=0", "aria-label") == (
         "Your card row 1 column 1: face down"
     )
@@ -49,8 +51,9 @@ def test_a_human_plays_a_whole_round_against_bots_by_clicking(
     assert page.locator(".log li").count() > 5
     assert page.locator(".game-over").count() == 0
     page.screenshot(path=artifacts / "round-end-desktop.png", full_page=True)
-    page.click("[data-key=round-close]")
+    click_and_wait(page, "[data-key=choice-next]")  # the next round is dealt
     assert page.locator(".round-over").count() == 0
+    assert "Round 2" in page.inner_text(".room-head .rules")
 
 
 def test_the_game_end_names_the_winners_and_offers_another_game(
@@ -70,12 +73,19 @@ def test_the_game_end_names_the_winners_and_offers_another_game(
         tuple(best), "You and Ana share the win!"
     )
     assert page.inner_text(".game-over .winners") == expected, totals
-    # the game is over: no "Continue" is left, the last round's end is still explained
-    assert page.locator("[data-key=round-close]").count() == 0
-    assert page.locator("button", has_text="Continue").count() == 0
-    assert "ended with" in page.inner_text(".round-over .explain")
-    side = page.locator(".side > section").evaluate_all("els => els.map(e => e.className)")
-    assert side[0] == "panel game-over", side  # the winners and "Another game" come first
+    # the game is over: no "Next round", the last round's end is still explained, on the
+    # table, with every seat's final total, "Another game" and the replay, on one screen
+    assert page.locator("[data-key=choice-next]").count() == 0
+    assert "ended with" in page.inner_text(".table .game-over .explain")
+    finals = page.locator(".game-over tbody tr .total").all_inner_texts()
+    assert sorted(int(total) for total in finals) == sorted(totals.values())
+    for screen, size in SCREENS.items():
+        page.set_viewport_size(size)
+        on_one_screen(page, [".seat", ".game-over .winners", ".game-over .explain",
+                             ".game-over tbody tr", "[data-key=again]",
+                             "[data-key=watch-replay]"])  # fmt: skip
+        page.screenshot(path=artifacts / f"layout-game-end-{screen}.png")
+    page.set_viewport_size(DESKTOP)
     page.screenshot(path=artifacts / "game-end-desktop.png", full_page=True)
     code = page.url.rsplit("/", 1)[-1]
     page.click("[data-key=again]")
@@ -144,11 +154,15 @@ def test_two_browsers_play_one_room_and_a_reload_keeps_the_seat(
     host.select_option("[data-key=seat-0]", "friend")
     host.fill("#your-name", "Ana")
     host.click("[data-key=start]")
-    host.wait_for_selector(".mine .grid.large")
-    link = host.input_value(".room-head .link")
+    host.wait_for_selector(".lobby")  # a friend's seat: the room waits in its lobby
+    link = host.input_value("[data-key=lobby-link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)
     guest.click("text=Take a seat")
+    guest.wait_for_selector("[data-key=lobby-wait]")
+    host.click("[data-key=lobby-start]")  # every seat taken: "Start" (no bots to choose)
+    host.wait_for_selector(".mine .grid.large")
+    assert host.input_value("[data-key=link]") == link  # the room's link, in its panel
     guest.wait_for_selector(".mine .grid.large")
     play_my_turn(host)
     play_my_turn(host)
@@ -210,7 +224,7 @@ def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
     page.screenshot(path=artifacts / "game-refusal-spanish-desktop.png", full_page=True)
     page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'remove', seat: 0}))")
     expect(refusal).to_have_text("Rechazado: Solo el anfitrión quita a un jugador de su asiento")
-    page.select_option("#language", "en")  # the same refusal, in English, is the server's own
+    page.select_option("[data-key=room-language]", "en")  # the same refusal, in English
     page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'move', action: 0}))")
     expect(refusal).to_have_text("Refused: it is Ana's turn, not Bea's")
     context.close()

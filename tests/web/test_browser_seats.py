@@ -63,8 +63,8 @@ def test_hot_seat_hides_the_board_between_players(
             page.wait_for_selector(".mine .grid.large")
             assert my_name(page) == name.group(1)
             continue
-        if page.locator(".round-over").count():
-            page.click("[data-key=round-close]")
+        if page.locator(".round-over").count():  # "Next round" for both of the device's seats
+            click_and_wait(page, "[data-key=choice-next]")
             continue
         if page.locator("[data-key=choice-next]").count():
             click_and_wait(page, "[data-key=choice-next]")

@@ -5,6 +5,7 @@ languages: the viewer's own moves in the second person ("You drew a 5",
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -97,3 +98,26 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
         "¡Has ganado!",
         "¡Gana Ana!",
     ]
+
+
+def _sentence_keys(language: str) -> set[str]:
+    """The keys of one language's table of static/i18n.js, read as text."""
+    text = TEXT.with_name("i18n.js").read_text(encoding="utf-8")
+    start = text.index(f"\n  {language}: {{")
+    end = text.index("\n  },", start)
+    return set(re.findall(r'^ {4}"?([\w.]+)"?: ', text[start:end], re.M))
+
+
+def test_every_sentence_the_client_writes_is_in_both_languages() -> None:
+    english, spanish = _sentence_keys("en"), _sentence_keys("es")
+    assert len(english) > 200
+    assert english == spanish, english ^ spanish
+    used: set[str] = set()
+    for module in ("board.js", "front.js", "game.js", "hotseat.js", "main.js", "replay.js"):
+        used |= set(re.findall(r'\bt\("([\w.]+)"', TEXT.with_name(module).read_text("utf-8")))
+    board = TEXT.with_name("board.js").read_text(encoding="utf-8")
+    tabs = re.search(r"const TABS = \[([^\]]*)\]", board)
+    assert tabs, "board.js names its drawer's tabs in TABS"
+    used |= {f"tab.{tab}" for tab in re.findall(r'"(\w+)"', tabs.group(1))}
+    assert {"tab.scores", "round.waiting", "act.next"} <= used
+    assert used <= english, sorted(used - english)

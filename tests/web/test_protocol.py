@@ -232,9 +232,12 @@ def test_the_host_hands_a_seat_to_a_bot_and_back(client: TestClient) -> None:
 
 def test_an_absent_human_is_played_by_a_stand_in() -> None:
     with serving(absent_after=0.0) as client:
-        host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}])
+        # no lobby, and both seats taken (a token each) but nobody connected: only a seat
+        # someone has held is played for when absent (docs/web-protocol.md)
+        host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}], lobby=False)
+        join_room(client, host["code"])
         watcher = Conn(client, host["code"])
-        state = watcher.hello()  # nobody holds a seat: stand-ins play both
+        state = watcher.hello()  # nobody is connected to a seat: stand-ins play both
         watcher.until_number(6)
         updates = [m for m in watcher.messages if m["type"] == "update"]
         seats = [entry["seat"] for entry in state["log"]] + [m["seat"] for m in updates]

@@ -1,14 +1,18 @@
-// The board of a room: every seat's grid, the piles, the legal choices, the log and scores.
+// The board of a room: the whole table on one screen (every seat's grid, the piles, the
+// prompt and the legal choices, the round's end), a bar on top, and the side panels
+// (the room, the scores, the log, the chat, the host's seats): a column beside the
+// table on a wide screen, a drawer over it on a phone. style.css lays it out.
 import { h, replace } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
 import { animate, motionMap } from "./motion.js";
 import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
 const LADDER = ["random", "greedy", "basic", "expected", "search"];
+const LOG_LINES = 40;
 
-/** Draw the room into `root`. `ui` keeps what only this page knows (flip mode, dismissed panels). */
+/** Draw the room into `root`. `ui` keeps what only this page knows (flip mode, the open drawer). */
 export function renderBoard(root, game, ui) {
   const state = game.state;
   if (!state) {
@@ -16,20 +20,34 @@ export function renderBoard(root, game, ui) {
     return;
   }
   const view = viewOf(game, ui);
+  const kept = scrolls(root);
+  const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
+  const apart = view.you !== null && !end; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
   replace(
     root,
+    h("div", {
+      class: "board",
+      "data-seats": view.seats.length, // style.css sizes the cards from these
+      "data-others": view.seats.length - (apart ? 1 : 0),
+      "data-you": view.you === null ? "none" : "seated",
+      "data-phase": view.obs.phase,
+      "data-end": end ? view.obs.phase : null,
+      onkeydown: (event) => { if (event.key === "Escape" && ui.drawer) closeDrawer(view); },
+    },
     header(game, view),
-    h("div", { class: "layout" },
-      h("section", { class: "table", "aria-label": "table" },
-        status(game, view),
-        others(view),
-        centre(view),
-        view.you === null ? null : mine(view)),
-      h("aside", { class: "side" },
-        gameOver(view), roundPanel(game, view), scores(view), log(game, view),
-        chat(game, view), hostPanel(game, view))),
+    h("section", { class: "table", "aria-label": t("room.table") },
+      status(game, view),
+      others(view, apart),
+      end ?? centre(view),
+      apart ? mine(view) : null),
+    side(game, view)),
   );
+  restore(root, kept, ui);
+  if (ui.focus) {
+    root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
+    ui.focus = null;
+  }
 }
 
 /** What the board needs, computed once per render. */
@@ -40,8 +58,8 @@ function viewOf(game, ui) {
   const mine = you !== null && state.seats[you] && !state.seats[you].bot;
   const legal = new Set(mine ? obs.legal_actions : []);
   if (!(obs.held !== null && obs.source === "deck" && legal.size)) ui.flip = false;
-  return { game, ui, state, obs, you, legal, seats: state.seats, act: (a) => play(game, ui, a),
-    motion: motionMap(game.motions) };
+  return { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats,
+    act: (a) => play(game, ui, a), motion: motionMap(game.motions) };
 }
 
 function play(game, ui, action) {
@@ -49,34 +67,82 @@ function play(game, ui, action) {
   game.move(action);
 }
 
-// --- the top ----------------------------------------------------------------------
+/** The scroll positions of the board's scrolling parts, kept across a redraw. */
+function scrolls(root) {
+  return [...root.querySelectorAll("[data-scroll]")].map((el) => ({ key: el.dataset.scroll, top: el.scrollTop }));
+}
+
+/** Scroll the redrawn parts back (the log follows its newest line: `log`). */
+function restore(root, kept, ui) {
+  for (const { key, top } of kept) {
+    const el = root.querySelector(`[data-scroll="${key}"]`);
+    if (el && (key !== "log" || ui.logBack)) el.scrollTop = top;
+  }
+}
+
+// --- the bar ------------------------------------------------------------------------
+
+const TABS = ["scores", "log", "chat", "room"];
 
 function header(game, view) {
   const room = view.state.room;
-  const link = `${location.origin}/r/${room.code}`;
   const rules = t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) });
-  if (view.ui.replay) {
-    return h("header", { class: "room-head" },
-      h("h1", {}, room.title, " ", h("span", { class: "badge replay-badge" }, t("replay.badge"))),
-      h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null,
-        rules, " · ", t("room.round", { n: view.obs.round + 1 })),
-      view.ui.replay());
-  }
+  const home = (e) => {
+    if (!view.ui.navigate) return;
+    e.preventDefault();
+    view.ui.navigate("/");
+  };
   return h("header", { class: "room-head" },
-    h("h1", {}, room.title),
-    h("p", { class: "rules" },
-      t("room.code", { code: room.code }), " · ", rules,
-      " · ", t("room.round", { n: view.obs.round + 1 })),
-    h("p", { class: "links" },
-      h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.copy"), "data-key": "link" }),
-      h("button", { type: "button", "data-key": "copy", onclick: (e) => copy(link, e.target) }, t("room.copy")),
-      h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))),
-    game.status === "reconnecting" ? h("p", { class: "notice", role: "status" }, t("room.reconnecting")) : null);
+    h("a", { href: "/", class: "logo", onclick: home, "aria-label": t("room.home") }, "Skyjo"),
+    h("div", { class: "room-title" },
+      h("h1", {}, room.title, view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
+      h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
+        h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
+    tabs(game, view),
+    game.status === "reconnecting" ? h("p", { class: "notice reconnecting", role: "status" }, t("room.reconnecting")) : null,
+    view.ui.replay ? view.ui.replay() : null);
 }
 
-function copy(text, button) {
-  navigator.clipboard?.writeText(text).then(() => { button.textContent = t("room.copied"); }, () => {});
+/** On a phone, the buttons that open each side panel as a drawer over the table. */
+function tabs(game, view) {
+  const open = view.ui.drawer;
+  const unread = unreadChat(game, view);
+  return h("nav", { class: "tabs", "aria-label": t("tabs.label") },
+    TABS.filter((tab) => tab !== "chat" || view.you !== null).map((tab) => h("button", {
+      type: "button", class: "tab", "data-key": `tab-${tab}`, "aria-controls": "side",
+      "aria-expanded": String(open === tab),
+      onclick: () => (open === tab ? closeDrawer(view) : openDrawer(view, tab)),
+    }, t(`tab.${tab}`), tab === "chat" && unread ? h("span", { class: "unread", "aria-label": t("chat.unread", { n: unread }) },
+      String(unread)) : null)));
 }
+
+function openDrawer(view, tab) {
+  view.ui.drawer = tab;
+  view.ui.focus = "drawer-close";
+  view.game.onChange();
+}
+
+function closeDrawer(view) {
+  const tab = view.ui.drawer;
+  view.ui.drawer = null;
+  view.ui.focus = tab ? `tab-${tab}` : null;
+  view.game.onChange();
+}
+
+/** Where style.css shows the side panels in a column, always in view (its media query). */
+const WIDE = "(min-width: 960px) and (min-height: 561px)";
+
+/** Chat lines that came while the chat was not in view. */
+function unreadChat(game, view) {
+  const lines = game.chat || [];
+  if (view.ui.drawer === "chat" || !lines.length || window.matchMedia?.(WIDE).matches) {
+    view.ui.chatSeen = lines.at(-1);
+    return 0;
+  }
+  return lines.length - 1 - lines.lastIndexOf(view.ui.chatSeen);
+}
+
+// --- the status line ------------------------------------------------------------------
 
 function status(game, view) {
   return h("div", { class: "status" },
@@ -93,7 +159,12 @@ function prompt(view) {
   if (obs.phase === "game_over") {
     return view.state.winners?.length ? `${t("turn.over")}: ${winnersText(view.state.winners, seats, you)}` : t("turn.over");
   }
-  if (obs.phase === "round_over") return legal.has(NEXT_ROUND) ? t("turn.nextRound") : t("turn.waitRound", { name });
+  if (obs.phase === "round_over") {
+    if (view.ui.replay) return t("turn.roundOver");
+    if (view.seated && !isReady(view, you)) return t("turn.nextRound");
+    const names = awaited(view);
+    return names.length ? t("round.waiting", { names: joinNames(names) }) : t("turn.roundOver");
+  }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
   if (obs.phase === "reveal") return `${t("turn.yours")}: ${t("turn.reveal")}`;
   if (obs.held === null) return `${t("turn.yours")}: ${t("turn.takeOrDraw")}`;
@@ -101,10 +172,21 @@ function prompt(view) {
   return t(obs.source === "discard" ? "turn.placeDiscard" : "turn.placeDrawn", { card: obs.held });
 }
 
+function isReady(view, seat) {
+  return (view.state.ready || []).includes(seat);
+}
+
+/** The names of the seats the next round waits for, the viewer's own left out. */
+function awaited(view) {
+  return (view.state.waiting || []).filter((seat) => seat !== view.you).map((seat) => nameOf(view.seats, seat, view.you));
+}
+
 // --- grids ----------------------------------------------------------------------------
 
-function others(view) {
+/** The others' grids; with `apart` false, everyone's (yours first). */
+function others(view, apart) {
   const seats = view.seats.map((_, seat) => seat).filter((seat) => seat !== view.you);
+  if (!apart && view.you !== null) seats.unshift(view.you);
   return h("div", { class: view.you === null ? "others watching" : "others" },
     seats.map((seat) => seatPanel(view, seat, "small")));
 }
@@ -116,7 +198,7 @@ function mine(view) {
 function seatPanel(view, seat, size) {
   const { obs, seats, you } = view;
   const info = seats[seat];
-  const turn = obs.current_player === seat && obs.phase !== "game_over";
+  const turn = obs.current_player === seat && !["round_over", "game_over"].includes(obs.phase);
   const shown = obs.grids[seat].flat().filter((c) => typeof c === "number").reduce((a, b) => a + b, 0);
   const badges = [
     info.bot ? t("seat.bot", { level: info.bot }) : null,
@@ -125,10 +207,11 @@ function seatPanel(view, seat, size) {
   ].filter(Boolean);
   return h("article", { class: `seat ${size}${turn ? " turn" : ""}`, "aria-label": info.name },
     h("h2", {},
-      h("span", { class: "name" }, info.name), seat === you ? ` ${t("seat.you")}` : "",
+      h("span", { class: "name" }, info.name), seat === you ? h("span", { class: "you" }, t("seat.you")) : null,
       badges.map((b) => h("span", { class: "badge" }, b))),
     grid(view, seat, size),
-    h("p", { class: "tally" }, t("seat.shows", { n: shown }), " · ", t("seat.total", { n: obs.totals[seat] })));
+    h("p", { class: "tally" }, t("seat.shows", { n: shown }),
+      h("span", { class: "more" }, " · ", t("seat.total", { n: obs.totals[seat] }))));
 }
 
 function grid(view, seat, size) {
@@ -190,18 +273,19 @@ function centre(view) {
   const discardLabel = top === null ? t("pile.empty") : t("pile.discard", { card: top });
   const holder = nameOf(seats, obs.current_player, you);
   const holding = obs.source !== null;
+  const heldLabel = obs.held === null ? t("pile.heldHidden", { name: holder }) : `${t("pile.held")}: ${obs.held}`;
   return h("div", { class: "centre" },
     h("div", { class: "piles" },
-      h("figure", {}, animate(card(null, { label: drawLabel, extra: " pile",
+      h("figure", { class: "draw" }, animate(card(null, { label: drawLabel, extra: " pile",
         action: legal.has(DRAW) ? () => view.act(DRAW) : null, key: "pile-draw" }), view.motion.pile("draw"), view.motion.now),
-      h("figcaption", {}, drawLabel)),
-      h("figure", {}, animate(card(top === null ? "x" : top, { label: discardLabel, extra: " pile",
+      h("figcaption", { "aria-hidden": "true" }, t("pile.drawShort", { n: obs.draw_pile_size }))),
+      h("figure", { class: "discard" }, animate(card(top === null ? "x" : top, { label: discardLabel, extra: " pile",
         action: legal.has(TAKE_DISCARD) ? () => view.act(TAKE_DISCARD) : null, key: "pile-discard" }),
       view.motion.pile("discard"), view.motion.now),
-      h("figcaption", {}, discardLabel)),
+      h("figcaption", { "aria-hidden": "true" }, t("pile.discardShort"))),
       holding ? h("figure", { class: "held" },
-        card(obs.held, { label: obs.held === null ? t("pile.heldHidden", { name: holder }) : `${t("pile.held")}: ${obs.held}`, extra: " pile" }),
-        h("figcaption", {}, obs.held === null ? t("pile.heldHidden", { name: holder }) : t("pile.held"))) : null),
+        card(obs.held, { label: heldLabel, extra: " pile" }),
+        h("figcaption", { "aria-hidden": "true" }, obs.held === null ? t("pile.heldShort", { name: holder }) : t("pile.held"))) : null),
     choices(view, top));
 }
 
@@ -216,7 +300,6 @@ function choices(view, top) {
       ? button(t("act.cancel"), () => { ui.flip = false; view.game.onChange(); }, "flip")
       : button(t("act.discard"), () => { ui.flip = true; view.game.onChange(); }, "flip"));
   }
-  if (legal.has(NEXT_ROUND)) buttons.push(button(t("act.next"), () => view.act(NEXT_ROUND), "next"));
   return buttons.length ? h("div", { class: "choices" }, buttons) : null;
 }
 
@@ -224,22 +307,52 @@ function button(label, onclick, key) {
   return h("button", { type: "button", class: "choice", onclick, "data-key": `choice-${key}` }, label);
 }
 
-// --- the side: round end, game end, scores, log, chat, host ------------------------------------
+// --- the round's end and the game's end, on the table ---------------------------------------
 
-function roundPanel(game, view) {
-  const summary = game.lastRound;
-  if (!summary || view.ui.dismissed === summary.round) return null;
+/** At a round's end (or the game's), its summary takes the piles' place; else null. */
+function ending(view) {
+  const phase = view.obs.phase;
+  if (phase === "game_over" && view.state.over) return gameOver(view);
+  if (phase !== "round_over") return null;
+  const summary = view.state.rounds.at(-1);
+  if (!summary) return null;
   const penalty = view.state.room.rules.ender_penalty;
-  const over = view.obs.phase === "game_over"; // the last round: nothing to continue to
   return h("section", { class: "panel round-over", "aria-labelledby": "round-title" },
     h("h2", { id: "round-title" }, t("round.over", { n: summary.round })),
     h("p", { class: "explain" }, explainRound(summary, view.seats, view.you, penalty)),
-    h("table", {}, h("tbody", {}, summary.scores.map((score, seat) => h("tr", {},
-      h("th", { scope: "row" }, nameOf(view.seats, seat, view.you)),
-      h("td", {}, summary.raw[seat] === score ? String(score) : `${summary.raw[seat]} → ${score}`),
-      h("td", {}, t("seat.total", { n: totalAfter(view.state.rounds, summary.round, seat) })))))),
-    over ? null : h("button", { type: "button", "data-key": "round-close",
-      onclick: () => { view.ui.dismissed = summary.round; game.onChange(); } }, t("round.close")));
+    roundTable(view, summary, true),
+    readiness(view));
+}
+
+/** "Next round" for a seated player not ready yet, and who the next round waits for. */
+function readiness(view) {
+  if (view.ui.replay) return null;
+  const names = awaited(view);
+  const mineToSay = view.seated && !isReady(view, view.you);
+  return h("div", { class: "ready-row" },
+    mineToSay ? button(t("act.next"), () => { view.game.ready(); }, "next") : null,
+    names.length ? h("p", { class: "waiting", "data-key": "waiting" }, t("round.waiting", { names: joinNames(names) })) : null);
+}
+
+/** Each seat's cards, score and total after the round `summary`. */
+function roundTable(view, summary, marks) {
+  const ready = new Set(view.state.ready || []);
+  const waiting = new Set(view.state.waiting || []);
+  return h("div", { class: "round-scores", "data-scroll": "round" },
+    h("table", {},
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("round.player"))),
+        h("th", { scope: "col" }, t("round.cards")),
+        h("th", { scope: "col" }, t("round.score")),
+        h("th", { scope: "col" }, t("scores.total")))),
+      h("tbody", {}, summary.scores.map((score, seat) => h("tr", { class: seat === summary.ender ? "ender" : null },
+        h("th", { scope: "row" }, h("span", { class: "who" }, nameOf(view.seats, seat, view.you)),
+          seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
+          marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
+          marks && waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null),
+        h("td", {}, String(summary.raw[seat])),
+        h("td", { class: summary.raw[seat] === score ? null : "doubled" }, String(score)),
+        h("td", { class: "total" }, String(totalAfter(view.state.rounds, summary.round, seat))))))));
 }
 
 function totalAfter(rounds, number, seat) {
@@ -247,52 +360,112 @@ function totalAfter(rounds, number, seat) {
 }
 
 function gameOver(view) {
-  if (!view.state.over || view.obs.phase !== "game_over") return null;
   const code = encodeURIComponent(view.state.room.code);
+  const summary = view.state.rounds.at(-1);
+  const penalty = view.state.room.rules.ender_penalty;
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
     h("h2", { id: "over-title" }, t("game.over")),
-    h("p", { class: "winners" }, winnersText(view.state.winners, view.seats, view.you)),
-    view.ui.replay ? null : h("button", { type: "button", class: "start", "data-key": "again",
-      onclick: () => view.ui.again?.() }, t("game.again")),
-    view.ui.replay ? null : h("p", { class: "row after" },
-      h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
-        onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
-      t("replay.watch")),
-      h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
-        t("replay.download"))));
+    h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
+    summary ? h("p", { class: "explain" }, `${t("round.over", { n: summary.round })}: `,
+      explainRound(summary, view.seats, view.you, penalty)) : null,
+    summary ? roundTable(view, summary, false) : null,
+    view.ui.replay ? null : h("div", { class: "after" },
+      h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again")),
+      h("p", { class: "row" },
+        h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
+          onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
+        t("replay.watch")),
+        h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
+          t("replay.download")))));
+}
+
+// --- the side: the room, scores, log, chat, host ---------------------------------------------
+
+function side(game, view) {
+  const open = view.ui.drawer;
+  return h("aside", { class: "side", id: "side", "data-open": open || null, "data-scroll": "side",
+    "aria-label": open ? t(`tab.${open}`) : t("side.label") },
+  h("div", { class: "drawer-head" },
+    h("button", { type: "button", class: "drawer-close", "data-key": "drawer-close", "aria-label": t("drawer.close"),
+      onclick: () => closeDrawer(view) }, "✕")),
+  roomPanel(view), scores(view), log(game, view), chat(game, view), hostPanel(game, view));
+}
+
+function roomPanel(view) {
+  const room = view.state.room;
+  const rules = t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) });
+  const live = !view.ui.replay && room.code;
+  const link = live ? `${location.origin}/r/${room.code}` : null;
+  const languages = h("select", { "data-key": "room-language", "aria-label": t("language"), onchange: (e) => {
+    // the page's own language menu (main.js) switches and redraws everything
+    const menu = document.getElementById("language");
+    if (!menu) return;
+    menu.value = e.target.value;
+    menu.dispatchEvent(new Event("change"));
+  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
+  return h("section", { class: "panel room-info", "data-tab": "room", "aria-labelledby": "room-info-title" },
+    h("h2", { id: "room-info-title" }, room.title),
+    h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null, rules,
+      " · ", t("room.round", { n: view.obs.round + 1 })),
+    live ? h("p", { class: "links" },
+      h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.invite"), "data-key": "link" }),
+      h("button", { type: "button", "data-key": "copy", onclick: (e) => copy(link, e.target) }, t("room.copy")),
+      h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
+    h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages)),
+    h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
+      if (!view.ui.navigate) return;
+      e.preventDefault();
+      view.ui.navigate("/");
+    } }, t("room.back"))));
+}
+
+function copy(text, button) {
+  navigator.clipboard?.writeText(text).then(() => { button.textContent = t("room.copied"); }, () => {});
 }
 
 function scores(view) {
   const rounds = view.state.rounds;
-  return h("section", { class: "panel scores" },
-    h("h2", {}, t("scores.title")),
-    h("table", {},
+  return h("section", { class: "panel scores", "data-tab": "scores", "aria-labelledby": "scores-title" },
+    h("h2", { id: "scores-title" }, t("scores.title")),
+    h("div", { class: "scores-scroll" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), rounds.map((r) => h("th", { scope: "col" }, t("scores.round", { n: r.round }))),
         h("th", { scope: "col" }, t("scores.total")))),
       h("tbody", {}, view.seats.map((seat, i) => h("tr", {},
         h("th", { scope: "row" }, nameOf(view.seats, i, view.you)),
         rounds.map((r) => h("td", {}, String(r.scores[i]))),
-        h("td", { class: "total" }, String(view.obs.totals[i])))))));
+        h("td", { class: "total" }, String(view.obs.totals[i]))))))));
 }
 
+/** What happened, newest last: the list shows its newest line (also once it is shown or
+ * resized: a drawer opened, a phone turned) unless its reader scrolled back. */
 function log(game, view) {
-  const lines = describeEvents(game.events, view.seats, view.you).slice(-12);
-  return h("section", { class: "panel log" },
-    h("h2", {}, t("log.title")),
-    h("ol", { "aria-live": "polite" }, lines.map((line) => h("li", {}, line))));
+  const ui = view.ui;
+  const lines = describeEvents(game.events, view.seats, view.you).slice(-LOG_LINES);
+  const list = h("ol", { "aria-live": "polite", "data-scroll": "log", tabindex: "0", "aria-labelledby": "log-title",
+    onscroll: () => { ui.logBack = list.scrollTop + list.clientHeight < list.scrollHeight - 4; } },
+  lines.map((line) => h("li", {}, line)));
+  ui.logWatch?.disconnect();
+  if (typeof ResizeObserver === "function") {
+    ui.logWatch = new ResizeObserver(() => { if (!ui.logBack) list.scrollTop = list.scrollHeight; });
+    ui.logWatch.observe(list);
+  }
+  return h("section", { class: "panel log", "data-tab": "log", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title" }, t("log.title")), list);
 }
 
 function chat(game, view) {
   if (view.you === null) return null;
-  const input = h("input", { name: "chat", maxlength: 300, placeholder: t("chat.placeholder"),
-    "aria-label": t("chat.placeholder"), "data-key": "chat-input", autocomplete: "off" });
+  const input = h("input", { name: "chat", maxlength: 300, placeholder: t("chat.placeholder"), value: view.ui.chatDraft || "",
+    "aria-label": t("chat.placeholder"), "data-key": "chat-input", autocomplete: "off",
+    oninput: (e) => { view.ui.chatDraft = e.target.value; } });
   const form = h("form", { onsubmit: (event) => {
     event.preventDefault();
     if (input.value.trim()) game.say(input.value.trim());
     input.value = "";
+    view.ui.chatDraft = "";
   } }, input, h("button", { type: "submit" }, t("chat.send")));
-  return h("section", { class: "panel chat" },
-    h("h2", {}, t("chat.title")),
+  return h("section", { class: "panel chat", "data-tab": "chat", "aria-labelledby": "chat-title" },
+    h("h2", { id: "chat-title" }, t("chat.title")),
     h("ul", {}, game.chat.slice(-8).map((m) => h("li", {}, h("b", {}, m.name), ": ", m.text))),
     form);
 }
@@ -300,7 +473,7 @@ function chat(game, view) {
 function hostPanel(game, view) {
   if (!view.state.host || view.state.over) return null;
   const open = view.ui.hostOpen;
-  return h("details", { class: "panel host", open, ontoggle: (e) => { view.ui.hostOpen = e.target.open; } },
+  return h("details", { class: "panel host", "data-tab": "room", open, ontoggle: (e) => { view.ui.hostOpen = e.target.open; } },
     h("summary", {}, t("host.title")),
     view.seats.map((seat, i) => h("div", { class: "host-seat" },
       h("label", { for: `host-${i}` }, seat.name,

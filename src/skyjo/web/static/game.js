@@ -14,7 +14,6 @@ export class Game {
     this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
-    this.lastRound = null; // the round summary to show, until dismissed
     this.status = "connecting";
     this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
@@ -52,6 +51,13 @@ export class Game {
     this.send({ type: "move", action });
   }
 
+  /** At a round's end: this seat has seen the scores (the server deals the next round
+   * once every connected human seat is ready). */
+  ready() {
+    this.error = null;
+    this.send({ type: "ready" });
+  }
+
   say(text) {
     this.send({ type: "chat", text });
   }
@@ -85,6 +91,7 @@ export class Game {
       state: () => this.onState(message),
       update: () => this.onUpdate(message),
       seats: () => { if (this.state) this.state.seats = message.seats; },
+      ready: () => this.onReady(message),
       chat: () => { this.chat = [...this.chat.slice(-30), message]; },
       error: () => this.onError(message),
     }[message.type];
@@ -93,7 +100,7 @@ export class Game {
   }
 
   onState(message) {
-    this.state = message;
+    this.state = { ready: [], waiting: [], ...message };
     this.status = "open";
     this.retries = 0;
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
@@ -110,18 +117,26 @@ export class Game {
     this.motions = [...playing(this.motions), ...motionsOf(message.events, state.observation, message.observation)];
     state.number = message.number;
     state.observation = message.observation;
+    if (message.observation.phase !== "round_over") {
+      state.ready = [];
+      state.waiting = [];
+    }
     const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;
     this.events = [...this.events, ...events].slice(-LOG_EVENTS);
     this.timer(message.timer_left);
-    if (message.round) {
-      state.rounds = [...state.rounds, message.round];
-      this.lastRound = message.round;
-    }
+    if (message.round) state.rounds = [...state.rounds, message.round];
     if (message.winners) {
       state.winners = message.winners;
       state.over = true;
     }
     if (message.stalled) state.stalled = message.stalled;
+  }
+
+  /** Who is ready for the next round, and who is awaited (both empty outside a round's end). */
+  onReady(message) {
+    if (!this.state) return;
+    this.state.ready = message.ready;
+    this.state.waiting = message.waiting;
   }
 
   onError(message) {

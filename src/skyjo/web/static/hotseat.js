@@ -26,7 +26,6 @@ export class HotSeat {
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }
   get status() { return this.game.status; }
-  get lastRound() { return this.game.lastRound; }
   get deadline() { return this.game.deadline; }
 
   /** The newest view any of the device's seats has. */
@@ -38,14 +37,15 @@ export class HotSeat {
     return best;
   }
 
-  /** The device's seat to move now, if any. */
+  /** The device's seat to move now, if any (none at a round's end: every card is face up
+   * and the device says "next round" for all its seats at once). */
   toMove() {
     const latest = this.latest();
     if (!latest) return null;
     if (latest.state.room.lobby) return null; // nobody moves before the host starts
     const obs = latest.state.observation;
     const seat = obs.current_player;
-    if (obs.phase === "game_over" || latest.state.over || !this.games.has(seat)) return null;
+    if (["round_over", "game_over"].includes(obs.phase) || latest.state.over || !this.games.has(seat)) return null;
     return latest.state.seats[seat]?.bot ? null : seat;
   }
 
@@ -64,6 +64,11 @@ export class HotSeat {
   }
 
   move(action) { this.game.move(action); }
+  /** Every seat of the device has seen the round's scores. */
+  ready() {
+    for (const game of this.games.values()) game.ready();
+  }
+
   say(text) { this.game.say(text); }
   setSeat(seat, bot) { this.game.setSeat(seat, bot); }
   remove(seat) { this.game.remove(seat); }

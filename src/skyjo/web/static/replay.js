@@ -56,13 +56,6 @@ export class Replay {
     return this.data.frames.slice(Math.max(0, this.index - LOG_FRAMES), this.index + 1).flatMap((f) => f.events);
   }
 
-  /** The summary of the round that just ended, while the frame shows its end. */
-  get lastRound() {
-    const obs = this.frame.observation;
-    if (!["round_over", "game_over"].includes(obs.phase) || !obs.results.length) return null;
-    return { round: obs.results.length, ...obs.results[obs.results.length - 1] };
-  }
-
   /** The round (from 1) the frame shown belongs to. */
   get round() {
     return this.frame.observation.round + 1;
@@ -105,6 +98,7 @@ export class Replay {
 
   // The board's calls that a replay ignores: nobody moves, chats or manages seats.
   move() {}
+  ready() {}
   say() {}
   setSeat() {}
 }
