@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import itertools
 import json
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from skyjo import scoring as scoring_module
 from skyjo.rules import CARD_COUNTS
 from skyjo.scoring import (
     CLEARED,
@@ -188,44 +192,95 @@ def test_grid_results_are_frozen() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rows", "message"),
+    ("rows", "message", "kind", "params"),
     [
-        ([[1, 2, 3, 4]] * 2, "a grid has 3 rows, not 2"),
-        ([[1, 2, 3, 4]] * 4, "a grid has 3 rows, not 4"),
-        ([[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]], "row 1 has 3 cards instead of 4"),
-        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5]], "row 2 has 5 cards instead of 4"),
+        ([[1, 2, 3, 4]] * 2, "a grid has 3 rows, not 2", "grid_rows", {"rows": 3, "count": 2}),
+        ([[1, 2, 3, 4]] * 4, "a grid has 3 rows, not 4", "grid_rows", {"rows": 3, "count": 4}),
+        (
+            [[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]],
+            "row 1 has 3 cards instead of 4",
+            "row_length",
+            {"row": 1, "count": 3, "size": 4},
+        ),
+        (
+            [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5]],
+            "row 2 has 5 cards instead of 4",
+            "row_length",
+            {"row": 2, "count": 5, "size": 4},
+        ),
         (
             [[1, 2, 3, 4], [1, 2, 13, 4], [1, 2, 3, 4]],
             "the card at row 1, column 2 is 13, but cards go from -2 to 12",
+            "card_out_of_range",
+            {"row": 1, "column": 2, "card": 13, "min": -2, "max": 12},
         ),
         (
             [[-3, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]],
             "the card at row 0, column 0 is -3, but cards go from -2 to 12",
+            "card_out_of_range",
+            {"row": 0, "column": 0, "card": -3, "min": -2, "max": 12},
         ),
-        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, "4"]], "row 2, column 3 is '4', not a number"),
-        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 2.5]], "row 2, column 3 is 2.5, not a number"),
-        ([[True, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], "row 0, column 0 is True, not a number"),
+        (
+            [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, "4"]],
+            "row 2, column 3 is '4', not a number",
+            "card_not_number",
+            {"row": 2, "column": 3, "card": "'4'"},
+        ),
+        (
+            [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 2.5]],
+            "row 2, column 3 is 2.5, not a number",
+            "card_not_number",
+            {"row": 2, "column": 3, "card": "2.5"},
+        ),
+        (
+            [[True, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]],
+            "row 0, column 0 is True, not a number",
+            "card_not_number",
+            {"row": 0, "column": 0, "card": "True"},
+        ),
         (
             [[X, 2, 3, 4], [1, 2, 3, 4], [X, 2, 3, 4]],
             "column 0 is partly cleared (2 of its 3 cards",
+            "column_partly_cleared",
+            {"column": 0, "cleared": 2, "size": 3},
         ),
         (
             [[-2, -2, -2, 4], [-2, -2, -2, 4], [1, 2, 3, 4]],
             "the grid holds 6 cards of -2 but the deck has only 5",
+            "grid_too_many",
+            {"count": 6, "value": -2, "deck": 5},
         ),
         (
             [[12, 12, 12, 12], [12, 12, 12, 12], [12, 12, 12, 12]],
             "the grid holds 12 cards of 12 but the deck has only 10",
+            "grid_too_many",
+            {"count": 12, "value": 12, "deck": 10},
         ),
-        ("1 2 3 4", "a grid is a list of 3 rows, not str"),
-        (["1 2 3 4", "1 2 3 4", "1 2 3 4"], "row 0 must be a list of 4 cards"),
+        (
+            "1 2 3 4",
+            "a grid is a list of 3 rows, not str",
+            "grid_not_list",
+            {"rows": 3, "type": "str"},
+        ),
+        (
+            ["1 2 3 4", "1 2 3 4", "1 2 3 4"],
+            "row 0 must be a list of 4 cards",
+            "grid_row_not_list",
+            {"row": 0, "size": 4, "value": "'1 2 3 4'"},
+        ),
     ],
 )
-def test_bad_grids_raise_scoring_error_naming_the_problem(rows: object, message: str) -> None:
+def test_bad_grids_raise_scoring_error_naming_the_problem(
+    rows: object, message: str, kind: str, params: dict[str, object]
+) -> None:
+    """The message is for a person; the kind and params (positions from 0, as
+    RULES.md writes them) are for an interface that writes its own sentence."""
     with pytest.raises(ScoringError) as caught:
         score_grid(rows)  # type: ignore[arg-type]
     assert message in str(caught.value)
     assert isinstance(caught.value, ValueError)
+    assert (caught.value.kind, caught.value.params) == (kind, params)
+    assert json.loads(json.dumps(caught.value.params)) == params  # JSON-ready
 
 
 @st.composite
@@ -381,24 +436,79 @@ def test_round_keeps_seat_order_and_copies_input() -> None:
 
 
 @pytest.mark.parametrize(
-    ("raw", "ender", "penalty", "message"),
+    ("raw", "ender", "penalty", "message", "kind"),
     [
-        ({"Ana": 9}, "Ana", "positive", "2 to 8 players, not 1"),
-        ({f"P{i}": i for i in range(9)}, "P0", "positive", "2 to 8 players, not 9"),
-        ({"Ana": 9, "Ben": 3}, "Dan", "positive", "the ender 'Dan' is not one of the players"),
-        ({"Ana": 9, "Ben": 3}, "Ana", "double", "unknown ender penalty 'double'"),
-        ({"Ana": "9", "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
-        ({"Ana": 9.0, "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
-        ({"Ana": True, "Ben": 3}, "Ana", "positive", "Ana's score must be a whole number"),
-        ({"": 9, "Ben": 3}, "Ben", "positive", "a player's name must be a non-empty string"),
+        ({"Ana": 9}, "Ana", "positive", "2 to 8 players, not 1", "player_count"),
+        ({f"P{i}": i for i in range(9)}, "P0", "positive", "2 to 8 players, not 9", "player_count"),
+        (
+            {"Ana": 9, "Ben": 3},
+            "Dan",
+            "positive",
+            "the ender 'Dan' is not one of the players",
+            "ender_not_player",
+        ),
+        (
+            {"Ana": 9, "Ben": 3},
+            "Ana",
+            "double",
+            "unknown ender penalty 'double'",
+            "unknown_penalty",
+        ),
+        (
+            {"Ana": "9", "Ben": 3},
+            "Ana",
+            "positive",
+            "Ana's score must be a whole number",
+            "score_not_integer",
+        ),
+        (
+            {"Ana": 9.0, "Ben": 3},
+            "Ana",
+            "positive",
+            "Ana's score must be a whole number",
+            "score_not_integer",
+        ),
+        (
+            {"Ana": True, "Ben": 3},
+            "Ana",
+            "positive",
+            "Ana's score must be a whole number",
+            "score_not_integer",
+        ),
+        (
+            {"": 9, "Ben": 3},
+            "Ben",
+            "positive",
+            "a player's name must be a non-empty string",
+            "name_not_text",
+        ),
     ],
 )
 def test_bad_rounds_raise_scoring_error(
-    raw: dict[str, int], ender: str, penalty: str, message: str
+    raw: dict[str, int], ender: str, penalty: str, message: str, kind: str
 ) -> None:
     with pytest.raises(ScoringError) as caught:
         score_round(raw, ender, penalty)
     assert message in str(caught.value)
+    assert caught.value.kind == kind
+    assert json.loads(json.dumps(caught.value.params)) == caught.value.params
+
+
+def test_every_scoring_error_raised_names_its_kind() -> None:
+    """Every `ScoringError(...)` of the module gives a message and a constant kind."""
+    tree = ast.parse(Path(scoring_module.__file__).read_text(encoding="utf-8"))
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ScoringError"
+    ]
+    assert len(calls) >= 20
+    for call in calls:
+        assert len(call.args) >= 2, ast.unparse(call)
+        kind = call.args[1]
+        assert isinstance(kind, ast.Constant) and re.fullmatch("[a-z_]+", kind.value), ast.unparse(
+            call
+        )
 
 
 # ---------------------------------------------------------------- round score bounds

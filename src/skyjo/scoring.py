@@ -80,7 +80,16 @@ count 0); the deck's ten 12 and ten 11 make four of them: 4 x 35 = 140.
 
 
 class ScoringError(ValueError):
-    """Input that cannot be scored: the message names what is wrong."""
+    """Input that cannot be scored: the message names what is wrong, for a
+    person. `kind` names the sentence (a stable snake_case id) and `params`
+    holds the facts it names, JSON-ready, with positions as RULES.md writes
+    them (`row` 0-2 from the top, `column` 0-3 from the left), so an
+    interface writes its own sentence without reading the English one."""
+
+    def __init__(self, message: str, kind: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.params = dict(params or {})
 
 
 # --------------------------------------------------------------------------
@@ -114,7 +123,7 @@ def ender_is_doubled(ender_raw: int, others_raw: Iterable[int], penalty: str) ->
         return any(other <= ender_raw for other in others_raw)
     if penalty == "none":
         return False
-    raise ScoringError(_unknown_penalty(penalty))
+    raise _unknown_penalty(penalty)
 
 
 def round_scores(raw: Sequence[int], ender: int, penalty: str) -> tuple[list[int], bool]:
@@ -125,7 +134,11 @@ def round_scores(raw: Sequence[int], ender: int, penalty: str) -> tuple[list[int
     differ from the raw score (doubled), and whether it was doubled.
     """
     if not 0 <= ender < len(raw):
-        raise ScoringError(f"the ender's seat {ender} is not one of the {len(raw)} seats")
+        raise ScoringError(
+            f"the ender's seat {ender} is not one of the {len(raw)} seats",
+            "ender_seat",
+            {"seat": ender, "seats": len(raw)},
+        )
     ender_raw = raw[ender]
     others = (score for seat, score in enumerate(raw) if seat != ender)
     doubled = ender_is_doubled(ender_raw, others, penalty)
@@ -220,7 +233,9 @@ def _score_column(col: int, grid: list[list[int | None]]) -> ColumnScore:
     if len(values) != ROWS:
         raise ScoringError(
             f"column {col} is partly cleared ({ROWS - len(values)} of its {ROWS} cards "
-            "written as cleared): a column is cleared all three cards at once"
+            "written as cleared): a column is cleared all three cards at once",
+            "column_partly_cleared",
+            {"column": col, "cleared": ROWS - len(values), "size": ROWS},
         )
     a, b, c = values
     if column_clears(a, b, c):
@@ -232,24 +247,46 @@ def _score_column(col: int, grid: list[list[int | None]]) -> ColumnScore:
 def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
     """Check a grid's shape (RULES.md 2.1), its card values and copies (RULES.md 1)."""
     if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
-        raise ScoringError(f"a grid is a list of {ROWS} rows, not {type(rows).__name__}")
+        raise ScoringError(
+            f"a grid is a list of {ROWS} rows, not {type(rows).__name__}",
+            "grid_not_list",
+            {"rows": ROWS, "type": type(rows).__name__},
+        )
     if len(rows) != ROWS:
-        raise ScoringError(f"a grid has {ROWS} rows, not {len(rows)}")
+        raise ScoringError(
+            f"a grid has {ROWS} rows, not {len(rows)}",
+            "grid_rows",
+            {"rows": ROWS, "count": len(rows)},
+        )
     grid: list[list[int | None]] = []
     for r, row in enumerate(rows):
         if isinstance(row, str | bytes) or not isinstance(row, Sequence):
-            raise ScoringError(f"row {r} must be a list of {COLS} cards, not {row!r}")
+            raise ScoringError(
+                f"row {r} must be a list of {COLS} cards, not {row!r}",
+                "grid_row_not_list",
+                {"row": r, "size": COLS, "value": repr(row)},
+            )
         if len(row) != COLS:
-            raise ScoringError(f"row {r} has {len(row)} cards instead of {COLS}")
+            raise ScoringError(
+                f"row {r} has {len(row)} cards instead of {COLS}",
+                "row_length",
+                {"row": r, "count": len(row), "size": COLS},
+            )
         for c, card in enumerate(row):
             if card is None:
                 continue
             if isinstance(card, bool) or not isinstance(card, int):
-                raise ScoringError(f"the card at row {r}, column {c} is {card!r}, not a number")
+                raise ScoringError(
+                    f"the card at row {r}, column {c} is {card!r}, not a number",
+                    "card_not_number",
+                    {"row": r, "column": c, "card": repr(card)},
+                )
             if not _MIN_CARD <= card <= _MAX_CARD:
                 raise ScoringError(
                     f"the card at row {r}, column {c} is {card}, "
-                    f"but cards go from {_MIN_CARD} to {_MAX_CARD}"
+                    f"but cards go from {_MIN_CARD} to {_MAX_CARD}",
+                    "card_out_of_range",
+                    {"row": r, "column": c, "card": card, "min": _MIN_CARD, "max": _MAX_CARD},
                 )
         grid.append(list(row))
     counts = Counter(card for row in grid for card in row if card is not None)
@@ -257,7 +294,9 @@ def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
         if count > CARD_COUNTS[value]:
             raise ScoringError(
                 f"the grid holds {count} cards of {value} "
-                f"but the deck has only {CARD_COUNTS[value]}"
+                f"but the deck has only {CARD_COUNTS[value]}",
+                "grid_too_many",
+                {"count": count, "value": value, "deck": CARD_COUNTS[value]},
             )
     return grid
 
@@ -310,23 +349,40 @@ def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -
     players = list(raw)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ScoringError(
-            f"a round has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            f"a round has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+            "player_count",
+            {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)},
         )
     for player in players:
         if not isinstance(player, str) or not player:
-            raise ScoringError(f"a player's name must be a non-empty string, not {player!r}")
+            raise _bad_name(player)
         score = raw[player]
         if isinstance(score, bool) or not isinstance(score, int):
-            raise ScoringError(f"{player}'s score must be a whole number, not {score!r}")
+            raise ScoringError(
+                f"{player}'s score must be a whole number, not {score!r}",
+                "score_not_integer",
+                {"player": player, "value": repr(score)},
+            )
         if not MIN_ROUND_SCORE <= score <= MAX_ROUND_SCORE:
             raise ScoringError(
                 f"{player}'s score is {score}, but no grid scores that: a round's raw "
-                f"score goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}"
+                f"score goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}",
+                "score_out_of_range",
+                {
+                    "player": player,
+                    "score": score,
+                    "min": MIN_ROUND_SCORE,
+                    "max": MAX_ROUND_SCORE,
+                },
             )
     if ender not in raw:
-        raise ScoringError(f"the ender {ender!r} is not one of the players ({', '.join(players)})")
+        raise ScoringError(
+            f"the ender {ender!r} is not one of the players ({', '.join(players)})",
+            "ender_not_player",
+            {"ender": repr(ender), "players": players},
+        )
     if penalty not in ENDER_PENALTIES:
-        raise ScoringError(_unknown_penalty(penalty))
+        raise _unknown_penalty(penalty)
     seat = players.index(ender)
     final, doubled = round_scores([raw[p] for p in players], seat, penalty)
     scores = dict(zip(players, final, strict=True))
@@ -357,9 +413,22 @@ def _penalty_reason(
     return f"{ended}, the single lowest score: not doubled{variant}"
 
 
-def _unknown_penalty(penalty: object) -> str:
-    """The message for a penalty that is not one of the variants of RULES.md 2.10."""
-    return f"unknown ender penalty {penalty!r}: use one of {', '.join(ENDER_PENALTIES)}"
+def _unknown_penalty(penalty: object) -> ScoringError:
+    """The refusal of a penalty that is not one of the variants of RULES.md 2.10."""
+    return ScoringError(
+        f"unknown ender penalty {penalty!r}: use one of {', '.join(ENDER_PENALTIES)}",
+        "unknown_penalty",
+        {"penalty": repr(penalty), "choices": list(ENDER_PENALTIES)},
+    )
+
+
+def _bad_name(player: object) -> ScoringError:
+    """The refusal of a player's name that is not a non-empty string."""
+    return ScoringError(
+        f"a player's name must be a non-empty string, not {player!r}",
+        "name_not_text",
+        {"name": repr(player)},
+    )
 
 
 # --------------------------------------------------------------------------
@@ -387,24 +456,34 @@ class Scoresheet:
         object.__setattr__(self, "rounds", tuple(self.rounds))
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ScoringError(
-                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+                "player_count",
+                {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)},
             )
         for player in players:
             if not isinstance(player, str) or not player:
-                raise ScoringError(f"a player's name must be a non-empty string, not {player!r}")
+                raise _bad_name(player)
         if len(set(players)) != len(players):
             dupes = sorted({p for p in players if players.count(p) > 1})
-            raise ScoringError(f"each player appears once, but {', '.join(dupes)} is repeated")
+            raise ScoringError(
+                f"each player appears once, but {', '.join(dupes)} is repeated",
+                "name_repeated",
+                {"names": dupes},
+            )
         target = self.target_score
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise ScoringError(
-                f"the target score must be a whole number of at least 1, not {target!r}"
+                f"the target score must be a whole number of at least 1, not {target!r}",
+                "target_invalid",
+                {"value": repr(target)},
             )
         totals = dict.fromkeys(players, 0)
         for number, round_score in enumerate(self.rounds, start=1):
             if is_game_over(totals.values(), target):
                 raise ScoringError(
-                    f"round {number} cannot be added: the game was over after round {number - 1}"
+                    f"round {number} cannot be added: the game was over after round {number - 1}",
+                    "round_after_game_over",
+                    {"number": number, "after": number - 1},
                 )
             self._check_round(round_score, number)
             for player in players:
@@ -413,11 +492,21 @@ class Scoresheet:
     def _check_round(self, round_score: RoundScore, number: int) -> None:
         """Check that round `number` is a `RoundScore` for exactly this game's players."""
         if not isinstance(round_score, RoundScore):
-            raise ScoringError(f"round {number} must be a RoundScore, not {round_score!r}")
+            raise ScoringError(
+                f"round {number} must be a RoundScore, not {round_score!r}",
+                "round_not_scored",
+                {"number": number, "value": repr(round_score)},
+            )
         if set(round_score.scores) != set(self.players):
             raise ScoringError(
                 f"round {number} is scored for {', '.join(round_score.scores)}, "
-                f"but the players are {', '.join(self.players)}"
+                f"but the players are {', '.join(self.players)}",
+                "round_players",
+                {
+                    "number": number,
+                    "scored": list(round_score.scores),
+                    "players": list(self.players),
+                },
             )
 
     def add_round(self, round_score: RoundScore) -> Scoresheet:
@@ -428,7 +517,9 @@ class Scoresheet:
         """
         if self.finished:
             raise ScoringError(
-                f"the game is over (a total reached {self.target_score}): no round can be added"
+                f"the game is over (a total reached {self.target_score}): no round can be added",
+                "game_over",
+                {"target": self.target_score},
             )
         return Scoresheet(self.players, self.target_score, (*self.rounds, round_score))
 

@@ -255,6 +255,40 @@ def test_every_mistake_is_refused_with_its_message_and_nothing_changes(
     assert export_json(sheet) == before and len(sheet.changes) == 1
 
 
+@pytest.mark.parametrize(
+    ("cards", "kind", "params"),
+    [
+        (
+            "7 13 2 4 7 -1 3 1 7 0 -2 2",
+            "card_out_of_range",
+            {"row": 0, "column": 1, "card": 13, "min": -2, "max": 12},
+        ),
+        (
+            [[7, 5, 2, 4], [7, -1, 3, 1], [7, 0, "2", 2]],
+            "card_not_number",
+            {"row": 2, "column": 2, "card": "'2'"},
+        ),
+        (
+            "7 5 x 4 7 -1 3 1 7 0 x 2",
+            "column_partly_cleared",
+            {"column": 2, "cleared": 2, "size": 3},
+        ),
+        ("-2 -2 -2 1 -2 -2 -2 1 3 3 3 1", "grid_too_many", {"count": 6, "value": -2, "deck": 5}),
+        ([[1, 2, 3, 4]] * 2, "grid_rows", {"rows": 3, "count": 2}),
+        ([[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]], "row_length", {"row": 1, "count": 3, "size": 4}),
+    ],
+)
+def test_a_refused_grid_carries_the_kind_and_params_of_scoring(
+    cards: object, kind: str, params: dict[str, object]
+) -> None:
+    """The sheet passes on `ScoringError.kind` and `.params` (rows and columns
+    from 0, as RULES.md writes them), with the player and the round."""
+    error = refused(sheet_of("Ana", "Ben"), {"ender": "Ben", "entries": {"Ana": cards, "Ben": 5}})
+    assert error.kind == kind
+    assert error.params == {"player": "Ana", **params, "round": 1}
+    assert str(error).startswith("round 1: Ana's cards: ")
+
+
 def test_the_cards_of_a_round_come_from_one_deck() -> None:
     twelves = "12 12 12 12 / 12 12 12 12 / 11 11 11 1"  # 8 twelves
     more = "12 12 12 1 / 2 2 2 1 / 3 3 3 4"  # 3 more: 11 of the deck's 10
@@ -489,7 +523,7 @@ def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
         assert kind is not None, ast.unparse(call)
         constants = [n.value for n in ast.walk(kind) if isinstance(n, ast.Constant)]
         named |= {c for c in constants if isinstance(c, str) and re.fullmatch("[a-z_]+", c)}
-    named |= {kind for kind, _ in sheet_module._GRID_SENTENCES}
+    named |= set(sheet_module._GRID_KINDS)
     named |= {"cards_refused", "players_refused"}
     named |= core_kinds(match_module, "MatchError") | core_kinds(rules_module, "RulesError")
     tables = sentence_tables(SCOREPAD_I18N, "mistake")

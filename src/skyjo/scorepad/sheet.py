@@ -95,50 +95,22 @@ class SheetError(ValueError):
         self.params = dict(params or {})
 
 
-def _reading(
-    text: str, sentences: Sequence[tuple[str, re.Pattern[str]]], fallback: str
-) -> tuple[str, dict[str, Any]]:
-    """The kind and params of `skyjo.scoring`'s English sentence `text` (a
-    `ScoringError`), read by the patterns of `sentences`; `fallback` with the
-    whole text as `detail` for any other. (`skyjo.match` and `skyjo.rules`
-    name their refusals' kinds themselves: nothing reads their sentences.)"""
-    for kind, pattern in sentences:
-        match = pattern.fullmatch(text)
-        if match:
-            params = {
-                key: int(value) if re.fullmatch("-?[0-9]+", value) else value
-                for key, value in match.groupdict().items()
-            }
-            return kind, params
-    return fallback, {"detail": text}
+#: The kinds of `skyjo.scoring`'s refusals of a grid that the sheet carries on
+#: as they are (`ScoringError.kind` and `.params`, positions from 0); any other
+#: refusal of a grid is `cards_refused`, its sentence as `detail`.
+#: (`skyjo.match` and `skyjo.rules` name their refusals' kinds too.)
+_GRID_KINDS = frozenset(
+    {
+        "card_out_of_range",
+        "card_not_number",
+        "column_partly_cleared",
+        "grid_too_many",
+        "grid_rows",
+        "row_length",
+    }
+)
 
 
-_GRID_SENTENCES = [
-    (kind, re.compile(pattern, re.S))
-    for kind, pattern in (
-        (
-            "card_out_of_range",
-            r"the card at row (?P<row>\d+), column (?P<column>\d+) is (?P<card>-?\d+), "
-            r"but cards go from (?P<min>-?\d+) to (?P<max>-?\d+)",
-        ),
-        (
-            "card_not_number",
-            r"the card at row (?P<row>\d+), column (?P<column>\d+) is (?P<card>.*), not a number",
-        ),
-        (
-            "column_partly_cleared",
-            r"column (?P<column>\d+) is partly cleared \((?P<cleared>\d+) of its (?P<size>\d+) "
-            r"cards written as cleared\): a column is cleared all three cards at once",
-        ),
-        (
-            "grid_too_many",
-            r"the grid holds (?P<count>\d+) cards of (?P<value>-?\d+) "
-            r"but the deck has only (?P<deck>\d+)",
-        ),
-        ("grid_rows", r"a grid has (?P<rows>\d+) rows, not (?P<count>\d+)"),
-        ("row_length", r"row (?P<row>\d+) has (?P<count>\d+) cards instead of (?P<size>\d+)"),
-    )
-]
 # --------------------------------------------------------------------------
 # Entries: a round total or 12 cards
 # --------------------------------------------------------------------------
@@ -269,7 +241,10 @@ def entry_grid(rows: Sequence[Sequence[Any]], player: str) -> GridScore:
     try:
         return score_grid(rows)
     except ScoringError as error:
-        kind, params = _reading(str(error), _GRID_SENTENCES, "cards_refused")
+        if error.kind in _GRID_KINDS:
+            kind, params = error.kind, error.params
+        else:
+            kind, params = "cards_refused", {"detail": str(error)}
         raise SheetError(
             f"{player}'s cards: {error}",
             player=player,
