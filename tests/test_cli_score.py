@@ -53,6 +53,9 @@ def test_score_grid_text_shows_columns_explanations_and_total() -> None:
         assert text in out
     total_line = next(line for line in out.splitlines() if "Total" in line)
     assert "14" in total_line
+    # Columns are numbered as people count them: the left one is column 1.
+    numbers = [line.split()[1] for line in out.splitlines() if " + " in line or "three" in line]
+    assert numbers == ["1", "2", "3", "4"]
 
 
 def test_score_grid_accepts_x_for_cleared_cards_and_rows_starting_negative() -> None:
@@ -153,12 +156,12 @@ def test_score_round_ender_penalty_variants(
     [
         (
             ["score", "grid", "7 5 2 4", "7 -1 3 1", "7 0 -2 13"],
-            ["row 2, column 3 is 13"],
+            ["row 3, column 4 is 13"],
         ),
-        (["score", "grid", "7 5 2 4", "7 -1 3 1", "7 0 -2"], ["row 2 has 3 cards"]),
+        (["score", "grid", "7 5 2 4", "7 -1 3 1", "7 0 -2"], ["row 3 has 3 cards"]),
         (["score", "grid", "7 5 2 4", "7 -1 3 1"], ["3 rows, not 2"]),
-        (["score", "grid", "x 5 2 4", "7 -1 3 1", "x 0 -2 2"], ["column 0 is partly cleared"]),
-        (["score", "grid", "7 5 2 4", "7 -1 3 1", "7 0 y 2"], ["row 2, column 2", "'y'"]),
+        (["score", "grid", "x 5 2 4", "7 -1 3 1", "x 0 -2 2"], ["column 1 is partly cleared"]),
+        (["score", "grid", "7 5 2 4", "7 -1 3 1", "7 0 y 2"], ["row 3, column 3", "'y'"]),
         (
             ["score", "grid", "-2 -2 -2 4", "-2 -2 -2 1", "0 0 1 2"],
             ["6 cards of -2 but the deck has only 5"],
@@ -203,7 +206,7 @@ def test_bad_input_exits_2_with_one_line_on_stderr(args: list[str], fragments: l
 @pytest.mark.parametrize("card", ["1_0", "+3", "\u0663", "\uff13", "\u00b3", "3.0", "-", "xx"])
 def test_score_grid_takes_only_cards_a_person_types(card: str) -> None:
     result = run("score", "grid", f"{card} 5 2 4", "7 -1 3 1", "7 0 -2 2")
-    assert_bad_input(result, "the card at row 0, column 0 is", repr(card), "write a number or x")
+    assert_bad_input(result, "the card at row 1, column 1 is", repr(card), "write a number or x")
 
 
 @pytest.mark.parametrize("score", ["1_0", "+3", "\u0663", "\uff13", "3.0", "", "- 3"])

@@ -198,49 +198,49 @@ def test_grid_results_are_frozen() -> None:
         ([[1, 2, 3, 4]] * 4, "a grid has 3 rows, not 4", "grid_rows", {"rows": 3, "count": 4}),
         (
             [[1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4]],
-            "row 1 has 3 cards instead of 4",
+            "row 2 has 3 cards instead of 4",
             "row_length",
             {"row": 1, "count": 3, "size": 4},
         ),
         (
             [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5]],
-            "row 2 has 5 cards instead of 4",
+            "row 3 has 5 cards instead of 4",
             "row_length",
             {"row": 2, "count": 5, "size": 4},
         ),
         (
             [[1, 2, 3, 4], [1, 2, 13, 4], [1, 2, 3, 4]],
-            "the card at row 1, column 2 is 13, but cards go from -2 to 12",
+            "the card at row 2, column 3 is 13, but cards go from -2 to 12",
             "card_out_of_range",
             {"row": 1, "column": 2, "card": 13, "min": -2, "max": 12},
         ),
         (
             [[-3, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]],
-            "the card at row 0, column 0 is -3, but cards go from -2 to 12",
+            "the card at row 1, column 1 is -3, but cards go from -2 to 12",
             "card_out_of_range",
             {"row": 0, "column": 0, "card": -3, "min": -2, "max": 12},
         ),
         (
             [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, "4"]],
-            "row 2, column 3 is '4', not a number",
+            "row 3, column 4 is '4', not a number",
             "card_not_number",
             {"row": 2, "column": 3, "card": "'4'"},
         ),
         (
             [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 2.5]],
-            "row 2, column 3 is 2.5, not a number",
+            "row 3, column 4 is 2.5, not a number",
             "card_not_number",
             {"row": 2, "column": 3, "card": "2.5"},
         ),
         (
             [[True, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]],
-            "row 0, column 0 is True, not a number",
+            "row 1, column 1 is True, not a number",
             "card_not_number",
             {"row": 0, "column": 0, "card": "True"},
         ),
         (
             [[X, 2, 3, 4], [1, 2, 3, 4], [X, 2, 3, 4]],
-            "column 0 is partly cleared (2 of its 3 cards",
+            "column 1 is partly cleared (2 of its 3 cards",
             "column_partly_cleared",
             {"column": 0, "cleared": 2, "size": 3},
         ),
@@ -264,7 +264,7 @@ def test_grid_results_are_frozen() -> None:
         ),
         (
             ["1 2 3 4", "1 2 3 4", "1 2 3 4"],
-            "row 0 must be a list of 4 cards",
+            "row 1 must be a list of 4 cards",
             "grid_row_not_list",
             {"row": 0, "size": 4, "value": "'1 2 3 4'"},
         ),
@@ -273,7 +273,8 @@ def test_grid_results_are_frozen() -> None:
 def test_bad_grids_raise_scoring_error_naming_the_problem(
     rows: object, message: str, kind: str, params: dict[str, object]
 ) -> None:
-    """The message is for a person; the kind and params (positions from 0, as
+    """The message is for a person: rows and columns counted from 1 ("row 1,
+    column 1" is the top left card); the kind and params (positions from 0, as
     RULES.md writes them) are for an interface that writes its own sentence."""
     with pytest.raises(ScoringError) as caught:
         score_grid(rows)  # type: ignore[arg-type]

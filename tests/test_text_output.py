@@ -188,7 +188,7 @@ def test_text_output_shows_control_characters_escaped(name: str) -> None:
 def test_error_lines_cut_a_very_long_word() -> None:
     card = "y" * 5000
     result = run("score", "grid", f"{card} 5 2 4", "7 -1 3 1", "7 0 -2 2")
-    assert_bad_input(result, "the card at row 0, column 0 is 'yyy", "...(5003 characters)...")
+    assert_bad_input(result, "the card at row 1, column 1 is 'yyy", "...(5003 characters)...")
     assert len(result.stderr) < 300
     assert result.stderr.endswith("yyy': write a number or x\n")
 
@@ -199,7 +199,7 @@ def test_a_huge_number_is_too_long_a_number(digits: int) -> None:
     score = run("score", "round", "--ender", "Ana", f"Ana={number}", "Ben=4")
     assert_bad_input(score, f"Ana's score is too long a number ({digits} digits)")
     card = run("score", "grid", f"-{number} 5 2 4", "7 -1 3 1", "7 0 -2 2")
-    assert_bad_input(card, f"row 0, column 0 is too long a number ({digits} digits)")
+    assert_bad_input(card, f"row 1, column 1 is too long a number ({digits} digits)")
     for result in (score, card):
         assert "Exceeds the limit" not in result.stderr
         assert len(result.stderr) < 200

@@ -240,10 +240,15 @@ def parse_whole_number(text: str, what: str, expected: str) -> int:
 
 
 def parse_card(text: str, row: int, col: int) -> int | None:
-    """One card of a `score grid` row: a whole number, or `x` for a cleared card (RULES.md 6)."""
+    """One card of a `score grid` row: a whole number, or `x` for a cleared card (RULES.md 6).
+
+    `row` and `col` are the card's position from 0; a message names them from 1,
+    as people count ("row 1, column 1" is the top left card).
+    """
     if text in ("x", "X"):
         return CLEARED
-    return parse_whole_number(text, f"the card at row {row}, column {col}", "a number or x")
+    where = f"the card at row {row + 1}, column {col + 1}"
+    return parse_whole_number(text, where, "a number or x")
 
 
 def parse_rows(texts: Sequence[str]) -> list[list[int | None]]:
@@ -262,7 +267,8 @@ def parse_rows(texts: Sequence[str]) -> list[list[int | None]]:
 
 
 def grid_table(grid: GridScore) -> Table:
-    """A Rich table of a scored grid: one line per column, with its explanation."""
+    """A Rich table of a scored grid: one line per column (numbered from 1, as
+    people count them), with its explanation."""
     table = Table(title="Grid score", show_footer=True)
     table.add_column("Column", footer="Total")
     table.add_column("Cards (top to bottom)")
@@ -272,7 +278,7 @@ def grid_table(grid: GridScore) -> Table:
     for column in grid.columns:
         cards = " / ".join("x" if card is CLEARED else str(card) for card in column.cards)
         cleared = "yes" if column.cleared else "no"
-        table.add_row(str(column.index), cards, cleared, str(column.score), column.explanation)
+        table.add_row(str(column.index + 1), cards, cleared, str(column.score), column.explanation)
     return table
 
 

@@ -81,7 +81,8 @@ count 0); the deck's ten 12 and ten 11 make four of them: 4 x 35 = 140.
 
 class ScoringError(ValueError):
     """Input that cannot be scored: the message names what is wrong, for a
-    person. `kind` names the sentence (a stable snake_case id) and `params`
+    person (rows and columns counted from 1: "row 1, column 1" is the top left
+    card). `kind` names the sentence (a stable snake_case id) and `params`
     holds the facts it names, JSON-ready, with positions as RULES.md writes
     them (`row` 0-2 from the top, `column` 0-3 from the left), so an
     interface writes its own sentence without reading the English one."""
@@ -217,7 +218,8 @@ def score_grid(rows: Sequence[Sequence[int | None]]) -> GridScore:
 
     Raises `ScoringError` when the grid does not have 3 rows of 4 cards, a card
     is not a value from -2 to 12, a column is only partly cleared, or the grid
-    holds more copies of a value than the deck (RULES.md 1).
+    holds more copies of a value than the deck (RULES.md 1). Its message counts
+    rows and columns from 1 (people read it); its params from 0 (RULES.md).
     """
     grid = _check_grid(rows)
     columns = tuple(_score_column(col, grid) for col in range(COLS))
@@ -232,7 +234,7 @@ def _score_column(col: int, grid: list[list[int | None]]) -> ColumnScore:
         return ColumnScore(col, cards, True, 0, "cleared earlier, so 0")
     if len(values) != ROWS:
         raise ScoringError(
-            f"column {col} is partly cleared ({ROWS - len(values)} of its {ROWS} cards "
+            f"column {col + 1} is partly cleared ({ROWS - len(values)} of its {ROWS} cards "
             "written as cleared): a column is cleared all three cards at once",
             "column_partly_cleared",
             {"column": col, "cleared": ROWS - len(values), "size": ROWS},
@@ -245,7 +247,11 @@ def _score_column(col: int, grid: list[list[int | None]]) -> ColumnScore:
 
 
 def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
-    """Check a grid's shape (RULES.md 2.1), its card values and copies (RULES.md 1)."""
+    """Check a grid's shape (RULES.md 2.1), its card values and copies (RULES.md 1).
+
+    The messages count rows and columns from 1, as people do ("row 1, column
+    1" is the top left card); the params, from 0, as RULES.md writes positions.
+    """
     if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
         raise ScoringError(
             f"a grid is a list of {ROWS} rows, not {type(rows).__name__}",
@@ -262,13 +268,13 @@ def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
     for r, row in enumerate(rows):
         if isinstance(row, str | bytes) or not isinstance(row, Sequence):
             raise ScoringError(
-                f"row {r} must be a list of {COLS} cards, not {row!r}",
+                f"row {r + 1} must be a list of {COLS} cards, not {row!r}",
                 "grid_row_not_list",
                 {"row": r, "size": COLS, "value": repr(row)},
             )
         if len(row) != COLS:
             raise ScoringError(
-                f"row {r} has {len(row)} cards instead of {COLS}",
+                f"row {r + 1} has {len(row)} cards instead of {COLS}",
                 "row_length",
                 {"row": r, "count": len(row), "size": COLS},
             )
@@ -277,13 +283,13 @@ def _check_grid(rows: Sequence[Sequence[int | None]]) -> list[list[int | None]]:
                 continue
             if isinstance(card, bool) or not isinstance(card, int):
                 raise ScoringError(
-                    f"the card at row {r}, column {c} is {card!r}, not a number",
+                    f"the card at row {r + 1}, column {c + 1} is {card!r}, not a number",
                     "card_not_number",
                     {"row": r, "column": c, "card": repr(card)},
                 )
             if not _MIN_CARD <= card <= _MAX_CARD:
                 raise ScoringError(
-                    f"the card at row {r}, column {c} is {card}, "
+                    f"the card at row {r + 1}, column {c + 1} is {card}, "
                     f"but cards go from {_MIN_CARD} to {_MAX_CARD}",
                     "card_out_of_range",
                     {"row": r, "column": c, "card": card, "min": _MIN_CARD, "max": _MAX_CARD},

@@ -96,6 +96,21 @@ def test_a_bad_import_is_refused_and_stores_nothing(db: str, tmp_path: Path) -> 
     assert len(SheetStore(db).list()) == 1
 
 
+def test_an_imported_card_that_is_wrong_is_named_by_row_and_column_from_1(
+    db: str, tmp_path: Path
+) -> None:
+    """The file's grid is 0-based lists; the message counts as people do: the 13
+    at index [0][1] is the card at row 1, column 2."""
+    sheet = Sheet.new(["Ana", "Ben"]).to_dict()
+    cards = [[7, 13, 2, 4], [7, -1, 3, 1], [7, 0, -2, 2]]
+    sheet["rounds"] = [{"ender": "Ben", "entries": {"Ana": {"cards": cards}, "Ben": {"total": 5}}}]
+    path = tmp_path / "bad-card.json"
+    path.write_text(json.dumps(sheet))
+    result = run("--db", db, "--import", str(path))
+    assert_bad_input(result, "round 1: Ana's cards: the card at row 1, column 2 is 13")
+    assert SheetStore(db).list() == []
+
+
 def test_a_database_that_cannot_be_used_is_one_line(tmp_path: Path) -> None:
     result = run("--db", "nosuchdialect://user:secret@host/db", "--list")
     assert_bad_input(result, "cannot use the database nosuchdialect://user:***@host/db")

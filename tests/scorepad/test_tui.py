@@ -154,7 +154,7 @@ def test_a_round_is_deleted_after_confirmation(store: SheetStore) -> None:
         (["1", "2", "3"], None, "round 1: no ender is marked: mark who ended the round"),
         (["", "2", "3"], 0, "round 1: Ana ended the round but has no score entered"),
         (["1", "", "3"], 0, f"round 1: {BEN} has no score entered"),
-        (["13 1 1 1 1 1 1 1 1 1 1 1", "2", "3"], 0, "row 0, column 0 is 13"),
+        (["13 1 1 1 1 1 1 1 1 1 1 1", "2", "3"], 0, "row 1, column 1 is 13"),
         (["-2 -2 -2 -2 -2 -2 0 0 0 0 0 0", "2", "3"], 0, "6 cards of -2 but the deck has only 5"),
     ],
 )
