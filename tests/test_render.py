@@ -266,7 +266,7 @@ def test_the_sentences_of_a_round_end_and_game_over() -> None:
         "Ben exchanged the 0 for the face-up 0 at [0, 0]",
         "Ben's face-down cards were turned up: 11, 9, 0, 0, 9, 10, 11, 12, 9",
         "Ben cleared column 3 (three 9s)",
-        "round 1 over: Ana 168, Ben 59 (doubled)",
+        "round 1 over: Ana 168 (doubled), Ben 59",
         "Ana ended the round and is doubled: 168",
         "game over: Ana 168, Ben 59; Ben wins",
     ]
@@ -352,6 +352,11 @@ EVERY_KIND = [
         Event("round_ended", 1, None, None, None, (12, 28)),
         {"round_index": 0, "doubled": True},
         "round 1 over: Ana 12, Ben 28 (doubled)",
+    ),
+    (  # the tag follows the doubled ender, not the last player (issue 29)
+        Event("round_ended", 0, None, None, None, (8, 30, 0)),
+        {"round_index": 2, "doubled": True},
+        "round 3 over: Ana 8 (doubled), Ben 30, Cleo 0",
     ),
     (Event("round_ended", 0, None, None, None, (3, 9)), {}, "round over: Ana 3, Ben 9"),
     (Event("ender_doubled", 1, 28), {}, "Ben ended the round and is doubled: 28"),

@@ -266,7 +266,9 @@ def describe_event(
       round a `dealt` event starts;
     - `face_down`: whether the card given away in an `exchanged` event was
       face down;
-    - `doubled`: whether the ender's score in a `round_ended` event was doubled.
+    - `doubled`: whether the ender's score in a `round_ended` event was doubled
+      (RULES.md 2.10): the tag "(doubled)" follows the ender's score, the
+      event's `player`, and no one else's.
     """
     kind = event.kind
     who = _name(names, event.player)
@@ -300,8 +302,12 @@ def describe_event(
         return f"{who} turned up every card: everyone else plays once more"
     if kind == "round_ended":
         head = "round over" if round_index is None else f"round {round_index + 1} over"
-        tail = " (doubled)" if doubled else ""
-        return f"{head}: {_scores(names, event.scores or ())}{tail}"
+        scores = [
+            f"{_name(names, seat)} {score}"
+            + (" (doubled)" if doubled and seat == event.player else "")
+            for seat, score in enumerate(event.scores or ())
+        ]
+        return f"{head}: {', '.join(scores)}"
     if kind == "ender_doubled":
         return f"{who} ended the round and is doubled: {card}"
     if kind == "game_over":
