@@ -107,8 +107,8 @@ def _header(game: Playthrough, names: tuple[str, ...]) -> list[str]:
         f"# rules: target_score={rules.target_score}, ender_penalty={rules.ender_penalty}",
         f"# seed: {game.seed}: new_game({game.num_players}, seed={game.seed}, rules=...), and every"
         f" action is random.Random({game.seed}).choice(legal_actions(state))",
-        "# tables: full information: ` 7 ` face up, `[ 7]` face down, `( 7)` cleared column;"
-        " positions are [row, col]",
+        "# tables: full information: ` 7 ` face up, `[ 7]` face down, `( 7)` cleared column",
+        "# positions: [row, col] from 0 in action names (RULES.md); the sentences count from 1",
         "# `shows` is the visible score, `holds` the sum of every uncleared card",
     ]
 

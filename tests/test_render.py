@@ -217,13 +217,13 @@ def test_render_observation_needs_a_name_per_seat() -> None:
 def test_the_sentences_of_the_first_turns() -> None:
     assert first_turns()[1] == [
         "Ben took the 3 from the discard pile",
-        "Ben exchanged the 3 for the face-down -1 at [1, 1]",
+        "Ben exchanged the 3 for the face-down -1 at row 2, column 2",
         "Ana drew a 7",
         "Ana discarded the 7",
-        "Ana turned up a 5 at [2, 0]",
-        "Ana cleared column 0 (three 5s)",
+        "Ana turned up a 5 at row 3, column 1",
+        "Ana cleared column 1 (three 5s)",
         "Ben drew an 11",
-        "Ben exchanged the 11 for the face-up 10 at [0, 0]",
+        "Ben exchanged the 11 for the face-up 10 at row 1, column 1",
     ]
 
 
@@ -231,10 +231,10 @@ def test_the_sentences_of_the_opening() -> None:
     state = new_game(2, deck=crafted_deck(*ANA, *BEN, FIRST_DISCARD, *FIRST_DRAWS))
     _, lines = play(state, REVEAL + 0, REVEAL + 11, REVEAL + 9, REVEAL + 1)
     assert lines == [
-        "Ana turned up a 5 at [0, 0]",
-        "Ana turned up a -2 at [2, 3]",
-        "Ben turned up an 11 at [2, 1]",
-        "Ben turned up an 11 at [0, 1]",
+        "Ana turned up a 5 at row 1, column 1",
+        "Ana turned up a -2 at row 3, column 4",
+        "Ben turned up an 11 at row 3, column 2",
+        "Ben turned up an 11 at row 1, column 2",
     ]
 
 
@@ -260,12 +260,12 @@ def test_the_sentences_of_a_round_end_and_game_over() -> None:
     # Ben: column 0 is 0 + 0 + 10, column 1 11 + 3 + 11, column 2 12 + 0 + 12,
     # column 3 (three 9s, face down until now) is cleared: 59.
     assert lines[-9:] == [
-        "Ana turned up a -2 at [2, 3]",
+        "Ana turned up a -2 at row 3, column 4",
         "Ana turned up every card: everyone else plays once more",
         "Ben drew a 0",
-        "Ben exchanged the 0 for the face-up 0 at [0, 0]",
+        "Ben exchanged the 0 for the face-up 0 at row 1, column 1",
         "Ben's face-down cards were turned up: 11, 9, 0, 0, 9, 10, 11, 12, 9",
-        "Ben cleared column 3 (three 9s)",
+        "Ben cleared column 4 (three 9s)",
         "round 1 over: Ana 168 (doubled), Ben 59",
         "Ana ended the round and is doubled: 168",
         "game over: Ana 168, Ben 59; Ben wins",
@@ -312,13 +312,13 @@ def test_an_observation_gives_the_same_context_as_the_state() -> None:
                 assert from_observation == ["Ana drew a card"]
             else:
                 assert from_observation == from_state
-    assert from_state == ["Ana exchanged the 7 for the face-down 12 at [0, 1]"]
+    assert from_state == ["Ana exchanged the 7 for the face-down 12 at row 1, column 2"]
 
 
 EVERY_KIND = [
     (Event("dealt"), {}, "the cards were dealt"),
     (Event("dealt"), {"round_index": 2}, "round 3 dealt"),
-    (Event("revealed", 1, 8, 6), {}, "Ben turned up an 8 at [1, 2]"),
+    (Event("revealed", 1, 8, 6), {}, "Ben turned up an 8 at row 2, column 3"),
     (
         Event("revealed", 2, None, None, (4, -2, 12)),
         {},
@@ -330,18 +330,18 @@ EVERY_KIND = [
     (
         Event("exchanged", 0, 7, 6, (11,)),
         {"face_down": True},
-        "Ana exchanged the 7 for the face-down 11 at [1, 2]",
+        "Ana exchanged the 7 for the face-down 11 at row 2, column 3",
     ),
     (
         Event("exchanged", 0, 7, 6, (11,)),
         {"face_down": False},
-        "Ana exchanged the 7 for the face-up 11 at [1, 2]",
+        "Ana exchanged the 7 for the face-up 11 at row 2, column 3",
     ),
-    (Event("exchanged", 0, 7, 6, (11,)), {}, "Ana exchanged the 7 for the 11 at [1, 2]"),
+    (Event("exchanged", 0, 7, 6, (11,)), {}, "Ana exchanged the 7 for the 11 at row 2, column 3"),
     (Event("discarded", 2, 12), {}, "Cleo discarded the 12"),
-    (Event("flipped", 2, 4, 0), {}, "Cleo turned up a 4 at [0, 0]"),
-    (Event("column_cleared", 0, 5, 2, (5, 5, 5)), {}, "Ana cleared column 2 (three 5s)"),
-    (Event("column_cleared", 0, -2, 3, (-2, -2, -2)), {}, "Ana cleared column 3 (three -2s)"),
+    (Event("flipped", 2, 4, 0), {}, "Cleo turned up a 4 at row 1, column 1"),
+    (Event("column_cleared", 0, 5, 2, (5, 5, 5)), {}, "Ana cleared column 3 (three 5s)"),
+    (Event("column_cleared", 0, -2, 3, (-2, -2, -2)), {}, "Ana cleared column 4 (three -2s)"),
     (
         Event("reshuffled", count=57),
         {},

@@ -16,8 +16,9 @@ and for debugging: it shows face-down values too, so it must never be shown to a
 player. Its cells are four characters wide: ` 7 ` face up, `[ 7]` face down,
 `( 7)` a card of a cleared column.
 
-Event sentences (`describe_event`) name players by `names[seat]` and positions
-as `[row, col]`, like `action_name`.
+Event sentences (`describe_event`) name players by `names[seat]` and a
+position as people count it, from 1: `row 1, column 3` is `[0, 2]` in RULES.md
+and in `action_name` (records and APIs keep those positions from 0).
 """
 
 from __future__ import annotations
@@ -91,9 +92,10 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 
 def _where(position: int) -> str:
-    """A grid index as `[row, col]`."""
+    """A grid index as a person counts it: `row 1, column 3` for index 2
+    (`[0, 2]` in RULES.md), rows and columns from 1."""
     row, col = divmod(position, COLS)
-    return f"[{row}, {col}]"
+    return f"row {row + 1}, column {col + 1}"
 
 
 def _a(card: int) -> str:
@@ -294,7 +296,7 @@ def describe_event(
     if kind == "flipped":
         return f"{who} turned up {_a(card or 0)} at {where}"
     if kind == "column_cleared":
-        col = event.position % COLS if event.position is not None else "?"
+        col = event.position % COLS + 1 if event.position is not None else "?"
         return f"{who} cleared column {col} (three {card}s)"
     if kind == "reshuffled":
         return f"the draw pile was empty: {_count(event.count or 0, 'card')} reshuffled"

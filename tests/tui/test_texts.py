@@ -45,7 +45,7 @@ def test_the_log_explains_clears_reshuffles_and_the_enders_penalty() -> None:
     ]
     lines = [line.plain for line in event_lines(events, names, before, [result])]
     assert lines[0] == (
-        "Ana cleared column 2 (three 5s): the three cards go on the discard pile, "
+        "Ana cleared column 3 (three 5s): the three cards go on the discard pile, "
         "the column scores nothing"
     )
     assert "discard pile but its top card was shuffled into a new draw pile of 40" in lines[1]
