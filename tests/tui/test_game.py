@@ -112,9 +112,8 @@ def test_keys_that_are_not_legal_now_change_nothing() -> None:
             await refused(pilot, key, "First turn up two of your cards")
         for key in ("z", "x", "1", "tab", "escape", "space"):
             await refused(pilot, key)
-        await pilot.press("enter")  # reveals the card under the cursor
+        await pilot.press("enter")  # reveals the card under the cursor, which stays there
         await settle(pilot)
-        await pilot.press("left")
         await refused(pilot, "enter", "That card is already face up")
         await pilot.press("right", "enter")
         await play_on(pilot, bot_chooser(), moves=0)  # the bot's reveals
@@ -134,6 +133,51 @@ def test_keys_that_are_not_legal_now_change_nothing() -> None:
     run(app, scenario)
 
 
+def test_the_cursor_stays_where_the_player_put_it_after_every_kind_of_move() -> None:
+    """Issue 29: Enter, Enter turned up two neighbours, the cursor having moved
+    on by itself. After a reveal, an exchange or a flip it stays on the card
+    played, and a draw or flip mode does not move it either."""
+    match = Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=5)
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        grid = app.query_one("#seat-0", SeatGrid)
+        await pilot.press("down", "right")
+        await settle(pilot)
+        assert app.cursor[0] == grid.cursor == 5
+        await pilot.press("enter", "enter")  # Enter, Enter: one card, and a refusal
+        await settle(pilot)
+        assert seat_actions(match, 0) == [REVEAL + 5]
+        assert app.cursor[0] == grid.cursor == 5
+        assert "That card is already face up" in "\n".join(screen_text(app))
+        await pilot.press("right", "enter")  # the second reveal, at 6
+        await play_on(pilot, bot_chooser(), moves=0)  # the bot's reveals
+        assert app.cursor[0] == 6
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.cursor[0] == grid.cursor == 6  # a draw does not move it
+        await pilot.press("enter")  # exchange at 6
+        await play_on(pilot, bot_chooser(), moves=0)  # the bot's turn
+        assert seat_actions(match, 0)[2:] == [DRAW, SWAP + 6]
+        assert app.cursor[0] == 6
+        await pilot.press("d", "f")
+        await settle(pilot)
+        assert app.cursor[0] == grid.cursor == 6  # flip mode leaves it on the face-up 6
+        await pilot.press("enter")
+        await settle(pilot)
+        assert seat_actions(match, 0)[4:] == [DRAW]  # refused: 6 is face up
+        await pilot.press("left", "left", "enter")  # discard and flip at 4
+        await play_on(pilot, bot_chooser(), moves=0)
+        assert seat_actions(match, 0)[4:] == [DRAW, FLIP + 4]
+        assert app.cursor[0] == 4
+        await pilot.press("d")
+        await settle(pilot)
+        assert grid.cursor == 4
+
+    run(app, scenario)
+
+
 def test_flip_mode_offers_only_face_down_cards() -> None:
     match = Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=5)
     app = GameApp(match, pause=0)
@@ -145,7 +189,6 @@ def test_flip_mode_offers_only_face_down_cards() -> None:
         obs = match.observation(0)
         grid = app.query_one("#seat-0", SeatGrid)
         assert grid.choosable == {k for k, v in enumerate(obs.cards[0]) if v is None}
-        assert grid.cursor in grid.choosable
         face_up = next(k for k, v in enumerate(obs.cards[0]) if v is not None)
         before = match.state
         await pilot.press(*keys_for(SWAP + face_up, grid.cursor))  # Enter on a face-up card
@@ -153,8 +196,8 @@ def test_flip_mode_offers_only_face_down_cards() -> None:
         assert match.state is before
         assert "choose a face-down card" in "\n".join(screen_text(app))
         await pilot.press("f", "f")  # out of flip mode and back in
-        k = grid.cursor
-        await pilot.press("enter")
+        k = next(iter(grid.choosable))
+        await pilot.press(*keys_for(SWAP + k, grid.cursor))
         await settle(pilot)
         assert seat_actions(match, 0)[2:] == [DRAW, FLIP + k]
 

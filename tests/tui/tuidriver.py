@@ -68,12 +68,8 @@ def keys_for(action: int, cursor: int) -> list[str]:
 
 
 async def press_move(pilot: Pilot[Any], app: GameApp, seat: int, action: int) -> None:
-    """Play `action` for `seat` by keys (`f` first for a flip: it moves the cursor)."""
-    if FLIP <= action < FLIP + GRID_SIZE:
-        await pilot.press("f")
-        await pilot.press(*keys_for(SWAP + action - FLIP, app.cursor[seat]))
-    else:
-        await pilot.press(*keys_for(action, app.cursor[seat]))
+    """Play `action` for `seat` by keys, from where the seat's cursor is."""
+    await pilot.press(*keys_for(action, app.cursor[seat]))
 
 
 async def settle(pilot: Pilot[Any]) -> None:

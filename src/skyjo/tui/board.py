@@ -282,11 +282,3 @@ def choosable(view: TableView, flip_mode: bool) -> set[int] | None:
     if view.holding:
         return {k for k in range(GRID_SIZE) if seat.status[k] != CLEARED}
     return None
-
-
-def snap(k: int, allowed: Collection[int]) -> int:
-    """`k` if allowed, else the next allowed position in reading order."""
-    for step in range(GRID_SIZE):
-        if (k + step) % GRID_SIZE in allowed:
-            return (k + step) % GRID_SIZE
-    return k

@@ -227,15 +227,14 @@ class GameApp(BoardApp):
         humans = [seat.human for seat in self.match.seats]
         return from_observation(self.obs, self.names, humans)
 
-    def redraw(self, *, snap: bool = False) -> None:
-        """Draw the board; with `snap`, first move the cursor to a card the
-        human may choose (after a draw, in flip mode)."""
+    def redraw(self) -> None:
+        """Draw the board, the cursor of the human choosing a card where that
+        human left it: a move never moves it (after turning up a card, Enter
+        again does not turn up its neighbour but says that card is face up)."""
         view = self.table()
         picker, cursor = self.picking, None
         allowed = board.choosable(view, self.flip_mode) if picker is not None else None
         if picker is not None and allowed:
-            if snap:
-                self.cursor[picker] = board.snap(self.cursor[picker], allowed)
             cursor = self.cursor[picker]
         self.draw_board(view, picker=picker, cursor=cursor, flip_mode=self.flip_mode)
         if picker is not None:
@@ -273,7 +272,7 @@ class GameApp(BoardApp):
         self.seen_by = self.viewer = self.picking = seat
         self.obs = self.match.observation(seat)
         self.flip_mode = False
-        self.redraw(snap=True)
+        self.redraw()
 
     def start_bot(self, seat: int) -> None:
         self.busy = True
@@ -412,7 +411,7 @@ class GameApp(BoardApp):
             self.warn("First turn up two of your cards")
         elif self.obs.source == "deck":
             self.flip_mode = not self.flip_mode
-            self.redraw(snap=True)
+            self.redraw()
         elif self.obs.source == "discard":
             self.warn("A card taken from the discard pile must be exchanged: it may not go back")
         else:
