@@ -62,12 +62,22 @@ def test_a_name_starting_in_lower_case_stays_so() -> None:
     assert lines[0].plain.startswith("ana turned up every card")
 
 
+def test_after_a_colon_the_default_human_is_written_in_lower_case() -> None:
+    """Issue 29: "Round over: Your face-down cards..." had a capital after the
+    colon. A name other than "You" stays as written."""
+    event = Event("revealed", 0, None, None, (4, -2))
+    you = event_lines([event], ["You", "Ben"], None)
+    assert you[0].plain == "Round over: your face-down cards were turned up: 4, -2"
+    ana = event_lines([event], ["Ana", "Ben"], None)
+    assert ana[0].plain == "Round over: Ana's face-down cards were turned up: 4, -2"
+
+
 def test_winners_share_a_tie() -> None:
     state = new_game(3, seed=2)._replace(totals=(40, 40, 55))
     view = from_observation(observe(state, None), ["Ana", "Ben", "Cleo"])
     assert winners_line(view).plain == "Ana and Ben share the win with 40"
     alone = from_observation(observe(state._replace(totals=(41, 40, 55)), None), ["A", "You", "C"])
-    assert winners_line(alone).plain == "You win with 40"
+    assert winners_line(alone).plain == "you win with 40"  # after "Game over: "
 
 
 def test_seats_humans_first_then_bots_named_by_level() -> None:

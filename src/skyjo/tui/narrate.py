@@ -38,8 +38,16 @@ def agree(name: str, singular: str, plural: str) -> str:
     return plural if name == "You" else singular
 
 
-def explain(event: Event, sentence: str) -> str:
-    """`sentence` with what the rules do here, for the events that need it."""
+def after_colon(sentence: str, name: str) -> str:
+    """`sentence`, which starts with `name` (or its possessive), written to
+    follow a colon: in lower case when the name is the default human's "You"
+    ("Round over: your face-down cards..."), as written for any other name."""
+    return sentence[:1].lower() + sentence[1:] if name == "You" else sentence
+
+
+def explain(event: Event, sentence: str, names: Sequence[str] = ()) -> str:
+    """`sentence` with what the rules do here, for the events that need it;
+    `names` are the seats' names (for "You", written in lower case after a colon)."""
     if event.kind == "column_cleared":
         return f"{sentence}: the three cards go on the discard pile, the column scores nothing"
     if event.kind == "reshuffled":
@@ -48,7 +56,9 @@ def explain(event: Event, sentence: str) -> str:
             f"into a new draw pile of {event.count} cards"
         )
     if event.kind == "revealed" and event.position is None:
-        return f"Round over: {sentence}"
+        seat = event.player
+        name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
+        return f"Round over: {after_colon(sentence, name)}"
     if event.kind in _OUR_WORDS_FIRST:  # never a name: it is shown as written
         return sentence[:1].upper() + sentence[1:]
     return sentence
@@ -75,7 +85,7 @@ def event_lines(
     for event, sentence in zip(events, sentences, strict=True):
         if event.kind == "ender_doubled":
             continue  # said by the penalty's reason, after round_ended
-        lines.append(Text(explain(event, sentence), style=_STYLES.get(event.kind, "")))
+        lines.append(Text(explain(event, sentence, names), style=_STYLES.get(event.kind, "")))
         if event.kind == "round_ended" and results:
             reason = penalty_reason(results[-1], names, penalty)
             lines.append(Text(reason, style=_STYLES["ender_doubled"]))

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from skyjo.scoring import winners
 from skyjo.tui import cards
-from skyjo.tui.narrate import agree, penalty_reason
+from skyjo.tui.narrate import after_colon, agree, penalty_reason
 from skyjo.tui.view import TableView
 
 RULES_SUMMARY = """\
@@ -160,7 +160,8 @@ def scoresheet(view: TableView) -> Table:
 
 
 def winners_line(view: TableView) -> Text:
-    """`Ana wins with 45` or `Ana and Ben share the win with 60`."""
+    """`Ana wins with 45` or `Ana and Ben share the win with 60`, to follow
+    "Game over: " (so `you win with 45` for the default human, "You")."""
     totals = {seat: s.total for seat, s in enumerate(view.seats)}
     best = winners(totals)
     names = [view.seats[s].name for s in best]
@@ -168,7 +169,7 @@ def winners_line(view: TableView) -> Text:
     for i, name in enumerate(names):
         if i:
             text.append(" and " if i == len(names) - 1 else ", ")
-        text.append(name, style="bold")
+        text.append(after_colon(name, name) if i == 0 else name, style="bold")
     verb = f" {agree(names[0], 'wins', 'win')}" if len(best) == 1 else " share the win"
     text.append(f"{verb} with {totals[best[0]]}")
     return text
