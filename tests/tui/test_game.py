@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
 from typing import Any
 
+from rich.text import Text
 from textual.pilot import Pilot
 from tuidriver import (
     bot_chooser,
@@ -22,7 +24,7 @@ from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Observation, Ph
 from skyjo.match import Match, Seat
 from skyjo.rules import Rules
 from skyjo.tui.board import Piles, SeatGrid
-from skyjo.tui.game import GameApp
+from skyjo.tui.game import GameApp, join_parts
 from skyjo.tui.screens import HelpScreen, QuitScreen, RoundOverScreen, TextScreen
 
 
@@ -176,6 +178,59 @@ def test_the_cursor_stays_where_the_player_put_it_after_every_kind_of_move() -> 
         assert grid.cursor == 4
 
     run(app, scenario)
+
+
+def last_turn(seats: list[Seat], seed: int) -> Match:
+    """A match played (seat 0 as greedy) until seat 0 is to play a last turn."""
+    match = Match(seats, seed=seed)
+    chooser = bot_chooser("greedy")
+    while not (match.state.phase == Phase.FINAL_TURNS and match.to_move == 0):
+        assert match.state.phase in (Phase.REVEAL, Phase.TURNS, Phase.FINAL_TURNS)
+        if match.waiting_for_human:
+            match.play(0, chooser(SimpleNamespace(match=match), 0))  # type: ignore[arg-type]
+        else:
+            match.play_bot()
+    return match
+
+
+def test_at_80_columns_the_status_wraps_between_its_parts_and_cuts_none() -> None:
+    """Issue 29: at 80 columns the header stopped at "last turns: Expected
+    ended the". Its parts now go on a second line, whole, and the board still
+    fits in 24 lines."""
+    seats = [
+        Seat("You"),
+        Seat("Greedy Expected", "greedy"),
+        Seat("Basic Search", "basic"),
+        Seat("Greedy Two", "greedy"),
+    ]
+    match = last_turn(seats, seed=1)
+    ender = match.names[match.state.ender]
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        lines = screen_text(app)
+        assert lines[0].strip() == "Skyjo · round 1 · target 100 · You to play"
+        assert lines[1].strip() == f"last turns: {ender} ended the round"
+        assert sum("total 0" in line for line in lines) == 1  # the four grids' score line
+        assert "d draw a card" in "\n".join(lines)  # the prompt is still on the screen
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        wide = screen_text(app)[0].strip()
+        assert (
+            wide
+            == f"Skyjo · round 1 · target 100 · You to play · last turns: {ender} ended the round"
+        )
+
+    run(app, scenario)
+
+
+def test_status_parts_go_to_the_next_line_whole() -> None:
+    parts = [Text("Skyjo"), Text("round 1"), Text("You to play"), Text("last turns: Ana ended")]
+    assert join_parts(parts, None).plain == "Skyjo · round 1 · You to play · last turns: Ana ended"
+    assert join_parts(parts, 29).plain == "Skyjo · round 1 · You to play\nlast turns: Ana ended"
+    assert join_parts(parts, 28).plain == "Skyjo · round 1\nYou to play\nlast turns: Ana ended"
+    assert join_parts(parts, 5).plain == "Skyjo\nround 1\nYou to play\nlast turns: Ana ended"
 
 
 def test_flip_mode_offers_only_face_down_cards() -> None:

@@ -59,11 +59,34 @@ DEFAULT_PAUSE = 0.6
 
 CSS = """
 Screen { layout: vertical; }
-#status { height: 1; padding: 0 1; background: $primary-background; text-style: bold; }
+#status { height: auto; padding: 0 1; background: $primary-background; text-style: bold; }
 #middle { height: 1fr; min-height: 4; }
 #prompt { height: 2; padding: 0 1; background: $boost; }
 SeatGrid.-turn { background: $boost; }
 """
+
+
+#: The status line's padding, left and right.
+STATUS_PADDING = 2
+
+
+def join_parts(parts: list[Text], width: int | None) -> Text:
+    """`parts` joined by ` · `, a line break instead before a part that would
+    go past `width` cells (None: one line), so that a line never stops in the
+    middle of a part (at 80 columns, "last turns: Expected ended the round" is
+    kept whole on the next line). A part wider than `width` is left to wrap."""
+    text = Text("")
+    line = 0
+    for part in parts:
+        if line and width is not None and line + 3 + part.cell_len > width:
+            text.append("\n")
+            line = 0
+        elif line:
+            text.append(" · ")
+            line += 3
+        text.append_text(part)
+        line += part.cell_len
+    return text
 
 
 class BoardApp(App[None]):
@@ -90,6 +113,15 @@ class BoardApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(Table).lay_out(event.size)
+        if self.view is not None:
+            self.show_status(self.view, event.size.width)
+
+    def show_status(self, view: TableView, width: int | None = None) -> None:
+        """The status line(s): its parts on as few lines as the terminal's
+        `width` allows, a part moved whole to the next line rather than cut."""
+        width = self.size.width if width is None else width
+        status = self.query_one("#status", Static)
+        status.update(join_parts(self.status_parts(view), width - STATUS_PADDING))
 
     @property
     def game_log(self) -> GameLog:
@@ -109,25 +141,23 @@ class BoardApp(App[None]):
         """Say why a key did nothing (the game is unchanged)."""
         self.set_prompt(self.prompt_line, Text(reason, style="bold red"))
 
-    def status_text(self, view: TableView) -> Text:
-        """`Skyjo · round 2 · to 100 · Ana to play`, with the last turns noted."""
+    def status_parts(self, view: TableView) -> list[Text]:
+        """`Skyjo`, `round 2`, `target 100`, `Ana to play`, and in the last
+        turns `last turns: Ben ended the round`."""
         who = view.seats[view.current].name
-        text = Text(f"Skyjo · round {view.round + 1} · target {view.target} · ")
+        parts = [Text("Skyjo"), Text(f"round {view.round + 1}"), Text(f"target {view.target}")]
         if view.phase == Phase.REVEAL:
-            text.append(who)
-            text.append(f" {agree(who, 'turns', 'turn')} up two cards")
+            parts.append(Text(who).append(f" {agree(who, 'turns', 'turn')} up two cards"))
         elif view.playing:
-            text.append(who)
-            text.append(" to play")
+            parts.append(Text(who).append(" to play"))
             if view.ender is not None:
-                text.append(" · last turns: ")
-                text.append(view.seats[view.ender].name)
-                text.append(" ended the round")
+                ender = view.seats[view.ender].name
+                parts.append(Text("last turns: ").append(ender).append(" ended the round"))
         elif view.phase == Phase.ROUND_OVER:
-            text.append("round over")
+            parts.append(Text("round over"))
         else:
-            text.append("game over")
-        return text
+            parts.append(Text("game over"))
+        return parts
 
     def draw_board(
         self,
@@ -140,7 +170,7 @@ class BoardApp(App[None]):
         """Draw `view`; `picker` is the seat choosing a card (its grid shows
         `cursor` and dims what it may not choose)."""
         self.view = view
-        self.query_one("#status", Static).update(self.status_text(view))
+        self.show_status(view)
         table = self.query_one(Table)
         over = not view.playing and len(view.results) == view.round + 1
         for seat, shown in enumerate(view.seats):
