@@ -225,6 +225,22 @@ def test_at_80_columns_the_status_wraps_between_its_parts_and_cuts_none() -> Non
     run(app, scenario)
 
 
+def test_at_80_columns_a_long_name_s_prompt_wraps_instead_of_being_cut() -> None:
+    name = "Anastasia Wilhelmina Fitzgerald-Okonkwo"  # 39 characters: a name may have 40
+    app = GameApp(Match([Seat(name), Seat("Greedy", "greedy")], seed=5), pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert f"{name}: turn up 2 cards (arrows and Enter, or a click)" in shown
+        await pilot.press("d")  # refused: the hint goes under the wrapped instruction
+        await settle(pilot)
+        shown = " ".join(" ".join(screen_text(app)).split())
+        assert "click) First turn up two of your cards" in shown
+
+    run(app, scenario)
+
+
 def test_status_parts_go_to_the_next_line_whole() -> None:
     parts = [Text("Skyjo"), Text("round 1"), Text("You to play"), Text("last turns: Ana ended")]
     assert join_parts(parts, None).plain == "Skyjo · round 1 · You to play · last turns: Ana ended"

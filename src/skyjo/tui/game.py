@@ -61,7 +61,7 @@ CSS = """
 Screen { layout: vertical; }
 #status { height: auto; padding: 0 1; background: $primary-background; text-style: bold; }
 #middle { height: 1fr; min-height: 4; }
-#prompt { height: 2; padding: 0 1; background: $boost; }
+#prompt { height: auto; min-height: 2; padding: 0 1; background: $boost; }
 SeatGrid.-turn { background: $boost; }
 """
 
