@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from skyjo.scorepad.sheet import Sheet
 from skyjo.scorepad.store import SheetStore
-from skyjo.scorepad.tui import ListScreen, RoundScreen, ScorepadApp, SheetScreen
+from skyjo.scorepad.tui import HelpScreen, ListScreen, RoundScreen, ScorepadApp, SheetScreen
 from skyjo.scoring import score_round
 
 GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"
@@ -202,6 +202,81 @@ def test_the_list_opens_renames_and_deletes_sheets(store: SheetStore) -> None:
 
     run(app, scenario)
     assert [(info.id, info.title) for info in store.list()] == [(keep, "Saturday")]
+
+
+def row_of(shown: str, name: str) -> str:
+    """The line of the round screen that starts with the player's name."""
+    return next(line for line in shown.splitlines() if line.startswith(f" {name} "))
+
+
+def test_the_ender_is_marked_where_the_eye_is(store: SheetStore) -> None:
+    """Issue 29: the key that marks the ender was only in a hint line. A column
+    beside the names shows it on the row being typed in, and `* ender` on the
+    ender's row."""
+    app = ScorepadApp(store, sheet_with(store))
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.press("a")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "e: ender" in row_of(shown, "Ana")  # the focused row shows the key
+        assert "ender" not in row_of(shown, BEN) and "ender" not in row_of(shown, CLEO)
+        await pilot.press("9", "enter", "2", "0", "e")  # Ben's field: e marks Ben
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "* ender" in row_of(shown, BEN)
+        assert "ender" not in row_of(shown, "Ana") and "ender" not in row_of(shown, CLEO)
+        assert row_of(shown, BEN).rstrip().endswith("20")  # the e was not typed
+        await pilot.press("down")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "* ender" in row_of(shown, BEN) and "e: ender" in row_of(shown, CLEO)
+        await pilot.press("1", "4", "*")  # Cleo's field: * moves the mark to Cleo
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "* ender" in row_of(shown, CLEO) and "ender" not in row_of(shown, BEN)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+
+    run(app, scenario, size=(80, 24))
+    (info,) = store.list()
+    assert store.load(info.id).sheet.rounds[0].ender == CLEO
+
+
+def test_question_mark_shows_the_keys_and_how_to_mark_the_ender(store: SheetStore) -> None:
+    app = ScorepadApp(store)
+
+    async def shows_help(pilot: Pilot[Any], back_to: type) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(screen_text(app).split())
+        assert "e or * in a player's field: that player ended the round" in shown
+        assert '"* ender" on the ender\'s row' in shown and '"e: ender"' in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, back_to)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await shows_help(pilot, ListScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("f1")  # a name or a title may hold a ?: F1 there
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ListScreen)
+        app.open_sheet(sheet_with(store))
+        await pilot.pause()
+        await shows_help(pilot, SheetScreen)
+        await pilot.press("a", "7")
+        await pilot.pause()
+        await shows_help(pilot, RoundScreen)  # ? in a field is help, not typed
+        assert app.screen.inputs()[0].value == "7"  # type: ignore[attr-defined]
+
+    run(app, scenario, size=(80, 24))
 
 
 def test_the_screens_fit_80_by_24(store: SheetStore, tmp_path: Path) -> None:

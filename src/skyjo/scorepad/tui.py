@@ -3,8 +3,10 @@
 Screens: the list of sheets (open, new, rename, delete), a new sheet (title,
 players, rules), a sheet (rounds, running totals, each round explained, the
 leader, the distance to the target, the winners; add, edit, delete a round;
-undo) and a round (one field a player: a total or 12 cards; `e` marks the
-ender). Every change goes through the model (`skyjo.scorepad.sheet`) and is
+undo) and a round (one field a player: a total or 12 cards; `e` in a player's
+field marks the ender, shown in a column beside the names: `* ender` on the
+ender's row, the key `e: ender` on the row being typed in). `?` (or F1) shows
+the keys of every screen. Every change goes through the model (`skyjo.scorepad.sheet`) and is
 saved at once (`skyjo.scorepad.store.OpenSheet`); a refused one saves nothing
 and says why.
 
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -49,6 +52,8 @@ Screen { layout: vertical; }
 .field Input { width: 1fr; height: 1; border: none; padding: 0 1; }
 .field Input:focus { background: $boost; }
 .preview { height: auto; min-height: 1; padding: 0 1 0 18; color: $text-muted; }
+.field .mark { width: 10; }
+RoundScreen .preview { padding: 0 1 0 28; }
 #rounds { height: 1fr; min-height: 5; }
 #details { height: auto; max-height: 10; padding: 0 1; }
 #status { height: auto; padding: 0 1; background: $boost; }
@@ -109,6 +114,48 @@ class Rename(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
+
+
+#: The keys of every screen, shown by `?` (or F1) on any screen.
+HELP = """\
+The list of sheets
+  Enter  open the selected sheet       n  a new sheet
+  r      rename it                     d  delete it (asks y / n)
+  q      quit
+
+A sheet: a line a round (* the ender, x2 a doubled score, the running total)
+  a      enter the next round          e or Enter  edit the selected round
+  d      delete the selected round     u or ctrl+z  undo the last change
+  r      rename the sheet              Escape  back to the list
+
+A round: a field a player, a total (9) or the 12 cards row by row
+(7 5 2 4 / 7 -1 3 1 / 7 0 -2 2), x for a card of a cleared column
+  e or * in a player's field: that player ended the round. The column
+         beside the names says "* ender" on the ender's row, and shows
+         the key, "e: ender", on the row you are typing in.
+  Enter  the next player (from the last one: save)
+  up, down  another player    ctrl+s  save    Escape  cancel
+
+Mistakes name a card by its row and column, counted from 1: the top
+left card is row 1, column 1."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of every screen (`?` or F1); Escape, `?`, `q` or Enter closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,enter,f1", "dismiss", "Close")
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: round $primary; background: $surface; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(plain("Skyjo scorepad: the keys (Escape to go back)", "bold underline"))
+            yield Static(plain(HELP))
 
 
 # --------------------------------------------------------------------------
@@ -470,6 +517,7 @@ class EntryInput(Input):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e,asterisk", "mark_ender", "This player ended", priority=True),
+        Binding("question_mark", "app.help", "Help", show=False, priority=True),
     ]
 
     def __init__(self, player: str, value: str) -> None:
@@ -514,6 +562,7 @@ class RoundScreen(Screen[None]):
             for n, player in enumerate(self.sheet.players):
                 with Horizontal(classes="field"):
                     yield Label(plain(player), id=f"label{n}")
+                    yield Static(id=f"mark{n}", classes="mark")
                     yield EntryInput(player, self.values[player])
                 yield Static(classes="preview", id=f"preview{n}")
         yield Static(id="round", classes="message")
@@ -547,14 +596,23 @@ class RoundScreen(Screen[None]):
         entries = {field.player: field.value for field in self.inputs()}
         return {"ender": self.ender, "entries": entries}
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.refresh_marks()
+
+    def refresh_marks(self) -> None:
+        """The column beside the names: `* ender` on the ender's row, and on the
+        row being typed in (when it is not the ender's) the key that marks it."""
+        for n, field in enumerate(self.inputs()):
+            mark = self.query_one(f"#mark{n}", Static)
+            mark.update(ender_mark(field.player == self.ender, field.has_focus))
+
     def refresh_round(self) -> None:
         """Each field's score as typed, the ender marked, the round's penalty when complete."""
         for n, field in enumerate(self.inputs()):
-            label = plain(field.player)
-            if field.player == self.ender:
-                label = Text.assemble((field.player, "bold"), " ", ("ended", "bold red"))
-            self.query_one(f"#label{n}", Label).update(label)
+            style = "bold" if field.player == self.ender else ""
+            self.query_one(f"#label{n}", Label).update(plain(field.player, style))
             self.query_one(f"#preview{n}", Static).update(entry_preview(field.value, field.player))
+        self.refresh_marks()
         self.query_one("#round", Static).update(self.round_line())
 
     def round_line(self) -> Text:
@@ -588,6 +646,15 @@ class RoundScreen(Screen[None]):
                 field.focus()
 
 
+def ender_mark(ender: bool, focused: bool) -> Text:
+    """A round's marker column: `* ender` for the player who ended the round (the
+    `*` of the sheet's rounds), else `e: ender` on the row being typed in, so the
+    key is where the eye is; nothing on the other rows."""
+    if ender:
+        return plain("* ender", "bold red")
+    return plain("e: ender", "dim") if focused else plain("")
+
+
 def entry_preview(value: str, player: str) -> Text:
     """What a field holds so far: `14: three 7s, cleared, so 0; ...`, or how far along."""
     tokens = value.replace("/", " ").replace(",", " ").split()
@@ -616,6 +683,9 @@ class ScorepadApp(App[None]):
     CSS = CSS
     ENABLE_COMMAND_PALETTE = False
     TITLE = "Skyjo scorepad"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+    ]
 
     def __init__(self, store: SheetStore, sheet_id: str | None = None) -> None:
         super().__init__()
@@ -627,6 +697,11 @@ class ScorepadApp(App[None]):
             self.push_screen(ListScreen())
         else:
             self.open_sheet(self.first)
+
+    def action_help(self) -> None:
+        """The keys of every screen; not over itself."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def open_sheet(self, sheet_id: str) -> None:
         self.push_screen(SheetScreen(OpenSheet(self.store, self.store.load(sheet_id))))
