@@ -279,6 +279,20 @@ def test_question_mark_shows_the_keys_and_how_to_mark_the_ender(store: SheetStor
     run(app, scenario, size=(80, 24))
 
 
+def test_at_80_columns_a_long_title_s_heading_wraps_instead_of_being_cut(
+    store: SheetStore,
+) -> None:
+    title = "The long Friday night at Ana's, with the cousins from Lyon and Zaragoza"
+    sheet_id = store.create(Sheet.new(["Ana", "Ben"], title)).id
+    app = ScorepadApp(store, sheet_id)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        shown = " ".join(screen_text(app).split())
+        assert f"{title} · {sheet_id} · target 100 · ender penalty positive" in shown
+
+    run(app, scenario, size=(80, 24))
+
+
 def test_the_screens_fit_80_by_24(store: SheetStore, tmp_path: Path) -> None:
     sheet_id = sheet_with(store)
     app = ScorepadApp(store, sheet_id)

@@ -44,7 +44,7 @@ ENTRY_CHARS = "[-\u22120-9xX/, ]*"
 
 CSS = """
 Screen { layout: vertical; }
-.heading { height: 1; padding: 0 1; background: $primary-background; text-style: bold; }
+.heading { height: auto; padding: 0 1; background: $primary-background; text-style: bold; }
 .message { height: auto; min-height: 1; padding: 0 1; }
 .error { color: $error; text-style: bold; }
 .field { height: 1; margin: 0 0 0 1; }
