@@ -33,6 +33,21 @@ def test_watch_narrates_a_whole_game_and_writes_a_replayable_record(tmp_path: Pa
     assert f"Winner: {winners}" in result.stdout
 
 
+def test_watch_names_places_from_1_while_the_record_keeps_them_from_0(tmp_path: Path) -> None:
+    """People count rows and columns from 1; a record keeps RULES.md's [row, col] from 0."""
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["watch", "--bots", "random,random", "--seed", "5", "--record", str(path)]
+    )
+    assert result.exit_code == 0, result.stderr
+    reveals = json.loads(path.read_text())["rounds"][0]["reveals"]
+    lines = result.stdout.splitlines()[1:5]
+    places = [(row, col) for seat in reveals for row, col in seat]
+    assert len(lines) == len(places) == 4
+    for line, (row, col) in zip(lines, places, strict=True):
+        assert line.endswith(f" at row {row + 1}, column {col + 1}"), (line, row, col)
+
+
 def test_the_same_seed_plays_the_same_game() -> None:
     first = runner.invoke(app, ["watch", "--bots", "random,random", "--seed", "9"])
     second = runner.invoke(app, ["watch", "--bots", "random,random", "--seed", "9"])
