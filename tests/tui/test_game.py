@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,12 +21,24 @@ from tuidriver import (
 )
 
 from skyjo.bots import make_bot
-from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Observation, Phase, new_game, step
+from skyjo.engine import (
+    DRAW,
+    FLIP,
+    REVEAL,
+    SWAP,
+    TAKE_DISCARD,
+    Observation,
+    Phase,
+    new_game,
+    observe,
+    step,
+)
 from skyjo.match import Match, Seat
 from skyjo.rules import Rules
 from skyjo.tui.board import Piles, SeatGrid
 from skyjo.tui.game import GameApp, join_parts
 from skyjo.tui.screens import HelpScreen, QuitScreen, RoundOverScreen, TextScreen
+from skyjo.tui.view import from_observation
 
 
 def run(app: GameApp, scenario: Callable[[Pilot[Any]], Awaitable[None]], size=(80, 24)) -> None:
@@ -239,6 +252,17 @@ def test_at_80_columns_a_long_name_s_prompt_wraps_instead_of_being_cut() -> None
         assert "click) First turn up two of your cards" in shown
 
     run(app, scenario)
+
+
+def test_the_piles_say_whole_what_flip_mode_does_with_the_drawn_card() -> None:
+    """Every line of the piles fits their 30 columns, a 12 drawn included."""
+    view = from_observation(observe(new_game(2, seed=1), 0), ["Ana", "Ben"])
+    view = replace(view, held=12, source="deck")
+    piles = Piles()
+    piles.show(view, flip_mode=True)
+    lines = piles.render().plain.split("\n")
+    assert lines[-1] == "the 12 will be discarded"
+    assert all(len(line) <= 28 for line in lines), lines  # 30 columns, padding 1 each side
 
 
 def test_status_parts_go_to_the_next_line_whole() -> None:

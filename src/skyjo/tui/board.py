@@ -243,7 +243,9 @@ class Piles(Widget):
         verb = "drew" if view.source == "deck" else "took"
         lines = [self.row(f"{fit(who, 11 - len(verb) - 1)} {verb}", cards.card(view.held), "")]
         if self.flip_mode and view.held is not None:
-            lines.append(Text(f"the {view.held} goes on the discard pile", style="bold"))
+            # At most 28 characters, the widget's width: "the 12 goes on the discard
+            # pile" was cut at 80 columns.
+            lines.append(Text(f"the {view.held} will be discarded", style="bold"))
         elif view.source == "discard":
             lines.append(Text("from the discard pile", style="dim"))
         return lines
