@@ -485,7 +485,8 @@ function formPanel(sheet) {
   const form = state.form;
   const number = formNumber(form);
   const players = sheet.players.map((name, i) => playerEntry(sheet, form, name, i));
-  const save = h("button", { type: "button", class: "start", "data-key": "save-round", onclick: saveRound },
+  const save = h("button", { type: "button", class: "start", "data-key": "save-round", onclick: saveRound,
+    onfocus: () => { form.focus = "save-round"; } },
     form.number ? st("pad.saveEdit", { n: number }) : st("pad.saveRound", { n: number }));
   return h("section", { class: `panel pad-form${form.number ? " editing" : ""}`, "aria-labelledby": "pad-form-title", "data-key": "round-form" },
     h("div", { class: "pad-form-head" },
@@ -563,7 +564,9 @@ function cardsGrid(form, name, i) {
       oninput: (e) => {
         form.cards[name][k] = e.target.value.trim();
         schedulePreview(true);
-        if (COMPLETE_CARD.test(e.target.value.trim()) && !e.isComposing && e.inputType !== "deleteContentBackward") moveOn(e.target);
+        if (COMPLETE_CARD.test(e.target.value.trim()) && !e.isComposing && e.inputType !== "deleteContentBackward") {
+          moveOn(e.target, { typed: true });
+        }
       },
       onpaste: (e) => pasted(e, name, i, k),
     }));
@@ -588,15 +591,18 @@ function entryFields() {
   return [...main.querySelectorAll("[data-entry]")];
 }
 
-function moveOn(input) {
+/** The field after `input`: a total moves to the next player, a card to the next card (of the
+ * same grid, then the next player). From the last field Enter (or Next) goes to the Save button,
+ * under the round's preview: a round is saved by Save only, never by the last card typed; a
+ * complete last card (`typed`) stays where it is. */
+function moveOn(input, { typed = false } = {}) {
   const fields = entryFields();
   const at = fields.indexOf(input);
   if (at < 0) return;
   const player = input.closest(".pad-entry");
-  // a total moves to the next player; a card to the next card (of the same grid, then the next player)
   const next = fields.slice(at + 1).find((field) => !input.classList.contains("pad-total") || field.closest(".pad-entry") !== player);
   if (next) next.focus();
-  else saveRound();
+  else if (!typed) main.querySelector("[data-key=save-round]")?.focus();
 }
 
 /** Enter moves on (a total to the next player, a card to the next card); so does a space after a

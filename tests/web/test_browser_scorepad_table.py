@@ -1,0 +1,121 @@
+"""The web scorepad at a real table (issue 29), in a real browser: a round is saved by
+Save only, after its preview; a grid being typed is progress, not an error; every
+sentence counts rows and columns from 1, in English and Spanish; after the game's end
+the page says who won, not what is left to go; at 1280x800 the sheet and the round's
+form are both in view; the focused field stays in view when the viewport shrinks (a
+phone's keyboard) and above the page's keypad. Screenshots go to tests/web/artifacts/.
+Every wait is on a condition of the page, never on time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browsing import DESKTOP, PHONE
+from liveserver import Server
+from playwright.sync_api import Browser, Page, expect
+from test_scorepad_browser import (
+    GRID_14,
+    api,
+    create_sheet,
+    focused,
+    keypad_type,
+    open_page,
+    revision,
+    saved_after,
+    table_scores,
+)
+
+from skyjo.scorepad.sheet import Sheet
+
+#: Counts the page's requests that save a round (POST .../rounds, PUT .../rounds/n), made
+#: synchronously by the handler of the key or click that saves: read right after it.
+COUNT_SAVES = """
+window.saves = 0;
+const fetched = window.fetch;
+window.fetch = (input, init) => {
+  const method = init?.method ?? "GET";
+  if (method !== "GET" && /\\/rounds(\\/\\d+)?$/.test(String(input))) window.saves += 1;
+  return fetched(input, init);
+};
+"""
+#: Cleo's grid: 15, no column cleared; its last card (0) is complete by itself.
+GRID_15 = "1 2 3 4 / 0 1 2 0 / 0 1 1 0"
+
+
+def saves(page: Page) -> int:
+    return page.evaluate("() => window.saves")
+
+
+def type_cards(page: Page, i: int, grid: str) -> None:
+    """Player `i`'s cards typed from the grid's first card (a `1` needs a space to move on)."""
+    page.click(f"[data-key=mode-cards-{i}]")
+    page.focus(f"[data-key=card-{i}-0]")
+    for k, token in enumerate(grid.replace("/", " ").split()):
+        assert focused(page) == f"card-{i}-{k}"
+        page.keyboard.type(token)
+        if focused(page) == f"card-{i}-{k}" and k < 11:
+            page.keyboard.press(" ")
+
+
+def test_a_round_is_saved_by_save_only_after_its_preview(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    players = ["Ana", "Ben", "Cleo"]
+    page = open_page(browser, DESKTOP, problems)
+    page.add_init_script(COUNT_SAVES)
+    sheet_id = create_sheet(page, server.base, "Save only", players)
+    page.check("[data-key=ender-2]")
+    type_cards(page, 0, GRID_14)
+    assert focused(page) == "total-1"  # Ana's last card moved on to Ben
+    page.keyboard.type("20")
+    page.keyboard.press("Enter")
+    type_cards(page, 2, GRID_15)
+    # the last card of the last player is typed: nothing is saved, the focus stays there
+    assert focused(page) == "card-2-11" and saves(page) == 0
+    round_one = {"ender": "Cleo", "entries": {"Ana": GRID_14, "Ben": "20", "Cleo": GRID_15}}
+    reason = Sheet.new(players, "Save only").preview(round_one, 1).score.reason
+    assert reason == (
+        "Cleo ended with 15 and Ana has 14, which is not higher: Cleo's score is doubled to 30"
+    )
+    expect(page.locator("[data-key=round-reason]")).to_have_text(reason)
+    expect(page.locator("[data-key=explain-2]")).to_have_text(
+        "1 + 0 + 0 = 1; 2 + 1 + 1 = 4; 3 + 2 + 1 = 6; 4 + 0 + 0 = 4: 15 → 30 (\u00d72)"
+    )
+    # Enter goes to Save, under the preview, both in view: still nothing saved
+    page.keyboard.press("Enter")
+    assert focused(page) == "save-round" and saves(page) == 0
+    expect(page.locator("[data-key=round-reason]")).to_be_in_viewport()
+    expect(page.locator("[data-key=save-round]")).to_be_in_viewport()
+    page.screenshot(path=artifacts / "scorepad-save-preview-desktop.png")
+    assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
+    assert page.locator("tr[data-round]").count() == 0
+    # Enter on Save saves
+    page.keyboard.press("Enter")
+    saved_after(page, 1)
+    assert saves(page) == 1
+    assert table_scores(page, 1) == [14, 20, 30]
+    assert focused(page) == "total-0"  # the next round's first field
+
+
+def test_the_keypads_next_from_the_last_field_goes_to_save_and_no_further(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, PHONE, problems)
+    page.add_init_script(COUNT_SAVES)
+    create_sheet(page, server.base, "Keypad", ["Ana", "Ben"])
+    page.click("[data-key=keypad-toggle]")
+    page.check("[data-key=ender-0]")
+    page.focus("[data-key=total-0]")
+    keypad_type(page, "3")
+    keypad_type(page, "8")  # Next from the last field: to Save
+    assert focused(page) == "save-round" and saves(page) == 0
+    page.click("[data-key=key-next]")  # Next again: the round is not saved by the keypad
+    page.click("[data-key=key-5]")
+    assert focused(page) == "save-round" and saves(page) == 0
+    expect(page.locator("[data-key=round-reason]")).to_have_text(
+        "Ana ended with 3, the single lowest score: not doubled"
+    )
+    before = revision(page)
+    page.click("[data-key=save-round]")
+    saved_after(page, before)
+    assert saves(page) == 1 and table_scores(page, 1) == [3, 8]
