@@ -17,6 +17,7 @@ from test_scorepad_browser import (
     GRID_14,
     api,
     create_sheet,
+    expected_refusals,
     focused,
     keypad_type,
     open_page,
@@ -119,3 +120,61 @@ def test_the_keypads_next_from_the_last_field_goes_to_save_and_no_further(
     page.click("[data-key=save-round]")
     saved_after(page, before)
     assert saves(page) == 1 and table_scores(page, 1) == [3, 8]
+
+
+def test_a_grid_being_typed_is_progress_and_its_error_is_for_save(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    players = ["Ana", "Ben"]
+    page = open_page(browser, PHONE, problems)
+    sheet_id = create_sheet(page, server.base, "Progress", players)
+    page.check("[data-key=ender-1]")
+    page.fill("[data-key=total-1]", "5")
+    page.click("[data-key=mode-cards-0]")
+    page.focus("[data-key=card-0-0]")
+    entry = page.locator(".pad-entry[data-player='0']")
+    for k, token in enumerate(GRID_14.replace("/", " ").split()[:11]):
+        page.keyboard.type(token)
+        if token == "1":
+            page.keyboard.press(" ")
+        page.locator("[data-key=round-form][data-pending=false]").wait_for()
+        if k:  # one card alone reads as a total: the grid's progress from the second
+            expect(page.locator("[data-key=explain-0]")).to_have_text(f"{k + 1} of 12 cards")
+        expect(page.locator("[data-key=error-0]")).to_have_text("")
+        expect(entry).not_to_have_class("pad-entry wrong")
+    page.keyboard.type("-")  # the last card's minus sign, alone so far: still being typed
+    page.locator("[data-key=round-form][data-pending=false]").wait_for()
+    expect(page.locator("[data-key=explain-0]")).to_have_text("11 of 12 cards")
+    expect(page.locator("[data-key=error-0]")).to_have_text("")
+    page.screenshot(path=artifacts / "scorepad-progress-phone.png")
+    page.select_option("#language", "es")
+    expect(page.locator("[data-key=explain-0]")).to_have_text("11 de 12 cartas")
+    page.select_option("#language", "en")
+    page.focus("[data-key=card-0-11]")
+    page.keyboard.press("Backspace")
+    # Save says what is wrong, next to the grid, which turns red; nothing is saved
+    page.click("[data-key=save-round]")
+    wrong = (
+        "round 1: Ana: 11 cards written, but a grid has 12 (or write one number, the round total)"
+    )
+    expect(page.locator("[data-key=error-0]")).to_have_text(wrong)
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {wrong}")
+    expect(entry).to_have_class("pad-entry wrong")
+    assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
+    # the last card: the error goes, the grid is scored
+    page.focus("[data-key=card-0-11]")
+    page.keyboard.type("2")
+    expect(page.locator("[data-key=explain-0]")).to_have_text(
+        "three 7s, cleared, so 0; 5 + -1 + 0 = 4; 2 + 3 + -2 = 3; 4 + 1 + 2 = 7: 14"
+    )
+    expect(page.locator("[data-key=error-0]")).to_have_text("")
+    expect(entry).to_have_class("pad-entry")
+    # a total's minus sign alone is being typed too; a total that is not one is an error
+    page.fill("[data-key=total-1]", "-")
+    page.locator("[data-key=round-form][data-pending=false]").wait_for()
+    expect(page.locator("[data-key=error-1]")).to_have_text("")
+    page.fill("[data-key=total-1]", "5-")
+    expect(page.locator("[data-key=error-1]")).to_have_text(
+        "Ben: '5-' is not a round total: write a whole number"
+    )
+    expected_refusals(problems, 400)

@@ -684,8 +684,11 @@ function showPreview(sheet, form, answer) {
     const entry = answer.entries[name];
     const explain = panel.querySelector(`[data-key="explain-${i}"]`);
     const error = panel.querySelector(`[data-key="error-${i}"]`);
+    const typing = beingTyped(form, name);
     let text = "";
-    if (entry && !entry.error) {
+    if (typing) {
+      text = typing.written ? st("pad.progress", typing) : "";
+    } else if (entry && !entry.error) {
       const score = answer.round ? answer.round.scores[name] : entry.raw;
       text = entry.grid ? gridText(entry.grid) : String(entry.raw);
       if (answer.round && answer.round.ender === name && answer.round.doubled) text += ` → ${score} (${st("pad.doubled")})`;
@@ -694,8 +697,9 @@ function showPreview(sheet, form, answer) {
     // a save's refusal stands until the form changes: a preview answered after it (asked before
     // the save) must not put the as-typed message back in its place
     let wrong = form.refusal && form.refusalPlayer === name ? mistakeText(form.refusal) : "";
-    if (!wrong && entry?.error) wrong = mistakeText({ message: entry.error, kind: entry.kind, params: entry.params });
+    if (!wrong && !typing && entry?.error) wrong = mistakeText({ message: entry.error, kind: entry.kind, params: entry.params });
     error.textContent = wrong;
+    explain.classList.toggle("progress", Boolean(typing));
     panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
   });
   const reason = panel.querySelector("[data-key=round-reason]");
@@ -707,6 +711,18 @@ function showPreview(sheet, form, answer) {
   }
   panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : "";
   panel.setAttribute("data-pending", "false");
+}
+
+/** Whether `name`'s entry is still being typed, and how far: a grid with a card still to write
+ * (`{written, size}`: shown as "11 of 12 cards", not as an error), or a total that is only its
+ * minus sign so far. Null when it is complete (or empty, for a total): the server's word stands.
+ * What is wrong with an unfinished entry is said by Save. */
+function beingTyped(form, name) {
+  const unfinished = (text) => !text.trim() || /^[-\u2212]$/.test(text.trim());
+  if (form.modes[name] === "total") return /^[-\u2212]$/.test(form.totals[name].trim()) ? { written: 0, size: 1 } : null;
+  const cards = form.cards[name];
+  if (!cards.some(unfinished)) return null;
+  return { written: cards.filter((card) => !unfinished(card)).length, size: cards.length };
 }
 
 async function saveRound() {
