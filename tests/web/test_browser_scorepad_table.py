@@ -178,3 +178,67 @@ def test_a_grid_being_typed_is_progress_and_its_error_is_for_save(
         "Ben: '5-' is not a round total: write a whole number"
     )
     expected_refusals(problems, 400)
+
+
+def test_rows_and_columns_are_counted_from_1_in_english_and_spanish(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """The API counts them from 0 (its params); every sentence a person reads, from 1."""
+    players = ["Ana", "Ben"]
+    page = open_page(browser, DESKTOP, problems)
+    sheet_id = create_sheet(page, server.base, "From 1", players)
+    page.check("[data-key=ender-1]")
+    page.fill("[data-key=total-1]", "5")
+    type_cards(page, 0, "7 5 2 4 / 7 -1 3 1 / 7 0 -2 13")  # the bottom right card is 13
+    english = "Ana's cards: the card at row 3, column 4 is 13, but cards go from -2 to 12"
+    spanish = (
+        "Cartas de Ana: la carta de la fila 3, columna 4 es 13, pero las cartas van de -2 a 12"
+    )
+    preview = api(
+        server,
+        "POST",
+        f"/api/scorepad/sheets/{sheet_id}/preview",
+        {"round": {"ender": "Ben", "entries": {"Ana": "7 5 2 4 7 -1 3 1 7 0 -2 13", "Ben": "5"}}},
+    )
+    assert preview["entries"]["Ana"]["params"]["row"] == 2  # the API's, from 0
+    assert preview["entries"]["Ana"]["params"]["column"] == 3
+    expect(page.locator("[data-key=error-0]")).to_have_text(english)
+    page.click("[data-key=save-round]")
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: round 1: {english}")
+    labels = {
+        "card-0-0": "Ana: row 1, column 1",
+        "card-0-6": "Ana: row 2, column 3",
+        "card-0-11": "Ana: row 3, column 4",
+        "clear-0-0": "Ana: column 1 was cleared",
+        "clear-0-3": "Ana: column 4 was cleared",
+    }
+    for key, label in labels.items():
+        expect(page.locator(f"[data-key={key}]")).to_have_attribute("aria-label", label)
+    page.select_option("#language", "es")
+    expect(page.locator("[data-key=round-error]")).to_have_text(f"No se guardó: ronda 1: {spanish}")
+    expect(page.locator("[data-key=error-0]")).to_have_text(f"ronda 1: {spanish}")
+    expect(page.locator("[data-key=card-0-11]")).to_have_attribute(
+        "aria-label", "Ana: fila 3, columna 4"
+    )
+    expect(page.locator("[data-key=clear-0-0]")).to_have_attribute(
+        "aria-label", "Ana: la columna 1 se eliminó"
+    )
+    page.screenshot(path=artifacts / "scorepad-from-1-spanish-desktop.png")
+    # a column written partly cleared: the first column, in both languages
+    page.focus("[data-key=card-0-0]")
+    page.keyboard.type("x")
+    page.focus("[data-key=card-0-11]")
+    page.keyboard.type("2")
+    expect(page.locator("[data-key=error-0]")).to_have_text(
+        "Cartas de Ana: la columna 1 está eliminada solo en parte (1 de sus 3 cartas escritas"
+        " como eliminadas): una columna se elimina con sus tres cartas a la vez"
+    )
+    page.select_option("#language", "en")
+    expect(page.locator("[data-key=error-0]")).to_have_text(
+        "Ana's cards: column 1 is partly cleared (1 of its 3 cards written as cleared):"
+        " a column is cleared all three cards at once"
+    )
+    assert "0" not in page.locator("[data-key=round-form] [aria-label]").evaluate_all(
+        "els => els.map((el) => el.getAttribute('aria-label').replace(/\\D/g, '')).join('')"
+    )  # no label of the form counts from 0
+    expected_refusals(problems, 400)

@@ -415,7 +415,7 @@ def test_mistakes_are_refused_with_their_message_next_to_the_field_and_nothing_i
     # a card of 13: said under the field as typed, and refused on saving
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=error-0]")).to_have_text(message)
     page.click("[data-key=save-round]")
     refusal = f"round 1: {message}"
@@ -479,7 +479,7 @@ def test_a_preview_answered_after_a_refusal_leaves_the_refusal_next_to_its_field
     create_sheet(page, server.base, "Late preview", players)
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=error-0]")).to_have_text(message)
     held: list[Any] = []
     page.route("**/preview", lambda route: held.append(route))
@@ -609,15 +609,15 @@ def test_a_refusal_is_written_in_spanish_on_a_spanish_page(
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
     spanish = (
-        "Cartas de Ana: la carta de la fila 0, columna 1 es 13, pero las cartas van de -2 a 12"
+        "Cartas de Ana: la carta de la fila 1, columna 2 es 13, pero las cartas van de -2 a 12"
     )
     expect(page.locator("[data-key=error-0]")).to_have_text(spanish)  # the preview's, as typed
     page.click("[data-key=save-round]")
     expect(page.locator("[data-key=round-error]")).to_have_text(f"No se guardó: ronda 1: {spanish}")
     expect(page.locator("[data-key=error-0]")).to_have_text(f"ronda 1: {spanish}")
     page.screenshot(path=artifacts / "scorepad-mistake-spanish-desktop.png", full_page=True)
-    page.select_option("#language", "en")  # the same refusal in English: the model's sentence
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    page.select_option("#language", "en")  # in English: the model's sentence, counted from 1
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: round 1: {message}")
     page.select_option("#language", "es")
     page.goto(f"{server.base}/scorepad/{sheet_id}")

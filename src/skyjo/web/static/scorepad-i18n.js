@@ -3,7 +3,9 @@
 // English: in English they are shown as sent; in Spanish the explanations are written here from the
 // same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
 // `kind` and `params` (docs/scorepad.md): `mistakeText` writes it from the "mistake.<kind>" strings,
-// or shows the server's English message for a kind this page does not know.
+// or shows the server's English message for a kind this page does not know. The server counts a
+// grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
+// counts them from 1, as people do: "row 1, column 1" is the top left card.
 import { joinNames, language } from "./i18n.js";
 
 const STRINGS = {
@@ -61,7 +63,7 @@ const STRINGS = {
     "pad.entryMode": "How {name}'s score is entered",
     "pad.totalOf": "{name}'s round total",
     "pad.cardOf": "{name}: row {row}, column {col}",
-    "pad.clearColumn": "Column {col} was cleared",
+    "pad.clearColumn": "{name}: column {col} was cleared",
     "pad.cleared": "cleared",
     "pad.ender": "ended the round",
     "pad.enderOf": "{name} ended the round",
@@ -235,7 +237,7 @@ const STRINGS = {
     "pad.entryMode": "Cómo se apuntan los puntos de {name}",
     "pad.totalOf": "Total de la ronda de {name}",
     "pad.cardOf": "{name}: fila {row}, columna {col}",
-    "pad.clearColumn": "La columna {col} se eliminó",
+    "pad.clearColumn": "{name}: la columna {col} se eliminó",
     "pad.cleared": "eliminada",
     "pad.ender": "cerró la ronda",
     "pad.enderOf": "{name} cerró la ronda",
@@ -412,6 +414,15 @@ function filled(template, params) {
   return missing ? null : text;
 }
 
+/** A refusal's `params` with its row and column (0-based, from the server) counted from 1. */
+function countedFromOne(params) {
+  const counted = { ...params };
+  for (const key of ["row", "column"]) {
+    if (Number.isInteger(counted[key])) counted[key] += 1;
+  }
+  return counted;
+}
+
 /** A refusal of the server (`{kind, params, message}`: an API error, a preview's entry or round)
  * in the page's language; its English `message` for a kind (or a sentence) this page cannot write. */
 export function mistakeText(error) {
@@ -419,7 +430,7 @@ export function mistakeText(error) {
   const fallback = error.message ?? "";
   const template = error.kind ? STRINGS[language()]?.[`mistake.${error.kind}`] : undefined;
   if (template === undefined) return fallback;
-  const params = error.params || {};
+  const params = countedFromOne(error.params || {});
   const text = filled(template, params);
   if (text === null) return fallback;
   if (params.round === undefined || params.round === null) return text;

@@ -575,7 +575,7 @@ function cardsGrid(form, name, i) {
     const column = [col, col + 4, col + 8];
     const cleared = column.every((k) => form.cards[name][k].toLowerCase() === "x");
     return h("button", { type: "button", class: "clear-col", "aria-pressed": String(cleared), "data-key": `clear-${i}-${col}`,
-      "aria-label": st("pad.clearColumn", { col: col + 1 }),
+      "aria-label": st("pad.clearColumn", { name, col: col + 1 }),
       onclick: () => {
         for (const k of column) form.cards[name][k] = cleared ? "" : "x";
         form.refusal = null;
