@@ -15,6 +15,7 @@ from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 from test_scorepad_browser import (
     GRID_14,
+    WORKED,
     api,
     create_sheet,
     expected_refusals,
@@ -242,3 +243,76 @@ def test_rows_and_columns_are_counted_from_1_in_english_and_spanish(
         "els => els.map((el) => el.getAttribute('aria-label').replace(/\\D/g, '')).join('')"
     )  # no label of the form counts from 0
     expected_refusals(problems, 400)
+
+
+#: The worked example of issue 29: Ana, Ben and Cleo, four rounds (RULES.md 4), then to 100.
+FOUR_ROUNDS = [
+    ("Cleo", {"Ana": GRID_14, "Ben": "20", "Cleo": "9"}),
+    ("Cleo", {"Ana": "9", "Ben": "20", "Cleo": "14"}),
+    ("Ana", {"Ana": "3", "Ben": "4", "Cleo": "8"}),
+    ("Ben", {"Ana": "9", "Ben": "5", "Cleo": "5"}),
+]
+TO_100 = [("Ana", {"Ana": "10", "Ben": "30", "Cleo": "12"})]
+LAST = ("Cleo", {"Ana": "12", "Ben": "25", "Cleo": "3"})  # Ben 109: Ana wins with 57
+
+
+def sheet_with(server: Server, title: str, rounds: list, target: int = 100) -> str:
+    """A sheet of Ana, Ben and Cleo with `rounds` saved through the API; its id."""
+    players = ["Ana", "Ben", "Cleo"]
+    body = {"title": title, "players": players, "target_score": target}
+    sheet = api(server, "POST", "/api/scorepad/sheets", body)
+    for ender, entries in rounds:
+        path = f"/api/scorepad/sheets/{sheet['id']}/rounds"
+        round_ = {"ender": ender, "entries": entries}
+        sheet = api(server, "POST", path, {"revision": sheet["revision"], "round": round_})
+    return sheet["id"]
+
+
+def text_of(page: Page) -> str:
+    return page.locator("#main").inner_text().lower()
+
+
+def test_after_the_games_end_the_page_says_who_won_not_what_is_left_to_go(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, PHONE, problems)
+    sheet_id = sheet_with(server, "To 100", FOUR_ROUNDS + TO_100)
+    page.goto(f"{server.base}/scorepad/{sheet_id}")
+    page.wait_for_selector("[data-key=round-form]")
+    expect(page.locator("[data-key=to-go] li")).to_have_text(
+        ["Ana: 55 to go", "Ben: 16 to go", "Cleo: 38 to go"]
+    )
+    expect(page.locator("[data-key=to-go-row] td")).to_have_text(["55", "16", "38", ""])
+    ender, entries = LAST
+    page.check(f"[data-key=ender-{['Ana', 'Ben', 'Cleo'].index(ender)}]")
+    for i, name in enumerate(["Ana", "Ben", "Cleo"]):
+        page.fill(f"[data-key=total-{i}]", entries[name])
+    before = revision(page)
+    page.click("[data-key=save-round]")
+    saved_after(page, before)
+    expect(page.locator("[data-key=winners]")).to_have_text("Game over: Ana wins with 57!")
+    assert "to go" not in text_of(page)
+    assert page.locator("[data-key=to-go], [data-key=to-go-row]").count() == 0
+    expect(page.locator("[data-key=won-row]")).to_have_text("Winner★")
+    expect(page.locator("[data-key=won-row] td.winner")).to_have_attribute("title", "Ana wins")
+    page.screenshot(path=artifacts / "scorepad-won-phone.png", full_page=True)
+    page.select_option("#language", "es")
+    expect(page.locator("[data-key=winners]")).to_have_text("Fin de la partida: ¡gana Ana con 57!")
+    assert "faltan" not in text_of(page)
+    expect(page.locator("[data-key=won-row]")).to_have_text("Gana★")
+    # a shared win (RULES.md 4's eight rounds to 110: Ana and Cleo at 75)
+    page.select_option("#language", "en")
+    shared = sheet_with(server, "Shared", WORKED, target=110)
+    page.goto(f"{server.base}/scorepad/{shared}")
+    expect(page.locator("[data-key=winners]")).to_have_text(
+        "Game over: Ana and Cleo share the win with 75!"
+    )
+    assert "to go" not in text_of(page)
+    expect(page.locator("[data-key=won-row] th")).to_have_text("Shared win")
+    winners = page.locator("[data-key=won-row] td.winner")
+    expect(winners).to_have_count(2)
+    assert winners.evaluate_all("els => els.map((el) => el.title)") == [
+        "Ana shares the win",
+        "Cleo shares the win",
+    ]
+    assert page.locator("[data-key=won-row] td").all_inner_texts()[:3] == ["★", "", "★"]

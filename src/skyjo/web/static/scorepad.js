@@ -439,7 +439,7 @@ function statusPanel(sheet) {
   } else {
     lines.push(h("p", { class: "notice" }, st("pad.start")));
   }
-  if (summary.rounds.length) {
+  if (summary.rounds.length && !summary.finished) { // after the end: who won, above, not what is left
     lines.push(h("ul", { class: "pad-to-go", "data-key": "to-go" }, sheet.players.map((name) => {
       const left = summary.to_target[name];
       return h("li", { class: summary.winners.includes(name) ? "winner" : "" },
@@ -824,9 +824,20 @@ function roundsPanel(sheet) {
         h("tr", { class: "totals", "data-key": "totals" }, h("th", { scope: "row" }, st("pad.totalRow")),
           sheet.players.map((name) => h("td", { class: [summary.winners.includes(name) ? "winner" : "", summary.leaders.includes(name) ? "leader" : ""].join(" ").trim() },
             String(summary.totals[name]))), h("td", {})),
-        h("tr", { class: "to-go" }, h("th", { scope: "row" }, st("pad.toGoRow")),
+        summary.finished ? wonRow(sheet) : h("tr", { class: "to-go", "data-key": "to-go-row" }, h("th", { scope: "row" }, st("pad.toGoRow")),
           sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {}))))),
     h("p", { class: "notice pad-marks" }, st("pad.marks")));
+}
+
+/** After the game's end, in place of the points to go: a star under each winner. */
+function wonRow(sheet) {
+  const winners = sheet.summary.winners;
+  return h("tr", { class: "won", "data-key": "won-row" },
+    h("th", { scope: "row" }, st(winners.length > 1 ? "pad.sharedRow" : "pad.wonRow")),
+    sheet.players.map((name) => (winners.includes(name)
+      ? h("td", { class: "winner", title: st(winners.length > 1 ? "pad.shares" : "pad.wins", { name }) }, "★")
+      : h("td", {}))),
+    h("td", {}));
 }
 
 /** Edit and delete (asked first) for round `number`, in the table (`where`) or under its explanation. */
