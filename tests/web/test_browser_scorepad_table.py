@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browsing import DESKTOP, PHONE
+from browsing import DESKTOP, PHONE, SCREENS
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 from test_scorepad_browser import (
@@ -316,3 +316,44 @@ def test_after_the_games_end_the_page_says_who_won_not_what_is_left_to_go(
         "Cleo shares the win",
     ]
     assert page.locator("[data-key=won-row] td").all_inner_texts()[:3] == ["★", "", "★"]
+
+
+BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    left, top, right, bottom = page.locator(selector).evaluate(BOX)
+    return {"left": left, "top": top, "right": right, "bottom": bottom}
+
+
+def in_view(page: Page, selector: str) -> None:
+    """Every element of `selector` wholly inside the viewport as the page opens (no scroll)."""
+    width, height = page.evaluate("() => [innerWidth, innerHeight]")
+    for element in page.locator(selector).all():
+        seen = element.evaluate(BOX)
+        left, top, right, bottom = seen
+        assert left >= 0 and top >= 0 and right <= width and bottom <= height, (selector, seen)
+
+
+def test_at_1280x800_the_sheet_and_the_rounds_form_are_both_in_view(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, SCREENS["desktop"], problems)
+    sheet_id = sheet_with(server, "Laptop", FOUR_ROUNDS)
+    page.goto(f"{server.base}/scorepad/{sheet_id}")
+    page.wait_for_selector("[data-key=round-form]")
+    assert page.evaluate("() => scrollY") == 0
+    # the sheet: every round, the totals and the points to go
+    in_view(page, "[data-key=rounds]")
+    in_view(page, "tr[data-round='4'], [data-key=totals], [data-key=to-go-row]")
+    # the round's form beside it: its title, each player's field and ender, and Save
+    in_view(page, "#pad-form-title, [data-entry], [name=ender], [data-key=save-round]")
+    table, form = box(page, "[data-key=rounds]"), box(page, "[data-key=round-form]")
+    assert form["left"] >= table["right"]  # two columns: the sheet, then the form
+    assert form["top"] < table["bottom"]
+    page.screenshot(path=artifacts / "scorepad-sheet-and-form-1280x800.png")
+    # on a phone, one column: the sheet first, then the form
+    page.set_viewport_size(SCREENS["phone"])
+    table, form = box(page, "[data-key=rounds]"), box(page, "[data-key=round-form]")
+    assert form["top"] >= table["bottom"]
+    in_view(page, "[data-key=totals]")

@@ -352,9 +352,11 @@ function drawSheet() {
   document.title = `Skyjo · ${st("pad.name")} · ${sheet.title || st("pad.untitled")}`;
   replace(main, h("div", { class: "pad-sheet-page", "data-revision": sheet.revision, "data-rounds": sheet.summary.rounds.length },
     headPanel(sheet),
-    h("div", { class: "pad-layout" },
-      h("div", { class: "pad-left" }, statusPanel(sheet), state.form ? formPanel(sheet) : null, roundsPanel(sheet)),
-      h("div", { class: "pad-right" }, explainPanel(sheet), chartPanel(sheet)))));
+    // the sheet first (who leads, the rounds and totals), then the round's form: beside the
+    // sheet on a wide screen, under it on a phone (scorepad.css); then the selected round
+    // explained and the chart
+    h("div", { class: `pad-layout${state.form ? " with-form" : ""}` },
+      statusPanel(sheet), roundsPanel(sheet), state.form ? formPanel(sheet) : null, explainPanel(sheet), chartPanel(sheet))));
   if (state.form) {
     if (state.form.preview) showPreview(sheet, state.form, state.form.preview);
     schedulePreview();
@@ -795,9 +797,10 @@ function undo() {
 
 // ------------------------------------------------------------------ the rounds and their explanation
 
+/** The sheet: a row a round, the totals and the points to go (or who won); before the first
+ * round, the players' columns with their totals at 0. */
 function roundsPanel(sheet) {
   const summary = sheet.summary;
-  if (!summary.rounds.length) return null;
   const rows = summary.rounds.map((one) => {
     const cells = sheet.players.map((name) => {
       const played = one.players[name];
@@ -826,7 +829,7 @@ function roundsPanel(sheet) {
             String(summary.totals[name]))), h("td", {})),
         summary.finished ? wonRow(sheet) : h("tr", { class: "to-go", "data-key": "to-go-row" }, h("th", { scope: "row" }, st("pad.toGoRow")),
           sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {}))))),
-    h("p", { class: "notice pad-marks" }, st("pad.marks")));
+    summary.rounds.length ? h("p", { class: "notice pad-marks" }, st("pad.marks")) : null);
 }
 
 /** After the game's end, in place of the points to go: a star under each winner. */
@@ -927,7 +930,7 @@ function chartPanel(sheet) {
   const all = series.flat();
   const low = Math.min(0, ...all);
   const high = Math.max(target, ...all);
-  const room = main.clientWidth >= 960 ? main.clientWidth * 0.4 - 40 : main.clientWidth - 60;
+  const room = main.clientWidth >= 960 ? main.clientWidth * 0.6 - 40 : main.clientWidth - 60; // the sheet's column
   const width = Math.round(Math.min(600, Math.max(300, room)));
   const height = Math.round(width * 0.46);
   const pad = { left: 40, right: 16, top: 14, bottom: 28 };
