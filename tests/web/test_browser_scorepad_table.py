@@ -318,6 +318,72 @@ def test_after_the_games_end_the_page_says_who_won_not_what_is_left_to_go(
     assert page.locator("[data-key=won-row] td").all_inner_texts()[:3] == ["★", "", "★"]
 
 
+#: Whether the focused element is where a person sees it: inside the visual viewport (what a
+#: phone's keyboard leaves), above the page's keypad, and on top (a tap at its middle reaches it).
+SEEN = """() => {
+  const el = document.activeElement;
+  const box = el.getBoundingClientRect();
+  const view = window.visualViewport;
+  let bottom = view.offsetTop + view.height;
+  const keypad = document.querySelector(".keypad");
+  if (keypad) bottom = Math.min(bottom, keypad.getBoundingClientRect().top);
+  const middle = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+  const onTop = middle === el || el.contains(middle);
+  return box.top >= view.offsetTop && box.bottom <= bottom && onTop;
+}"""
+
+
+#: A grid whose cards are each one key of the keypad (a 1 then Next).
+BOTTOM_ROW_GRID = "7 5 2 4 / 7 9 3 1 / 7 0 8 2".replace("/", " ")
+
+
+def seen(page: Page) -> bool:
+    return page.evaluate(SEEN)
+
+
+def test_the_focused_field_stays_in_view_above_the_keypad_and_the_keyboard(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, PHONE, problems)
+    page.set_viewport_size(SCREENS["phone"])
+    sheet_id = sheet_with(server, "In view", FOUR_ROUNDS)
+    page.goto(f"{server.base}/scorepad/{sheet_id}")
+    page.wait_for_selector("[data-key=round-form]")
+    content = page.get_attribute("meta[name=viewport]", "content") or ""
+    assert "interactive-widget=resizes-content" in content  # a phone's keyboard shrinks the page
+    # the page's keypad, sticking to the bottom of the screen: every card typed with it is seen
+    page.click("[data-key=keypad-toggle]")
+    page.check("[data-key=ender-0]")
+    for i in range(3):
+        page.click(f"[data-key=mode-cards-{i}]")
+    page.focus("[data-key=card-0-0]")
+    for i in range(3):
+        for k, card in enumerate(BOTTOM_ROW_GRID.split()):
+            assert focused(page) == f"card-{i}-{k}"
+            assert seen(page), f"card-{i}-{k} is hidden"
+            if card == "1":
+                keypad_type(page, card)  # a 1 waits for Next
+            else:
+                page.click(f"[data-key=key-{card}]")
+            if k == 7 and i == 2:
+                page.screenshot(path=artifacts / "scorepad-keypad-bottom-row-phone.png")
+    assert focused(page) == "card-2-11" and seen(page)
+    page.click("[data-key=key-next]")
+    assert focused(page) == "save-round" and seen(page)  # with the preview above it
+    expect(page.locator("[data-key=round-reason]")).to_be_in_viewport()
+    # no keypad: the phone's keyboard opens and the page is shorter (resizes-content)
+    page.click("[data-key=keypad-toggle]")
+    page.locator("[data-key=card-2-9]").click()
+    assert focused(page) == "card-2-9" and seen(page)
+    page.set_viewport_size({"width": 390, "height": 420})
+    page.wait_for_function(SEEN)
+    page.screenshot(path=artifacts / "scorepad-keyboard-phone.png")
+    page.locator("[data-key=card-1-8]").focus()
+    page.set_viewport_size({"width": 390, "height": 300})
+    page.wait_for_function(SEEN)
+    assert focused(page) == "card-1-8"
+
+
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
 

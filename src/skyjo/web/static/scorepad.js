@@ -603,8 +603,13 @@ function moveOn(input, { typed = false } = {}) {
   if (at < 0) return;
   const player = input.closest(".pad-entry");
   const next = fields.slice(at + 1).find((field) => !input.classList.contains("pad-total") || field.closest(".pad-entry") !== player);
-  if (next) next.focus();
-  else if (!typed) main.querySelector("[data-key=save-round]")?.focus();
+  if (next) {
+    next.focus();
+  } else if (!typed) {
+    const save = main.querySelector("[data-key=save-round]");
+    save?.focus();
+    keepInView(save);
+  }
 }
 
 /** Enter moves on (a total to the next player, a card to the next card); so does a space after a
@@ -976,6 +981,42 @@ function niceStep(raw) {
   const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
   for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
   return 10 * power;
+}
+
+// ------------------------------------------------------------------ the field being typed, in view
+
+/** Keep `element` of the round's form where the person typing sees it: inside the visual viewport
+ * (above a phone's keyboard, which shrinks the page: `interactive-widget=resizes-content` in
+ * scorepad.html) and above the page's keypad, which sticks to the bottom of the screen. The Save
+ * button is kept with the round's preview above it when both fit. */
+function keepInView(element) {
+  const form = main.querySelector("[data-key=round-form]");
+  if (!element || !form || !form.contains(element) || element.closest(".keypad")) return;
+  const view = window.visualViewport;
+  const margin = 8;
+  const top = (view ? view.offsetTop : 0) + margin;
+  let bottom = (view ? view.offsetTop + view.height : window.innerHeight) - margin;
+  const keypad = form.querySelector(".keypad");
+  if (keypad) bottom = Math.min(bottom, keypad.getBoundingClientRect().top - margin);
+  const box = element.getBoundingClientRect();
+  let start = box.top;
+  const reason = form.querySelector("[data-key=round-reason]");
+  if (element.dataset.key === "save-round" && reason?.textContent) {
+    const above = reason.getBoundingClientRect().top;
+    if (box.bottom - above <= bottom - top) start = above;
+  }
+  let by = 0;
+  if (box.bottom > bottom) by = box.bottom - bottom;
+  if (start - by < top) by = start - top;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
+}
+
+// a field on focus (the Save button is kept in view by moveOn: a tap on it must not move it away)
+main.addEventListener("focusin", (event) => {
+  if (event.target.matches("[data-entry]")) keepInView(event.target);
+});
+for (const target of [window.visualViewport, window].filter(Boolean)) {
+  target.addEventListener("resize", () => keepInView(document.activeElement));
 }
 
 // ------------------------------------------------------------------ start
