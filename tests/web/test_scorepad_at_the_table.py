@@ -341,6 +341,11 @@ def seen(page: Page) -> bool:
     return page.evaluate(SEEN)
 
 
+def settled(page: Page) -> None:
+    """Wait until the round's preview has answered the last change."""
+    page.locator("[data-key=round-form][data-pending=false]").wait_for()
+
+
 def test_the_focused_field_stays_in_view_above_the_keypad_and_the_keyboard(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
@@ -360,6 +365,7 @@ def test_the_focused_field_stays_in_view_above_the_keypad_and_the_keyboard(
     for i in range(3):
         for k, card in enumerate(BOTTOM_ROW_GRID.split()):
             assert focused(page) == f"card-{i}-{k}"
+            settled(page)  # the preview's lines above it written: the field has not moved since
             assert seen(page), f"card-{i}-{k} is hidden"
             if card == "1":
                 keypad_type(page, card)  # a 1 waits for Next
