@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browsing import DESKTOP, PHONE, SCREENS
+from browsing import DESKTOP, PHONE, SCREENS, SMALL
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 from test_scorepad_browser import (
@@ -429,3 +429,48 @@ def test_at_1280x800_the_sheet_and_the_rounds_form_are_both_in_view(
     table, form = box(page, "[data-key=rounds]"), box(page, "[data-key=round-form]")
     assert form["top"] >= table["bottom"]
     in_view(page, "[data-key=totals]")
+
+
+#: Each "✕ cleared" button of player 0's grid: [its height, its text's line height, its width,
+#: the width of the card above it].
+CLEAR_BUTTONS = """() => [0, 1, 2, 3].map((col) => {
+  const button = document.querySelector(`[data-key=clear-0-${col}]`);
+  const card = document.querySelector(`[data-key=card-0-${8 + col}]`);
+  const style = getComputedStyle(button);
+  const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  const lines = button.clientHeight - padding;
+  return [lines, parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2,
+    button.getBoundingClientRect().width, card.getBoundingClientRect().width];
+})"""
+#: The buttons of the round's form (the keypad's keys too) whose text does not fit them.
+CUT = """() => [...document.querySelectorAll("[data-key=round-form] button")]
+  .filter((button) => button.scrollWidth > button.clientWidth + 1)
+  .map((button) => button.dataset.key)"""
+
+
+def test_the_forms_buttons_fit_their_text_and_a_cleared_button_its_column(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """A column is as wide as its "✕ cleared" button, on one line ("✕ eliminada" is longer
+    than a card); the keypad's Next key holds "Siguiente ↵", down to a 320 px phone."""
+    for screen, size in {**SCREENS, "small": SMALL}.items():
+        page = open_page(browser, size, problems)
+        sheet_id = sheet_with(server, "Cleared", [])
+        page.goto(f"{server.base}/scorepad/{sheet_id}")
+        page.click("[data-key=keypad-toggle]")
+        for language in ("en", "es"):
+            page.select_option("#language", language)
+            page.click("[data-key=mode-cards-0]")
+            expect(page.locator("[data-key=clear-0-0]")).to_have_text(
+                "✕ cleared" if language == "en" else "✕ eliminada"
+            )
+            assert page.evaluate(CUT) == [], (screen, language)
+            for lines, line, width, card in page.evaluate(CLEAR_BUTTONS):
+                if screen != "small":  # on two lines there rather than cut
+                    assert lines < 1.5 * line, (screen, language, lines, line)
+                assert abs(width - card) < 1, (screen, language, width, card)
+            page.locator("[data-key=round-form]").screenshot(
+                path=artifacts / f"scorepad-cleared-{language}-{screen}.png"
+            )
+            page.click("[data-key=mode-total-0]")
+        page.context.close()
