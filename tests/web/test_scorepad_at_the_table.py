@@ -8,6 +8,7 @@ Every wait is on a condition of the page, never on time."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from browsing import DESKTOP, PHONE, SCREENS, SMALL
@@ -474,3 +475,28 @@ def test_the_forms_buttons_fit_their_text_and_a_cleared_button_its_column(
             )
             page.click("[data-key=mode-total-0]")
         page.context.close()
+
+
+#: The chart's target label and the players' lines: [label box, [[[x, y], ...] a line]].
+CHART = """() => {
+  const label = document.querySelector("[data-key=chart] .target-label").getBBox();
+  const lines = [...document.querySelectorAll("[data-key=chart] polyline.series")].map(
+    (line) => [...line.points].map((point) => [point.x, point.y]));
+  return [[label.x, label.y, label.x + label.width, label.y + label.height], lines];
+}"""
+
+
+def test_the_charts_target_label_is_clear_of_the_lines_that_pass_the_target(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, SCREENS["desktop"], problems)
+    sheet_id = sheet_with(server, "Chart", [*FOUR_ROUNDS, *TO_100, LAST])  # Ben ends on 109
+    page.goto(f"{server.base}/scorepad/{sheet_id}")
+    expect(page.locator("[data-key=winners]")).to_have_text("Game over: Ana wins with 57!")
+    (left, top, right, bottom), lines = page.evaluate(CHART)
+    assert len(lines) == 3
+    for points in lines:
+        for (x0, y0), (x1, y1) in pairwise(points):
+            for step in range(101):  # the segment, a point every 1% of it
+                x, y = x0 + (x1 - x0) * step / 100, y0 + (y1 - y0) * step / 100
+                assert not (left <= x <= right and top <= y <= bottom), ((x, y), (left, top))

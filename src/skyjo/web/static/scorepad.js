@@ -955,7 +955,9 @@ function chartPanel(sheet) {
     chart.append(svg("text", { x: x(n), y: height - 8, class: "axis", "text-anchor": "middle" }, String(n)));
   }
   chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target-line" }));
-  chart.append(svg("text", { x: width - pad.right, y: y(target) - 5, class: "target-label", "text-anchor": "end" },
+  // the target's label at the left end of its line: every total starts at 0 there, while the
+  // leading line reaches (or passes) the target at the right end, where it would cross the label
+  chart.append(svg("text", { x: pad.left + 4, y: y(target) - 5, class: "target-label", "text-anchor": "start" },
     st("pad.target.line", { target })));
   series.forEach((values, i) => {
     const color = COLORS[i % COLORS.length];
