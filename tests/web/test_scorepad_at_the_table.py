@@ -163,9 +163,9 @@ def test_a_grid_being_typed_is_progress_and_its_error_is_for_save(
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {wrong}")
     expect(entry).to_have_class("pad-entry wrong")
     assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
-    # the last card: the error goes, the grid is scored
-    page.focus("[data-key=card-0-11]")
-    page.keyboard.type("2")
+    # the focus on the card still to write (not on the first, whose 7 a key would replace)
+    expect(page.locator("[data-key=card-0-11]")).to_be_focused()
+    page.keyboard.type("2")  # the last card: the error goes, the grid is scored
     expect(page.locator("[data-key=explain-0]")).to_have_text(
         "three 7s, cleared, so 0; 5 + -1 + 0 = 4; 2 + 3 + -2 = 3; 4 + 1 + 2 = 7: 14"
     )
@@ -207,6 +207,7 @@ def test_rows_and_columns_are_counted_from_1_in_english_and_spanish(
     expect(page.locator("[data-key=error-0]")).to_have_text(english)
     page.click("[data-key=save-round]")
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: round 1: {english}")
+    expect(page.locator("[data-key=card-0-11]")).to_be_focused()  # the card it names
     labels = {
         "card-0-0": "Ana: row 1, column 1",
         "card-0-6": "Ana: row 2, column 3",

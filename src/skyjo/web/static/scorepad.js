@@ -772,11 +772,23 @@ async function refused(failure, form) {
   if (error) error.textContent = st("pad.refused", { message: failure.message });
   if (failure.player) {
     const i = state.sheet.players.indexOf(failure.player);
-    const field = main.querySelector(`.pad-entry[data-player="${i}"] [data-entry]`);
     main.querySelector(`[data-key="error-${i}"]`).textContent = failure.message;
     main.querySelector(`.pad-entry[data-player="${i}"]`).classList.add("wrong");
-    if (field) field.focus();
+    refusedField(i, failure.error)?.focus();
   }
+}
+
+/** The field a refusal of player `i`'s entry is about, to type again: the card it names (its
+ * row and column, from 0), else the grid's first card still to write, else the entry's first
+ * field. Never a written card by default: its text is selected on focus, and the next key would
+ * replace it. */
+function refusedField(i, refusal) {
+  const entry = main.querySelector(`.pad-entry[data-player="${i}"]`);
+  const { row, column } = refusal?.params ?? {};
+  const named = Number.isInteger(row) && Number.isInteger(column)
+    ? entry.querySelector(`[data-key="card-${i}-${row * 4 + column}"]`) : null;
+  const unwritten = [...entry.querySelectorAll(".pad-card")].find((card) => !card.value.trim());
+  return named || unwritten || entry.querySelector("[data-entry]");
 }
 
 /** A change of the sheet at the revision shown: the new view, or the refusal shown. */
