@@ -3,8 +3,9 @@ Save only, after its preview; a grid being typed is progress, not an error; ever
 sentence counts rows and columns from 1, in English and Spanish; after the game's end
 the page says who won, not what is left to go; at 1280x800 the sheet and the round's
 form are both in view; the focused field stays in view when the viewport shrinks (a
-phone's keyboard) and above the page's keypad. Screenshots go to tests/web/artifacts/.
-Every wait is on a condition of the page, never on time."""
+phone's keyboard) and above the page's keypad; the form's buttons hold their text in
+both languages; the chart's target label is clear of the lines. Screenshots go to
+tests/web/artifacts/. Every wait is on a condition of the page, never on time."""
 
 from __future__ import annotations
 
