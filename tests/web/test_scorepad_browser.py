@@ -86,12 +86,12 @@ def type_round(
     cleared: tuple[tuple[int, int], ...] = (),
     save: bool = True,
 ) -> None:
-    """Enter a round by keys: a total then Enter (to the next player, and from
-    the last, save); 12 cards one by one (a complete card moves on by itself, a
-    space after a `1`). `cleared` (player, column) are set with the column's
-    button first. Without `save` (the last player's entry a total), the last
-    Enter is not pressed."""
-    assert save or len(cards(entries[players[-1]])) == 1
+    """Enter a round by keys: a total then Enter (to the next player); 12 cards
+    one by one (a complete card moves on by itself, a space after a `1`).
+    `cleared` (player, column) are set with the column's button first. Then,
+    with `save`, Enter goes from the last field to the Save button (nothing is
+    saved yet) and Enter on Save saves; without it, the focus stays in the last
+    field."""
     for i, name in enumerate(players):
         if len(cards(entries[name])) == 12:
             page.click(f"[data-key=mode-cards-{i}]")
@@ -106,17 +106,28 @@ def type_round(
         tokens = cards(entries[name])
         if len(tokens) == 12:
             for k, token in enumerate(tokens):
-                assert page.evaluate("() => document.activeElement.dataset.key") == f"card-{i}-{k}"
+                assert focused(page) == f"card-{i}-{k}"
                 page.keyboard.type(token)
-                if page.evaluate("() => document.activeElement.dataset.key") == f"card-{i}-{k}":
+                if focused(page) == f"card-{i}-{k}" and not (last and k == 11):
                     page.keyboard.press(" ")  # a 1 (or a 13) does not move on by itself
         else:
-            assert page.evaluate("() => document.activeElement.dataset.key") == f"total-{i}"
+            assert focused(page) == f"total-{i}"
             page.keyboard.type(entries[name])
-            if last and not save:
-                return
-            page.keyboard.press("Enter")
+            if not last:
+                page.keyboard.press("Enter")
+    if not save:
+        return
+    if focused(page) != "save-round":
+        page.keyboard.press("Enter")  # from the last field to Save, under the round's preview
+    assert focused(page) == "save-round"
+    assert revision(page) == before
+    page.keyboard.press("Enter")  # Enter on the Save button saves
     saved_after(page, before)
+
+
+def focused(page: Page) -> str | None:
+    """The `data-key` of the element with the focus."""
+    return page.evaluate("() => document.activeElement?.dataset.key ?? null")
 
 
 def table_scores(page: Page, number: int) -> list[int]:
@@ -172,6 +183,8 @@ def test_every_worked_example_of_rules_4_entered_through_the_page(
     )
     page.screenshot(path=artifacts / "scorepad-round-cards-desktop.png", full_page=True)
     before = revision(page)
+    page.keyboard.press("Enter")  # from the last field to Save: nothing saved yet
+    assert focused(page) == "save-round"
     page.keyboard.press("Enter")
     saved_after(page, before)
     model = model.add_round({"ender": "Cleo", "entries": WORKED[0][1]})
@@ -249,6 +262,8 @@ def test_a_whole_game_on_a_phone_with_an_edited_round_that_changes_the_winner(
     before = revision(page)
     for value in ("12", "4", "15", "9"):
         keypad_type(page, value)
+    assert focused(page) == "save-round"  # the last Next goes to Save, which saves
+    page.click("[data-key=save-round]")
     saved_after(page, before)
     assert table_scores(page, 2) == [12, 4, 15, 9]
     page.screenshot(path=artifacts / "scorepad-keypad-phone.png", full_page=True)
@@ -258,6 +273,7 @@ def test_a_whole_game_on_a_phone_with_an_edited_round_that_changes_the_winner(
     before = revision(page)
     for value in ("-3", "11", "18", "7"):
         keypad_type(page, value)
+    page.click("[data-key=save-round]")
     saved_after(page, before)
     assert table_scores(page, 3) == [-3, 11, 18, 7]
     expect(page.locator("[data-key=winners]")).to_have_text("Game over: Ana wins with 19!")
@@ -276,6 +292,7 @@ def test_a_whole_game_on_a_phone_with_an_edited_round_that_changes_the_winner(
     page.screenshot(path=artifacts / "scorepad-edit-phone.png", full_page=True)
     before = revision(page)
     page.press("[data-key=total-3]", "Enter")
+    page.keyboard.press("Enter")  # on Save
     saved_after(page, before)
     expect(page.locator("[data-key=winners]")).to_have_text("Game over: Zoë wins with 16!")
     assert totals_shown(page) == [23, 30, 53, 16]
@@ -398,18 +415,17 @@ def test_mistakes_are_refused_with_their_message_next_to_the_field_and_nothing_i
     # a card of 13: said under the field as typed, and refused on saving
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=error-0]")).to_have_text(message)
     page.click("[data-key=save-round]")
     refusal = f"round 1: {message}"
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: {refusal}")
     expect(page.locator("[data-key=error-0]")).to_have_text(refusal)
-    assert page.evaluate("() => document.activeElement.dataset.key") == "card-0-0"
+    assert focused(page) == "card-0-1"  # the card of 13, to type again
     page.screenshot(path=artifacts / "scorepad-mistake-desktop.png", full_page=True)
     assert api(server, "GET", f"/api/scorepad/sheets/{sheet_id}")["revision"] == 1
     assert page.locator("tr[data-round]").count() == 0
-    # fixed: the refusal goes, the round is saved
-    page.click("[data-key=card-0-1]")
+    # fixed where the focus is (its 13 selected: typed over), the refusal goes, the round is saved
     page.keyboard.type("12")
     expect(page.locator("[data-key=error-0]")).to_have_text("")
     expect(page.locator("[data-key=round-error]")).to_have_text("")
@@ -462,7 +478,7 @@ def test_a_preview_answered_after_a_refusal_leaves_the_refusal_next_to_its_field
     create_sheet(page, server.base, "Late preview", players)
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=error-0]")).to_have_text(message)
     held: list[Any] = []
     page.route("**/preview", lambda route: held.append(route))
@@ -592,15 +608,15 @@ def test_a_refusal_is_written_in_spanish_on_a_spanish_page(
     wrong = "7 13 2 4 / 7 -1 3 1 / 7 0 -2 2"
     type_round(page, players, "Ben", {"Ana": wrong, "Ben": "5"}, save=False)
     spanish = (
-        "Cartas de Ana: la carta de la fila 0, columna 1 es 13, pero las cartas van de -2 a 12"
+        "Cartas de Ana: la carta de la fila 1, columna 2 es 13, pero las cartas van de -2 a 12"
     )
     expect(page.locator("[data-key=error-0]")).to_have_text(spanish)  # the preview's, as typed
     page.click("[data-key=save-round]")
     expect(page.locator("[data-key=round-error]")).to_have_text(f"No se guardó: ronda 1: {spanish}")
     expect(page.locator("[data-key=error-0]")).to_have_text(f"ronda 1: {spanish}")
     page.screenshot(path=artifacts / "scorepad-mistake-spanish-desktop.png", full_page=True)
-    page.select_option("#language", "en")  # the same refusal in English: the model's sentence
-    message = "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+    page.select_option("#language", "en")  # in English: the model's sentence, counted from 1
+    message = "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     expect(page.locator("[data-key=round-error]")).to_have_text(f"Not saved: round 1: {message}")
     page.select_option("#language", "es")
     page.goto(f"{server.base}/scorepad/{sheet_id}")

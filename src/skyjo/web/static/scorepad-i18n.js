@@ -3,7 +3,9 @@
 // English: in English they are shown as sent; in Spanish the explanations are written here from the
 // same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
 // `kind` and `params` (docs/scorepad.md): `mistakeText` writes it from the "mistake.<kind>" strings,
-// or shows the server's English message for a kind this page does not know.
+// or shows the server's English message for a kind this page does not know. The server counts a
+// grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
+// counts them from 1, as people do: "row 1, column 1" is the top left card.
 import { joinNames, language } from "./i18n.js";
 
 const STRINGS = {
@@ -61,7 +63,7 @@ const STRINGS = {
     "pad.entryMode": "How {name}'s score is entered",
     "pad.totalOf": "{name}'s round total",
     "pad.cardOf": "{name}: row {row}, column {col}",
-    "pad.clearColumn": "Column {col} was cleared",
+    "pad.clearColumn": "{name}: column {col} was cleared",
     "pad.cleared": "cleared",
     "pad.ender": "ended the round",
     "pad.enderOf": "{name} ended the round",
@@ -72,7 +74,8 @@ const STRINGS = {
     "pad.next": "Next",
     "pad.backspace": "Delete a character",
     "pad.minus": "Minus",
-    "pad.hint": "Type a total, or switch to 12 cards (x for a cleared column). Enter goes to the next player.",
+    "pad.hint": "Type a total, or switch to 12 cards (x for a cleared column). Enter goes to the next player, and from the last to Save: check the round, then save it.",
+    "pad.progress": "{written} of {size} cards",
     "pad.scoreAs": "{raw}",
     "pad.scored": "scores {score}",
     "pad.doubled": "×2",
@@ -81,6 +84,10 @@ const STRINGS = {
     "pad.marks": "* ended the round · ×2 doubled · under each score, the running total",
     "pad.totalRow": "Total",
     "pad.toGoRow": "To go",
+    "pad.wonRow": "Winner",
+    "pad.sharedRow": "Shared win",
+    "pad.wins": "{name} wins",
+    "pad.shares": "{name} shares the win",
     "pad.edit": "Edit",
     "pad.deleteRound": "Delete round {n}? The later rounds move up one.",
     "pad.explain": "Round {n} explained",
@@ -234,7 +241,7 @@ const STRINGS = {
     "pad.entryMode": "Cómo se apuntan los puntos de {name}",
     "pad.totalOf": "Total de la ronda de {name}",
     "pad.cardOf": "{name}: fila {row}, columna {col}",
-    "pad.clearColumn": "La columna {col} se eliminó",
+    "pad.clearColumn": "{name}: la columna {col} se eliminó",
     "pad.cleared": "eliminada",
     "pad.ender": "cerró la ronda",
     "pad.enderOf": "{name} cerró la ronda",
@@ -245,7 +252,8 @@ const STRINGS = {
     "pad.next": "Siguiente",
     "pad.backspace": "Borrar un carácter",
     "pad.minus": "Menos",
-    "pad.hint": "Escribe un total, o cambia a 12 cartas (x para una columna eliminada). Intro pasa al siguiente jugador.",
+    "pad.hint": "Escribe un total, o cambia a 12 cartas (x para una columna eliminada). Intro pasa al siguiente jugador, y desde el último a Guardar: revisa la ronda y guárdala.",
+    "pad.progress": "{written} de {size} cartas",
     "pad.scoreAs": "{raw}",
     "pad.scored": "suma {score}",
     "pad.doubled": "×2",
@@ -254,6 +262,10 @@ const STRINGS = {
     "pad.marks": "* cerró la ronda · ×2 doblado · bajo cada puntuación, el total acumulado",
     "pad.totalRow": "Total",
     "pad.toGoRow": "Faltan",
+    "pad.wonRow": "Gana",
+    "pad.sharedRow": "Empate",
+    "pad.wins": "Gana {name}",
+    "pad.shares": "{name} comparte la victoria",
     "pad.edit": "Cambiar",
     "pad.deleteRound": "¿Borrar la ronda {n}? Las siguientes suben un puesto.",
     "pad.explain": "La ronda {n}, explicada",
@@ -410,6 +422,15 @@ function filled(template, params) {
   return missing ? null : text;
 }
 
+/** A refusal's `params` with its row and column (0-based, from the server) counted from 1. */
+function countedFromOne(params) {
+  const counted = { ...params };
+  for (const key of ["row", "column"]) {
+    if (Number.isInteger(counted[key])) counted[key] += 1;
+  }
+  return counted;
+}
+
 /** A refusal of the server (`{kind, params, message}`: an API error, a preview's entry or round)
  * in the page's language; its English `message` for a kind (or a sentence) this page cannot write. */
 export function mistakeText(error) {
@@ -417,7 +438,7 @@ export function mistakeText(error) {
   const fallback = error.message ?? "";
   const template = error.kind ? STRINGS[language()]?.[`mistake.${error.kind}`] : undefined;
   if (template === undefined) return fallback;
-  const params = error.params || {};
+  const params = countedFromOne(error.params || {});
   const text = filled(template, params);
   if (text === null) return fallback;
   if (params.round === undefined || params.round === null) return text;

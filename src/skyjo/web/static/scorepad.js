@@ -352,9 +352,11 @@ function drawSheet() {
   document.title = `Skyjo · ${st("pad.name")} · ${sheet.title || st("pad.untitled")}`;
   replace(main, h("div", { class: "pad-sheet-page", "data-revision": sheet.revision, "data-rounds": sheet.summary.rounds.length },
     headPanel(sheet),
-    h("div", { class: "pad-layout" },
-      h("div", { class: "pad-left" }, statusPanel(sheet), state.form ? formPanel(sheet) : null, roundsPanel(sheet)),
-      h("div", { class: "pad-right" }, explainPanel(sheet), chartPanel(sheet)))));
+    // the sheet first (who leads, the rounds and totals), then the round's form: beside the
+    // sheet on a wide screen, under it on a phone (scorepad.css); then the selected round
+    // explained and the chart
+    h("div", { class: `pad-layout${state.form ? " with-form" : ""}` },
+      statusPanel(sheet), roundsPanel(sheet), state.form ? formPanel(sheet) : null, explainPanel(sheet), chartPanel(sheet))));
   if (state.form) {
     if (state.form.preview) showPreview(sheet, state.form, state.form.preview);
     schedulePreview();
@@ -439,7 +441,7 @@ function statusPanel(sheet) {
   } else {
     lines.push(h("p", { class: "notice" }, st("pad.start")));
   }
-  if (summary.rounds.length) {
+  if (summary.rounds.length && !summary.finished) { // after the end: who won, above, not what is left
     lines.push(h("ul", { class: "pad-to-go", "data-key": "to-go" }, sheet.players.map((name) => {
       const left = summary.to_target[name];
       return h("li", { class: summary.winners.includes(name) ? "winner" : "" },
@@ -485,7 +487,8 @@ function formPanel(sheet) {
   const form = state.form;
   const number = formNumber(form);
   const players = sheet.players.map((name, i) => playerEntry(sheet, form, name, i));
-  const save = h("button", { type: "button", class: "start", "data-key": "save-round", onclick: saveRound },
+  const save = h("button", { type: "button", class: "start", "data-key": "save-round", onclick: saveRound,
+    onfocus: () => { form.focus = "save-round"; } },
     form.number ? st("pad.saveEdit", { n: number }) : st("pad.saveRound", { n: number }));
   return h("section", { class: `panel pad-form${form.number ? " editing" : ""}`, "aria-labelledby": "pad-form-title", "data-key": "round-form" },
     h("div", { class: "pad-form-head" },
@@ -563,7 +566,9 @@ function cardsGrid(form, name, i) {
       oninput: (e) => {
         form.cards[name][k] = e.target.value.trim();
         schedulePreview(true);
-        if (COMPLETE_CARD.test(e.target.value.trim()) && !e.isComposing && e.inputType !== "deleteContentBackward") moveOn(e.target);
+        if (COMPLETE_CARD.test(e.target.value.trim()) && !e.isComposing && e.inputType !== "deleteContentBackward") {
+          moveOn(e.target, { typed: true });
+        }
       },
       onpaste: (e) => pasted(e, name, i, k),
     }));
@@ -572,7 +577,7 @@ function cardsGrid(form, name, i) {
     const column = [col, col + 4, col + 8];
     const cleared = column.every((k) => form.cards[name][k].toLowerCase() === "x");
     return h("button", { type: "button", class: "clear-col", "aria-pressed": String(cleared), "data-key": `clear-${i}-${col}`,
-      "aria-label": st("pad.clearColumn", { col: col + 1 }),
+      "aria-label": st("pad.clearColumn", { name, col: col + 1 }),
       onclick: () => {
         for (const k of column) form.cards[name][k] = cleared ? "" : "x";
         form.refusal = null;
@@ -588,15 +593,23 @@ function entryFields() {
   return [...main.querySelectorAll("[data-entry]")];
 }
 
-function moveOn(input) {
+/** The field after `input`: a total moves to the next player, a card to the next card (of the
+ * same grid, then the next player). From the last field Enter (or Next) goes to the Save button,
+ * under the round's preview: a round is saved by Save only, never by the last card typed; a
+ * complete last card (`typed`) stays where it is. */
+function moveOn(input, { typed = false } = {}) {
   const fields = entryFields();
   const at = fields.indexOf(input);
   if (at < 0) return;
   const player = input.closest(".pad-entry");
-  // a total moves to the next player; a card to the next card (of the same grid, then the next player)
   const next = fields.slice(at + 1).find((field) => !input.classList.contains("pad-total") || field.closest(".pad-entry") !== player);
-  if (next) next.focus();
-  else saveRound();
+  if (next) {
+    next.focus();
+  } else if (!typed) {
+    const save = main.querySelector("[data-key=save-round]");
+    save?.focus();
+    keepInView(save);
+  }
 }
 
 /** Enter moves on (a total to the next player, a card to the next card); so does a space after a
@@ -678,8 +691,11 @@ function showPreview(sheet, form, answer) {
     const entry = answer.entries[name];
     const explain = panel.querySelector(`[data-key="explain-${i}"]`);
     const error = panel.querySelector(`[data-key="error-${i}"]`);
+    const typing = beingTyped(form, name);
     let text = "";
-    if (entry && !entry.error) {
+    if (typing) {
+      text = typing.written ? st("pad.progress", typing) : "";
+    } else if (entry && !entry.error) {
       const score = answer.round ? answer.round.scores[name] : entry.raw;
       text = entry.grid ? gridText(entry.grid) : String(entry.raw);
       if (answer.round && answer.round.ender === name && answer.round.doubled) text += ` → ${score} (${st("pad.doubled")})`;
@@ -688,8 +704,9 @@ function showPreview(sheet, form, answer) {
     // a save's refusal stands until the form changes: a preview answered after it (asked before
     // the save) must not put the as-typed message back in its place
     let wrong = form.refusal && form.refusalPlayer === name ? mistakeText(form.refusal) : "";
-    if (!wrong && entry?.error) wrong = mistakeText({ message: entry.error, kind: entry.kind, params: entry.params });
+    if (!wrong && !typing && entry?.error) wrong = mistakeText({ message: entry.error, kind: entry.kind, params: entry.params });
     error.textContent = wrong;
+    explain.classList.toggle("progress", Boolean(typing));
     panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
   });
   const reason = panel.querySelector("[data-key=round-reason]");
@@ -701,6 +718,18 @@ function showPreview(sheet, form, answer) {
   }
   panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : "";
   panel.setAttribute("data-pending", "false");
+}
+
+/** Whether `name`'s entry is still being typed, and how far: a grid with a card still to write
+ * (`{written, size}`: shown as "11 of 12 cards", not as an error), or a total that is only its
+ * minus sign so far. Null when it is complete (or empty, for a total): the server's word stands.
+ * What is wrong with an unfinished entry is said by Save. */
+function beingTyped(form, name) {
+  const unfinished = (text) => !text.trim() || /^[-\u2212]$/.test(text.trim());
+  if (form.modes[name] === "total") return /^[-\u2212]$/.test(form.totals[name].trim()) ? { written: 0, size: 1 } : null;
+  const cards = form.cards[name];
+  if (!cards.some(unfinished)) return null;
+  return { written: cards.filter((card) => !unfinished(card)).length, size: cards.length };
 }
 
 async function saveRound() {
@@ -743,11 +772,23 @@ async function refused(failure, form) {
   if (error) error.textContent = st("pad.refused", { message: failure.message });
   if (failure.player) {
     const i = state.sheet.players.indexOf(failure.player);
-    const field = main.querySelector(`.pad-entry[data-player="${i}"] [data-entry]`);
     main.querySelector(`[data-key="error-${i}"]`).textContent = failure.message;
     main.querySelector(`.pad-entry[data-player="${i}"]`).classList.add("wrong");
-    if (field) field.focus();
+    refusedField(i, failure.error)?.focus();
   }
+}
+
+/** The field a refusal of player `i`'s entry is about, to type again: the card it names (its
+ * row and column, from 0), else the grid's first card still to write, else the entry's first
+ * field. Never a written card by default: its text is selected on focus, and the next key would
+ * replace it. */
+function refusedField(i, refusal) {
+  const entry = main.querySelector(`.pad-entry[data-player="${i}"]`);
+  const { row, column } = refusal?.params ?? {};
+  const named = Number.isInteger(row) && Number.isInteger(column)
+    ? entry.querySelector(`[data-key="card-${i}-${row * 4 + column}"]`) : null;
+  const unwritten = [...entry.querySelectorAll(".pad-card")].find((card) => !card.value.trim());
+  return named || unwritten || entry.querySelector("[data-entry]");
 }
 
 /** A change of the sheet at the revision shown: the new view, or the refusal shown. */
@@ -773,9 +814,10 @@ function undo() {
 
 // ------------------------------------------------------------------ the rounds and their explanation
 
+/** The sheet: a row a round, the totals and the points to go (or who won); before the first
+ * round, the players' columns with their totals at 0. */
 function roundsPanel(sheet) {
   const summary = sheet.summary;
-  if (!summary.rounds.length) return null;
   const rows = summary.rounds.map((one) => {
     const cells = sheet.players.map((name) => {
       const played = one.players[name];
@@ -802,9 +844,20 @@ function roundsPanel(sheet) {
         h("tr", { class: "totals", "data-key": "totals" }, h("th", { scope: "row" }, st("pad.totalRow")),
           sheet.players.map((name) => h("td", { class: [summary.winners.includes(name) ? "winner" : "", summary.leaders.includes(name) ? "leader" : ""].join(" ").trim() },
             String(summary.totals[name]))), h("td", {})),
-        h("tr", { class: "to-go" }, h("th", { scope: "row" }, st("pad.toGoRow")),
+        summary.finished ? wonRow(sheet) : h("tr", { class: "to-go", "data-key": "to-go-row" }, h("th", { scope: "row" }, st("pad.toGoRow")),
           sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {}))))),
-    h("p", { class: "notice pad-marks" }, st("pad.marks")));
+    summary.rounds.length ? h("p", { class: "notice pad-marks" }, st("pad.marks")) : null);
+}
+
+/** After the game's end, in place of the points to go: a star under each winner. */
+function wonRow(sheet) {
+  const winners = sheet.summary.winners;
+  return h("tr", { class: "won", "data-key": "won-row" },
+    h("th", { scope: "row" }, st(winners.length > 1 ? "pad.sharedRow" : "pad.wonRow")),
+    sheet.players.map((name) => (winners.includes(name)
+      ? h("td", { class: "winner", title: st(winners.length > 1 ? "pad.shares" : "pad.wins", { name }) }, "★")
+      : h("td", {}))),
+    h("td", {}));
 }
 
 /** Edit and delete (asked first) for round `number`, in the table (`where`) or under its explanation. */
@@ -894,7 +947,7 @@ function chartPanel(sheet) {
   const all = series.flat();
   const low = Math.min(0, ...all);
   const high = Math.max(target, ...all);
-  const room = main.clientWidth >= 960 ? main.clientWidth * 0.4 - 40 : main.clientWidth - 60;
+  const room = main.clientWidth >= 960 ? main.clientWidth * 0.6 - 40 : main.clientWidth - 60; // the sheet's column
   const width = Math.round(Math.min(600, Math.max(300, room)));
   const height = Math.round(width * 0.46);
   const pad = { left: 40, right: 16, top: 14, bottom: 28 };
@@ -914,7 +967,9 @@ function chartPanel(sheet) {
     chart.append(svg("text", { x: x(n), y: height - 8, class: "axis", "text-anchor": "middle" }, String(n)));
   }
   chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target-line" }));
-  chart.append(svg("text", { x: width - pad.right, y: y(target) - 5, class: "target-label", "text-anchor": "end" },
+  // the target's label at the left end of its line: every total starts at 0 there, while the
+  // leading line reaches (or passes) the target at the right end, where it would cross the label
+  chart.append(svg("text", { x: pad.left + 4, y: y(target) - 5, class: "target-label", "text-anchor": "start" },
     st("pad.target.line", { target })));
   series.forEach((values, i) => {
     const color = COLORS[i % COLORS.length];
@@ -940,6 +995,42 @@ function niceStep(raw) {
   const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
   for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
   return 10 * power;
+}
+
+// ------------------------------------------------------------------ the field being typed, in view
+
+/** Keep `element` of the round's form where the person typing sees it: inside the visual viewport
+ * (above a phone's keyboard, which shrinks the page: `interactive-widget=resizes-content` in
+ * scorepad.html) and above the page's keypad, which sticks to the bottom of the screen. The Save
+ * button is kept with the round's preview above it when both fit. */
+function keepInView(element) {
+  const form = main.querySelector("[data-key=round-form]");
+  if (!element || !form || !form.contains(element) || element.closest(".keypad")) return;
+  const view = window.visualViewport;
+  const margin = 8;
+  const top = (view ? view.offsetTop : 0) + margin;
+  let bottom = (view ? view.offsetTop + view.height : window.innerHeight) - margin;
+  const keypad = form.querySelector(".keypad");
+  if (keypad) bottom = Math.min(bottom, keypad.getBoundingClientRect().top - margin);
+  const box = element.getBoundingClientRect();
+  let start = box.top;
+  const reason = form.querySelector("[data-key=round-reason]");
+  if (element.dataset.key === "save-round" && reason?.textContent) {
+    const above = reason.getBoundingClientRect().top;
+    if (box.bottom - above <= bottom - top) start = above;
+  }
+  let by = 0;
+  if (box.bottom > bottom) by = box.bottom - bottom;
+  if (start - by < top) by = start - top;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
+}
+
+// a field on focus (the Save button is kept in view by moveOn: a tap on it must not move it away)
+main.addEventListener("focusin", (event) => {
+  if (event.target.matches("[data-entry]")) keepInView(event.target);
+});
+for (const target of [window.visualViewport, window].filter(Boolean)) {
+  target.addEventListener("resize", () => keepInView(document.activeElement));
 }
 
 // ------------------------------------------------------------------ start
