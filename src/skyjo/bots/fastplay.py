@@ -101,7 +101,7 @@ def _twist(mt):  # type: ignore[no-untyped-def]
         mt[k] = word
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next32(mt):  # type: ignore[no-untyped-def]
     """The generator's next 32-bit output, tempered."""
     i = mt[_N]
@@ -116,7 +116,7 @@ def _next32(mt):  # type: ignore[no-untyped-def]
     return y ^ (y >> 18)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(mt, n):  # type: ignore[no-untyped-def]
     """A random integer in [0, n), 0 < n < 2**32, as `random.Random._randbelow`:
     getrandbits(k) for k the bit length of n, again while it is not below n."""
@@ -169,7 +169,7 @@ def as_random(mt: np.ndarray) -> random.Random:
 # --- the compiled loop --------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     """The action of `policy` for the player to act at table b."""
     if policy == GREEDY:
@@ -179,7 +179,7 @@ def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     raise ValueError("unknown playout policy")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw(t, b, mt):  # type: ignore[no-untyped-def]
     """Draw (`kernel.draw`), reshuffling the discard pile first when the draw
     pile is empty (RULES.md 2.7); the card."""
@@ -190,7 +190,7 @@ def _draw(t, b, mt):  # type: ignore[no-untyped-def]
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _place(t, b, action):  # type: ignore[no-untyped-def]
     """Finish the turn with a SWAP or FLIP action (`kernel.place`)."""
     if action >= FLIP:

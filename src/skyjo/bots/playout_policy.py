@@ -117,7 +117,7 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 # --- the policy -------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     """The action of the player to act at table b (in the turns of a round): DRAW
     or TAKE_DISCARD when it holds no card, else where it puts the card it holds
@@ -132,7 +132,7 @@ def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     return (FLIP if flip else SWAP) + k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place_card(t, b, prm, floats, ints, p, card, drawn):  # type: ignore[no-untyped-def]
     """Where seat p would put `card`: the position, what that saves, and whether
     it is a discard-and-flip (only when `drawn`)."""
@@ -146,7 +146,7 @@ def place_card(t, b, prm, floats, ints, p, card, drawn):  # type: ignore[no-unty
     return _near_end(t, b, prm, p, card, drawn)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best(floats, ints, best, best_k, count, card):  # type: ignore[no-untyped-def]
     """Where `card` saves most in an analysed grid (`_analyse`), and how much."""
     gain = best - card
@@ -160,7 +160,7 @@ def _best(floats, ints, best, best_k, count, card):  # type: ignore[no-untyped-d
     return k, gain
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _match(floats, ints, count, value, k, extra):  # type: ignore[no-untyped-def]
     """Note that a card of `value` at position k earns `extra`; the new count."""
     ints[count] = value
@@ -169,7 +169,7 @@ def _match(floats, ints, count, value, k, extra):  # type: ignore[no-untyped-def
     return count + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _analyse(t, b, prm, floats, ints, p):  # type: ignore[no-untyped-def]
     """Seat p's grid as the policy prices it, when no move of p can end the
     round: into floats[:12] the price of each position (its card, or the

@@ -114,7 +114,7 @@ def pool_vector(counts):  # type: ignore[no-untyped-def]
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def column_value(a, b, c, ua, ub, uc, pool, bias, clears):  # type: ignore[no-untyped-def]
     """The expected final score of a column of cards a, b, c (top to bottom),
     each face up when its flag ua, ub, uc is 1 (a face-down card's value is not
@@ -124,7 +124,7 @@ def column_value(a, b, c, ua, ub, uc, pool, bias, clears):  # type: ignore[no-un
     return _column(a, b, c, ua, ub, uc, pool, bias, clears, _NO_POTENTIAL)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _column(a, b, c, ua, ub, uc, pool, bias, clears, pot):  # type: ignore[no-untyped-def]
     """`column_value`, less the potential of equal cards to clear the column
     later: pot[0, i] times what clearing removes for a pair of value
@@ -186,7 +186,7 @@ def column_gains(a, b, c, ua, ub, uc, pool, bias, clears, pot, out):  # type: ig
         out[i] = base - out[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _with_each(x, y, ux, uy, pool, bias, clears, pot, low):  # type: ignore[no-untyped-def]
     """low[i] = the lower of low[i] and `_column`'s value of the column of
     cards x and y (face up when ux, uy are 1) and a face-up card of value
@@ -232,7 +232,7 @@ def _with_each(x, y, ux, uy, pool, bias, clears, pot, low):  # type: ignore[no-u
             low[i] = value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _alike(x, ux, y, uy):  # type: ignore[no-untyped-def]
     """Whether two places of a column hold alike cards: both face down, or
     both face up with the same value (a face-down card's value is not read)."""
