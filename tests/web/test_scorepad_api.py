@@ -349,12 +349,13 @@ def test_a_refusal_names_its_kind_and_params_for_the_page_to_write_it(
         "max": 12,
         "round": 1,
     }
+    # the params count from 0, as a grid's index; the sentence from 1, as people do
     assert error["message"] == (
-        "round 1: Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12"
+        "round 1: Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12"
     )
     preview = client.post(f"{API}/{sheet['id']}/preview", json={"round": data}).json()
     assert preview["entries"]["Ana"] == {
-        "error": "Ana's cards: the card at row 0, column 1 is 13, but cards go from -2 to 12",
+        "error": "Ana's cards: the card at row 1, column 2 is 13, but cards go from -2 to 12",
         "kind": "card_out_of_range",
         "params": {"player": "Ana", "row": 0, "column": 1, "card": 13, "min": -2, "max": 12},
     }
