@@ -202,7 +202,8 @@ def _place(t, b, action):  # type: ignore[no-untyped-def]
 def play_out(t, b, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
     """Play table b (in the turns of a round) to the end of its round with
     `policy`, a card in hand placed first; reshuffles from the generator `mt`."""
-    play_turns(t, b, policy, prm, floats, ints, mt, give_up, -1)
+    # -1 as an int64, not a literal: the one compiled play_turns serves both
+    play_turns(t, b, policy, prm, floats, ints, mt, give_up, np.int64(-1))
 
 
 @njit(cache=True)

@@ -175,7 +175,7 @@ def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     DRAW or TAKE_DISCARD when it holds no card, else SWAP + k or FLIP + k,
     as `valuation.decide` chooses on the pools it can count."""
     n = np.int64(t.slots[b, PLAYERS])
-    me = t.slots[b, PLAYER]
+    me = np.int64(t.slots[b, PLAYER])  # int64s, as from Python: one compiled decide_cheap
     pools(t, b, ints)
     cells = ints[_CELLS : _CELLS + n * GRID_SIZE].reshape((n, np.int64(GRID_SIZE)))
     hidden = ints[_MASKS : _MASKS + n]
@@ -186,7 +186,7 @@ def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
         cleared[p] = t.seats[b, CLEARED, p]
         for k in range(GRID_SIZE):
             cells[p, k] = 0 if (h >> k) & 1 else t.cells[b, p, k]
-    held = t.slots[b, HELD]
+    held = np.int64(t.slots[b, HELD])
     top = NO_CARD
     if held == NO_CARD:
         top = t.piles[b, DISCARD_PILE, t.slots[b, DISCARD_LEN] - 1]
@@ -199,8 +199,8 @@ def choose(t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
         hidden,
         cleared,
         me,
-        t.slots[b, ENDER],
-        t.slots[b, PENALTY],
+        np.int64(t.slots[b, ENDER]),
+        np.int64(t.slots[b, PENALTY]),
         ints[_DOWN : _DOWN + va.VALUES],
         ints[_DRAWN : _DRAWN + va.VALUES],
         top,

@@ -381,7 +381,7 @@ def decide(  # type: ignore[no-untyped-def]
     """
     return decide_for(
         cells, hidden, cleared, me, ender, penalty, down_counts, draw_counts, top, held, drawn,
-        params, out, ALL_VALUES,
+        params, out, np.int64(ALL_VALUES),  # an int64 (not a literal): one compiled decide_for
     )  # fmt: skip
 
 
