@@ -26,7 +26,7 @@ lint: $(BIN)/skyjo
 	$(BIN)/ruff format --check src tests bench
 
 test: lint .numba-stamp
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist worksteal -q
 
 bench: $(BIN)/skyjo
 	$(BIN)/python bench/engine.py

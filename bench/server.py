@@ -181,7 +181,8 @@ async def create(http: httpx2.AsyncClient, base: str, seats: list[dict[str, Any]
     """A room of `seats` with every human seat claimed: its code and the tokens,
     one per seat: None (a spectator) for each bot's seat."""
     try:
-        created = (await http.post(f"{base}/api/rooms", json={"seats": seats})).json()
+        room = {"seats": seats, "lobby": False}  # every seat is taken at once: no lobby
+        created = (await http.post(f"{base}/api/rooms", json=room)).json()
         tokens = [created["token"]]
         for _ in range(sum(1 for s in seats if "bot" not in s) - 1):
             joined = await http.post(f"{base}/api/rooms/{created['code']}/join")
