@@ -63,13 +63,13 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
     assert said("en", calls) == [
         [
             "You drew a 5",
-            "You put the 5 at [1, 2] and discarded the 9",
+            "You put the 5 at row 2, column 3 and discarded the 9",
             "Your last cards were turned up: 3, 4",
             "You cleared a column of 7s",
         ],
         [
             "Ana drew a 5",
-            "Ana put the 5 at [1, 2] and discarded the 9",
+            "Ana put the 5 at row 2, column 3 and discarded the 9",
             "Ana's last cards were turned up: 3, 4",
             "Ana cleared a column of 7s",
         ],
@@ -82,13 +82,13 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
     assert said("es", calls) == [
         [
             "Robaste un 5",
-            "Pusiste el 5 en [1, 2] y descartaste el 9",
+            "Pusiste el 5 en la fila 2, columna 3 y descartaste el 9",
             "Se descubrieron tus últimas cartas: 3, 4",
             "Eliminaste una columna de 7",
         ],
         [
             "Ana robó un 5",
-            "Ana puso el 5 en [1, 2] y descartó el 9",
+            "Ana puso el 5 en la fila 2, columna 3 y descartó el 9",
             "Se descubrieron las últimas cartas de Ana: 3, 4",
             "Ana eliminó una columna de 7",
         ],

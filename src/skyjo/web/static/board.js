@@ -2,6 +2,7 @@
 // prompt and the legal choices, the round's end), a bar on top, and the side panels
 // (the room, the scores, the log, the chat, the host's seats): a column beside the
 // table on a wide screen, a drawer over it on a phone. style.css lays it out.
+import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
 import { animate, motionMap } from "./motion.js";
@@ -47,7 +48,77 @@ export function renderBoard(root, game, ui) {
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
     ui.focus = null;
+  } else {
+    guideFocus(root, view);
   }
+  tell(game, view);
+}
+
+/** The control a keyboard user wants next (issue 30): your first card to turn up, the draw
+ * pile when your turn begins, your grid once you hold a card (the face-down cards when
+ * you chose to discard it), "next round" at a round's end, the game-over panel's first
+ * button; null while others play. */
+function focusTarget(view) {
+  const { legal, obs, you, ui } = view;
+  if (ui.replay) return null;
+  if (obs.phase === "game_over") return view.state.over ? "again" : null;
+  if (obs.phase === "round_over") return view.seated && !isReady(view, you) ? "choice-next" : null;
+  if (!legal.size) return null;
+  const cells = obs.grids[you].flat();
+  const first = cells.findIndex((value, k) => gridAction(view, k, value) !== null);
+  if (first >= 0) return `cell-${you}-${first}`;
+  if (legal.has(DRAW)) return "pile-draw";
+  return legal.has(TAKE_DISCARD) ? "pile-discard" : null;
+}
+
+/** Move the focus to the next sensible control when the move that had it took it away
+ * (the focus fell to the page) or, with the focus on the table, when the target changed;
+ * never out of the chat, a drawer or any other control the reader is on. */
+function guideFocus(root, view) {
+  const target = focusTarget(view);
+  root.dataset.focus = target || "";
+  const changed = target !== view.ui.focusTarget;
+  view.ui.focusTarget = target;
+  if (!target || view.ui.drawer) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
+  if (lost || (changed && active.closest(".table"))) root.querySelector(`[data-key="${target}"]`)?.focus();
+}
+
+/** Tell a screen reader what changed, through the page's one live region: what the others
+ * did (in brief), that your turn has come, a round's end with its doubling explained,
+ * the game's end, a refusal; in a replay, the step's events. Once per step shown. */
+function tell(game, view) {
+  const { ui, state } = view;
+  const said = [];
+  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: errorText(game.error) }));
+  ui.toldError = game.error;
+  if (game.status !== ui.toldStatus && game.status === "reconnecting") said.push(t("room.reconnecting"));
+  ui.toldStatus = game.status;
+  if (state.number !== ui.told) {
+    const first = ui.told === undefined;
+    ui.told = state.number;
+    said.push(...news(game, view, first && !ui.replay));
+  }
+  if (said.length) announce(said.map((line) => line.replace(/[.!]$/, "")).join(". ") + ".");
+}
+
+/** The lines of one step: the others' events (the round's and the game's end told in
+ * full instead), then the round's explanation, the winners, or your prompt. */
+function news(game, view, first) {
+  const { state, seats, you, obs } = view;
+  const ends = new Set(["round_ended", "game_over"]);
+  const others = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
+    && (event.player !== you || event.kind === "timed_out"));
+  const lines = describeEvents(others, seats, you);
+  const summary = state.rounds.at(-1);
+  const over = obs.phase === "game_over" && state.over;
+  if ((over || obs.phase === "round_over") && summary) {
+    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you, state.room.rules.ender_penalty)}`);
+  }
+  if (over) lines.push(`${t("game.over")}: ${winnersText(state.winners || [], seats, you)}`);
+  else if (view.legal.size && obs.phase !== "round_over") lines.push(prompt(view));
+  return lines;
 }
 
 /** What the board needs, computed once per render. */
@@ -99,7 +170,7 @@ function header(game, view) {
       h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
         h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
     tabs(game, view),
-    game.status === "reconnecting" ? h("p", { class: "notice reconnecting", role: "status" }, t("room.reconnecting")) : null,
+    game.status === "reconnecting" ? h("p", { class: "notice reconnecting" }, t("room.reconnecting")) : null,
     view.ui.replay ? view.ui.replay() : null);
 }
 
@@ -146,9 +217,9 @@ function unreadChat(game, view) {
 
 function status(game, view) {
   return h("div", { class: "status" },
-    h("p", { class: "prompt", role: "status", "aria-live": "polite" }, prompt(view)),
+    h("p", { class: "prompt" }, prompt(view)),
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
-    game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: errorText(game.error) })) : null,
+    game.error ? h("p", { class: "error" }, t("error", { message: errorText(game.error) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
 }
 
@@ -386,8 +457,8 @@ function side(game, view) {
   return h("aside", { class: "side", id: "side", "data-open": open || null, "data-scroll": "side",
     "aria-label": open ? t(`tab.${open}`) : t("side.label") },
   h("div", { class: "drawer-head" },
-    h("button", { type: "button", class: "drawer-close", "data-key": "drawer-close", "aria-label": t("drawer.close"),
-      onclick: () => closeDrawer(view) }, "✕")),
+    h("button", { type: "button", class: "drawer-close", "data-key": "drawer-close", title: t("drawer.close"),
+      onclick: () => closeDrawer(view) }, h("span", { "aria-hidden": "true" }, "✕ "), t("drawer.closeShort"))),
   roomPanel(view), scores(view), log(game, view), chat(game, view), hostPanel(game, view));
 }
 
@@ -441,7 +512,7 @@ function scores(view) {
 function log(game, view) {
   const ui = view.ui;
   const lines = describeEvents(game.events, view.seats, view.you).slice(-LOG_LINES);
-  const list = h("ol", { "aria-live": "polite", "data-scroll": "log", tabindex: "0", "aria-labelledby": "log-title",
+  const list = h("ol", { "data-scroll": "log", tabindex: "0", "aria-labelledby": "log-title",
     onscroll: () => { ui.logBack = list.scrollTop + list.clientHeight < list.scrollHeight - 4; } },
   lines.map((line) => h("li", {}, line)));
   ui.logWatch?.disconnect();

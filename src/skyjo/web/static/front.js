@@ -22,7 +22,7 @@ const choice = {
 
 /** Draw the front page; `navigate(path)` opens a room. */
 export function renderFront(root, navigate) {
-  const draw = () => replace(root, solo(draw, navigate),
+  const draw = () => replace(root, h("h1", { class: "sr-only" }, t("front.heading")), solo(draw, navigate),
     h("div", { class: "front-side" }, join(navigate), openGames(navigate)));
   draw();
 }

@@ -11,6 +11,7 @@ export class Game {
     this.onChange = onChange;
     this.state = null; // the last `state` message, kept up to date by the updates
     this.events = []; // the latest events, oldest first (the board words them)
+    this.fresh = []; // the events of the latest update alone (the live region tells them)
     this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
@@ -105,6 +106,7 @@ export class Game {
     this.retries = 0;
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
     this.motions = []; // a snapshot: nothing to animate
+    this.fresh = [];
     this.timer(message.timer_left);
   }
 
@@ -123,6 +125,7 @@ export class Game {
     }
     const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;
     this.events = [...this.events, ...events].slice(-LOG_EVENTS);
+    this.fresh = events;
     this.timer(message.timer_left);
     if (message.round) state.rounds = [...state.rounds, message.round];
     if (message.winners) {

@@ -22,6 +22,7 @@ export class HotSeat {
 
   get state() { return this.game.state; }
   get events() { return this.game.events; }
+  get fresh() { return this.game.fresh; }
   get motions() { return this.game.motions; }
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }

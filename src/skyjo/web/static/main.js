@@ -2,6 +2,7 @@
 import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
+import { skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
@@ -31,7 +32,17 @@ function chrome() {
 }
 
 /** Show what the address asks for; `keep` redraws the room without reconnecting. */
-function route({ keep = false } = {}) {
+function route(options) {
+  show(options);
+  skipWords();
+}
+
+/** The skip link says where it goes: to the table during a game, else to the content. */
+function skipWords() {
+  skipLink(main.querySelector(".table") ? t("skip.table") : t("skip.content"));
+}
+
+function show({ keep = false } = {}) {
   const watch = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})\/replay$/);
   const uploaded = location.pathname.match(/^\/replay\/([A-Za-z0-9]{1,20})$/);
   if (watch || uploaded || location.pathname === "/replay") {
@@ -48,6 +59,7 @@ function route({ keep = false } = {}) {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})$/);
   if (!match) {
     stopGame();
+    delete main.dataset.focus;
     document.title = "Skyjo";
     renderFront(main, navigate);
     return;
@@ -83,7 +95,8 @@ async function fetchReplay(load, links) {
   try {
     data = await load();
   } catch (failure) {
-    replace(main, h("section", { class: "panel replay-refused" }, h("p", { class: "error", role: "alert" }, failure.message),
+    replace(main, h("section", { class: "panel replay-refused" }, h("h1", { class: "sr-only" }, t("replay.badge")),
+      h("p", { class: "error", role: "alert" }, failure.message),
       links, h("a", { href: "/" }, t("room.back"))));
     return;
   }
@@ -135,7 +148,7 @@ async function openRoom(code, watch) {
       "data-key": "join-name", autocomplete: "nickname", placeholder: room.seats[room.free_seats[0]].name });
     const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },
-      h("h2", {}, room.title),
+      h("h1", {}, room.title),
       h("p", {}, t("room.joinPrompt")),
       h("label", { for: "join-name" }, t("front.name")), name,
       error,
@@ -151,7 +164,7 @@ async function openRoom(code, watch) {
         } }, t("room.takeSeat")),
         h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
   } catch {
-    replace(main, h("section", { class: "panel" }, h("p", {}, t("room.noRoom", { code })),
+    replace(main, h("section", { class: "panel" }, h("h1", {}, t("room.noRoom", { code })),
       h("a", { href: "/" }, t("room.back"))));
   }
 }
@@ -179,6 +192,7 @@ function draw() {
   if (replay) {
     document.title = `Skyjo · ${t("replay.badge")} · ${replay.state.room.title}`;
     renderReplay(main, replay, ui);
+    skipWords();
     return;
   }
   if (!game) return;
@@ -186,6 +200,7 @@ function draw() {
   if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
   else if (game.state?.room.lobby) renderLobby(main, game, ui);
   else renderBoard(main, game, ui);
+  skipWords();
   tickTimer();
 }
 

@@ -56,6 +56,11 @@ export class Replay {
     return this.data.frames.slice(Math.max(0, this.index - LOG_FRAMES), this.index + 1).flatMap((f) => f.events);
   }
 
+  /** The events of the step shown (the live region tells them). */
+  get fresh() {
+    return this.frame.events;
+  }
+
   /** The round (from 1) the frame shown belongs to. */
   get round() {
     return this.frame.observation.round + 1;
@@ -110,27 +115,35 @@ export function controls(replay) {
   const code = replay.data.code;
   return h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
     h("div", { class: "replay-buttons" },
-      h("button", { type: "button", "data-key": "replay-first", "aria-label": t("replay.first"), disabled: index === 0,
-        onclick: () => replay.go(0) }, "«"),
-      h("button", { type: "button", "data-key": "replay-back", "aria-label": t("replay.back"), disabled: index === 0,
-        onclick: () => { replay.pause(); replay.go(index - 1); } }, "◀"),
+      step("first", "«", index === 0, () => replay.go(0)),
+      step("back", "◀", index === 0, () => { replay.pause(); replay.go(index - 1); }),
       replay.playing
-        ? h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => { replay.pause(); replay.onChange(); } }, `❚❚ ${t("replay.pause")}`)
-        : h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => replay.play() }, `▶ ${t("replay.play")}`),
-      h("button", { type: "button", "data-key": "replay-next", "aria-label": t("replay.next"), disabled: index === last,
-        onclick: () => { replay.pause(); replay.go(index + 1); } }, "▶"),
-      h("button", { type: "button", "data-key": "replay-last", "aria-label": t("replay.last"), disabled: index === last,
-        onclick: () => { replay.pause(); replay.go(last); } }, "»")),
+        ? h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => { replay.pause(); replay.onChange(); } },
+          h("span", { "aria-hidden": "true" }, "❚❚ "), t("replay.pause"))
+        : h("button", { type: "button", class: "replay-play", "data-key": "replay-play", onclick: () => replay.play() },
+          h("span", { "aria-hidden": "true" }, "▶ "), t("replay.play")),
+      step("next", "▶", index === last, () => { replay.pause(); replay.go(index + 1); }),
+      step("last", "»", index === last, () => { replay.pause(); replay.go(last); })),
     h("div", { class: "replay-where" },
       h("input", { type: "range", min: 0, max: last, value: index, "data-key": "replay-slider", "aria-label": t("replay.step"),
         onchange: (e) => { replay.pause(); replay.go(Number(e.target.value)); } }),
-      h("span", { class: "replay-step", role: "status" }, t("replay.at", { n: index, total: last })),
+      h("span", { class: "replay-step" }, t("replay.at", { n: index, total: last })),
       h("label", { class: "replay-round" }, t("replay.jump"), " ",
         h("select", { "data-key": "replay-round", onchange: (e) => { replay.pause(); replay.go(rounds[Number(e.target.value)]); } },
           rounds.map((start, i) => h("option", { value: i, selected: replay.round === i + 1 }, t("room.round", { n: i + 1 })))))),
     code ? h("a", { class: "download", href: `/api/rooms/${encodeURIComponent(code)}/record`, download: `skyjo-${code}.json`,
       "data-key": "replay-download" }, t("replay.download")) : null,
     replay.data.link ? share(`${location.origin}${replay.data.link}`) : null);
+}
+
+/** A step button: its arrow (hidden from screen readers) and a short word, so that its name
+ * is what it shows; the longer sentence as its tooltip. */
+function step(which, arrow, disabled, onclick) {
+  const icon = h("span", { "aria-hidden": "true" }, arrow);
+  const word = t(`replay.${which}Short`);
+  const forward = which === "next" || which === "last";
+  return h("button", { type: "button", "data-key": `replay-${which}`, title: t(`replay.${which}`), disabled, onclick },
+    forward ? [word, " ", icon] : [icon, " ", word]);
 }
 
 /** An uploaded record's stable link, to copy and send. */
@@ -178,7 +191,7 @@ export function uploadPanel(onReplay, upload) {
       }
     } });
   return h("section", { class: "panel upload", "aria-labelledby": "upload-title" },
-    h("h2", { id: "upload-title" }, t("replay.uploadTitle")),
+    h("h1", { id: "upload-title" }, t("replay.uploadTitle")),
     h("p", {}, t("replay.uploadHelp")),
     h("label", { for: "record-file" }, t("replay.choose")), input, error);
 }

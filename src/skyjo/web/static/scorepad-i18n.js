@@ -186,6 +186,7 @@ const STRINGS = {
     "mistake.change_ends_game": "with that change to round {changed}, the game is over after round {after}, but round {next} follows: delete the later rounds first",
     "mistake.no_such_round": "there is no round {number}: the sheet has rounds 1 to {count}",
     "mistake.no_round_yet": "there is no round {number}: the sheet has no round yet",
+    "pad.skip": "Skip to the sheet",
   },
   es: {
     "pad.name": "Hoja de puntos",
@@ -364,6 +365,7 @@ const STRINGS = {
     "mistake.change_ends_game": "Con ese cambio en la ronda {changed}, la partida termina tras la ronda {after}, pero sigue la ronda {next}: borra antes las rondas siguientes",
     "mistake.no_such_round": "No existe la ronda {number}: la hoja tiene las rondas 1 a {count}",
     "mistake.no_round_yet": "No existe la ronda {number}: la hoja aún no tiene rondas",
+    "pad.skip": "Saltar a la hoja",
   },
 };
 

@@ -4,6 +4,7 @@
 // A sheet is the browser's that made it: the page keeps the browser's token (localStorage, issued
 // with its first sheet) and sends it with every request, and keeps the key of each link it opened
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
+import { skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
@@ -116,6 +117,7 @@ function chrome() {
     link("/scorepad", st("pad.name"), { class: "pad-name" }),
     h("span", { class: "tagline" }, st("pad.tagline")),
     select);
+  skipLink(st("pad.skip"));
 }
 
 function route() {
@@ -884,7 +886,7 @@ function roundActions(sheet, number, where) {
       } }, st("pad.edit")),
     h("button", { type: "button", class: "danger", "data-key": `delete-round${suffix}`, "aria-label": label(st("pad.delete")),
       onclick: () => { state.confirm = { kind: "round", number, where }; drawSheet(); } },
-    where === "table" ? "✕" : st("pad.delete")),
+    st("pad.delete")),
   ];
 }
 

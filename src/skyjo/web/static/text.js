@@ -1,9 +1,10 @@
 // Words for what happened: a line per event, and the round's end explained.
 import { aCard, joinNames, t } from "./i18n.js";
 
-/** "[1, 2]": a grid position as RULES.md writes it (row, column from 0). */
+/** A grid position ([row, column] from 0, as RULES.md writes it) in the cards' own words:
+ * "row 2, column 3", as the cards' labels count them (from 1). */
 export function where(position) {
-  return `[${position[0]}, ${position[1]}]`;
+  return t("where", { row: position[0] + 1, col: position[1] + 1 });
 }
 
 /** The seat's name, or "You" for the viewer's own seat. */

@@ -1,0 +1,150 @@
+"""Keyboard and screen reader in a real browser (issue 30): after each kind of move the
+focus is on the next sensible control, a skip link leads past the bar, each page has
+one <h1>, and one live region that is never replaced tells what happened."""
+
+from __future__ import annotations
+
+from browsing import DESKTOP, MY_TURN, open_page, start_against_bots, step_number
+from liveserver import Server
+from playwright.sync_api import Browser, Page
+
+FOCUSED = "() => { const el = document.activeElement; return el?.dataset?.key ?? el?.id ?? null; }"
+IN_MY_GRID = "() => Boolean(document.activeElement?.closest('.mine'))"
+
+
+def focused(page: Page) -> str | None:
+    return page.evaluate(FOCUSED)
+
+
+def press_and_wait(page: Page, key: str) -> None:
+    """Press `key` on the focused control, then wait until the board shows a later step."""
+    number = step_number(page)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "n => Number(document.getElementById('main').dataset.number) > n", arg=number
+    )
+
+
+def said(page: Page) -> str:
+    return page.inner_text("#announce")
+
+
+def play_by_keyboard(page: Page) -> bool:
+    """Play my turn with Enter alone, checking where the focus is at each step: one of my
+    cards to turn up, else the draw pile, then my grid with the drawn card (the first
+    exchange); on a second turn out of two, "discard" (f) moves it to a face-down card.
+    False once the round (or the game) is over."""
+    page.wait_for_selector(MY_TURN)
+    if page.locator(".round-over, .game-over").count():
+        return False
+    if page.get_attribute(".board", "data-phase") == "reveal":
+        assert page.evaluate(IN_MY_GRID), focused(page)
+        press_and_wait(page, "Enter")
+        return True
+    assert focused(page) == "pile-draw"
+    assert "Your turn" in said(page)
+    press_and_wait(page, "Enter")
+    assert page.evaluate(IN_MY_GRID), focused(page)
+    if step_number(page) % 2 and page.locator("[data-key=choice-flip]").count():
+        swap_target = focused(page)
+        page.keyboard.press("f")  # discard the drawn card: the focus goes to a face-down card
+        page.wait_for_function(f"() => document.activeElement?.dataset?.key !== {swap_target!r}")
+        assert page.evaluate(IN_MY_GRID), focused(page)
+        assert page.get_attribute(":focus", "aria-label").endswith("face down")
+    press_and_wait(page, "Enter")
+    return True
+
+
+def test_a_round_plays_from_the_keyboard_with_the_focus_always_where_the_next_move_is(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, server.base, 1, target=400)
+    turns = 0
+    while play_by_keyboard(page):
+        turns += 1
+        assert turns < 200
+    # the round's end: the focus on "next round", the live region explains the round
+    assert focused(page) == "choice-next"
+    told = said(page)
+    assert "Round 1 over" in told and "ended with" in told, told
+    assert page.locator("#announce").count() == 1
+    press_and_wait(page, "Enter")  # the next round is dealt: turn up a card
+    page.wait_for_selector(".board[data-phase=reveal]")
+    assert page.evaluate(IN_MY_GRID), focused(page)
+    assert problems == []
+
+
+def test_the_game_end_focuses_its_panel_and_says_who_won(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, server.base, 1, target=1)
+    while play_by_keyboard(page):
+        pass
+    page.wait_for_selector(".game-over")
+    assert focused(page) == "again"
+    told = said(page)
+    winners = page.inner_text(".game-over .winners")
+    # the last round explained (with its doubling, if any), then the winners, said once
+    assert f"Game over: {winners.rstrip('!')}" in told and "ended with" in told, told
+    assert told.count("Game over") == 1, told
+
+
+def test_the_others_moves_are_told_briefly_through_one_region_that_stays(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, server.base, 1, target=400)
+    region = page.locator("#announce").element_handle()
+    while (
+        page.get_attribute(".board", "data-phase") == "reveal"
+        or not page.locator("[data-key=pile-draw].playable").count()
+    ):
+        play_by_keyboard(page)
+    # the bot (Ana) has played a whole turn since: the region says so, then my turn
+    told = said(page)
+    assert "Ana" in told and told.rstrip(".").endswith("Take the discard or draw a card"), told
+    assert " at [" not in told  # positions are told as the cards' own words
+    assert page.evaluate("r => r.isConnected && r === document.getElementById('announce')", region)
+    assert page.locator(".prompt[aria-live], .log [aria-live], .prompt[role]").count() == 0
+
+
+def test_the_skip_link_leads_to_the_table_and_to_the_first_field(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(server.base)
+    page.wait_for_selector(".solo")
+    page.keyboard.press("Tab")
+    assert focused(page) == "skip" and page.inner_text("#skip") == "Skip to the content"
+    assert page.eval_on_selector("#skip", "el => el.getBoundingClientRect().top") >= 0
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.closest('#main') !== null")
+    start_against_bots(page, server.base, 1, target=400)
+    first = "() => document.querySelector('a[href], button, input, select, [tabindex]').id"
+    assert page.evaluate(first) == "skip"  # the first stop of the Tab order
+    assert page.inner_text("#skip") == "Skip to the table"
+    page.focus("#skip")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.closest('.table') !== null")
+    page.goto(f"{server.base}/scorepad")
+    page.wait_for_selector(".pad-new")
+    page.keyboard.press("Tab")
+    assert page.inner_text("#skip") == "Skip to the sheet"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.matches('#main input')")
+
+
+def test_every_page_has_one_h1(server: Server, browser: Browser, problems: list[str]) -> None:
+    page = open_page(browser, DESKTOP, problems)
+    for path, ready in [("/", ".solo"), ("/replay", ".upload"), ("/scorepad", ".pad-new")]:
+        page.goto(server.base + path)
+        page.wait_for_selector(ready)
+        assert page.locator("h1").count() == 1, path
+    start_against_bots(page, server.base, 1, target=400)
+    assert page.locator("h1").count() == 1
+    room = server.post("/api/rooms", {"seats": [{"name": "Ann"}, {"name": "Ben"}]})
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector(".lobby, .join-room")
+    assert page.locator("h1").count() == 1
