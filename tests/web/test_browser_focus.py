@@ -4,9 +4,13 @@ one <h1>, and one live region that is never replaced tells what happened."""
 
 from __future__ import annotations
 
+import json
+
 from browsing import DESKTOP, MY_TURN, open_page, start_against_bots, step_number
 from liveserver import Server
 from playwright.sync_api import Browser, Page
+from test_scorepad_browser import create_sheet, type_round
+from test_scorepad_browser import open_page as pad_page
 
 FOCUSED = "() => { const el = document.activeElement; return el?.dataset?.key ?? el?.id ?? null; }"
 IN_MY_GRID = "() => Boolean(document.activeElement?.closest('.mine'))"
@@ -148,3 +152,28 @@ def test_every_page_has_one_h1(server: Server, browser: Browser, problems: list[
     page.goto(f"{server.base}/r/{room['code']}")
     page.wait_for_selector(".lobby, .join-room")
     assert page.locator("h1").count() == 1
+
+
+def test_the_scorepad_says_a_saved_round_and_who_leads(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = pad_page(browser, DESKTOP, problems)
+    create_sheet(page, server.base, "Friday", ["Ana", "Ben"])
+    type_round(page, ["Ana", "Ben"], "Ana", {"Ana": "5", "Ben": "9"})
+    assert said(page) == "Round 1 saved. Leader: Ana with 5"
+    assert page.locator("[aria-live]:not(#announce)").count() == 0
+
+
+def test_the_lobby_says_when_a_friend_joins(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    room = server.post("/api/rooms", {"seats": [{"name": "Ann"}, {"name": "Ben"}]})
+    page = open_page(browser, DESKTOP, problems)
+    seat = json.dumps({"token": room["token"], "seat": 0})
+    page.add_init_script(f"localStorage.setItem('skyjo:seat:{room['code']}', {json.dumps(seat)})")
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector("[data-key=lobby-empty]")
+    assert said(page) == ""
+    server.post(f"/api/rooms/{room['code']}/join", {"name": "Ben"})
+    page.wait_for_selector("[data-key=lobby-start]")
+    assert said(page) == "Start the game"

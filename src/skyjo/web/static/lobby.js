@@ -1,5 +1,6 @@
 // The lobby of a friends' room: who has joined, the link, code and QR code to share,
 // the rules; the host gives empty seats to bots or removes them, and starts the game.
+import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { errorText, joinNames, t } from "./i18n.js";
 
@@ -16,15 +17,28 @@ export function renderLobby(root, game, ui) {
       h("h1", {}, room.title),
       h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
         state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null),
-      game.status === "reconnecting" ? h("p", { class: "notice", role: "status" }, t("room.reconnecting")) : null),
+      game.status === "reconnecting" ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
     invite(room),
     h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },
       h("h2", { id: "lobby-seats-title" }, t("lobby.seats", { n: state.seats.length })),
       h("ul", {}, state.seats.map((seat, i) => seatLine(game, state, seat, i)))),
-    h("section", { class: "panel lobby-start", "aria-live": "polite" },
-      game.error ? h("p", { class: "error", role: "alert" }, t("error", { message: errorText(game.error) })) : null,
+    h("section", { class: "panel lobby-start" },
+      game.error ? h("p", { class: "error" }, t("error", { message: errorText(game.error) })) : null,
       state.host ? starter(game, state, ui) : h("p", { class: "lobby-wait", "data-key": "lobby-wait" },
         state.you === null ? t("lobby.watching", { name: host?.name ?? "?" }) : t("lobby.waitHost", { name: host?.name ?? "?" })))));
+  tell(root, game, ui);
+}
+
+/** Through the page's one live region: a refusal, and who the table still waits for
+ * whenever that changes (a friend joined), in the words the lobby shows. */
+function tell(root, game, ui) {
+  const said = [];
+  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: errorText(game.error) }));
+  ui.toldError = game.error;
+  const waiting = root.querySelector("[data-key=lobby-empty], [data-key=lobby-start]")?.textContent ?? "";
+  if (ui.toldWaiting !== undefined && waiting !== ui.toldWaiting) said.push(waiting);
+  ui.toldWaiting = waiting;
+  if (said.length) announce(said.join(" "));
 }
 
 /** The link, the code and the QR code to give the friends. */

@@ -4,7 +4,7 @@
 // A sheet is the browser's that made it: the page keeps the browser's token (localStorage, issued
 // with its first sheet) and sends it with every request, and keeps the key of each link it opened
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
-import { skipLink } from "./a11y.js";
+import { announce, skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
@@ -450,7 +450,7 @@ function statusPanel(sheet) {
         left > 0 ? st("pad.toGo", { name, n: left }) : st("pad.reached", { name }));
     })));
   }
-  return h("section", { class: `panel pad-status${summary.finished ? " over" : ""}`, "aria-live": "polite" }, lines);
+  return h("section", { class: `panel pad-status${summary.finished ? " over" : ""}` }, lines);
 }
 
 // ------------------------------------------------------------------ entering a round
@@ -503,7 +503,7 @@ function formPanel(sheet) {
         } }, st("pad.keypad"))),
     h("p", { class: "notice hint" }, st("pad.hint")),
     h("ol", { class: "pad-entries" }, players),
-    h("p", { class: "pad-reason", "data-key": "round-reason", "aria-live": "polite" }),
+    h("p", { class: "pad-reason", "data-key": "round-reason" }),
     h("p", { class: "error", role: "alert", "data-key": "round-error" }, form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : ""),
     h("div", { class: "row" }, save,
       form.number ? h("button", { type: "button", "data-key": "cancel-edit", onclick: () => {
@@ -539,7 +539,7 @@ function playerEntry(sheet, form, name, i) {
   return h("li", { class: "pad-entry", "data-player": i },
     h("div", { class: "pad-entry-head" }, h("span", { class: "name" }, name), ender, modes),
     field,
-    h("p", { class: "pad-explain", "data-key": `explain-${i}`, "aria-live": "polite" }),
+    h("p", { class: "pad-explain", "data-key": `explain-${i}` }),
     h("p", { class: "error", role: "alert", "data-key": `error-${i}` }));
 }
 
@@ -747,6 +747,8 @@ async function saveRound() {
     state.selected = number;
     state.form = null;
     show(saved);
+    // the page's one live region: the round saved, then who leads (or who won)
+    announce([st("pad.saved", { n: number }), main.querySelector(".pad-status p")?.textContent].filter(Boolean).join(" "));
     const first = entryFields()[0];
     if (first) first.focus();
     main.querySelector("[data-key=round-form]")?.setAttribute("data-saved", String(number));
