@@ -305,6 +305,10 @@ const STRINGS = {
     "host.remove": "Remove",
     "host.removeWho": "Remove {name} from the seat",
     "language": "Language",
+    "theme": "Colours",
+    "theme.system": "System colours",
+    "theme.light": "Light",
+    "theme.dark": "Dark",
   },
   es: {
     "app.tagline": "El juego de cartas en tu navegador: contra bots, con amigos o en la tele.",
@@ -610,6 +614,10 @@ const STRINGS = {
     "host.remove": "Quitar",
     "host.removeWho": "Quitar a {name} del asiento",
     language: "Idioma",
+    theme: "Colores",
+    "theme.system": "Colores del sistema",
+    "theme.light": "Claro",
+    "theme.dark": "Oscuro",
   },
 };
 

@@ -6,6 +6,7 @@
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
+import { themeSwitch } from "./theme.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
 
 const main = document.getElementById("main");
@@ -116,7 +117,7 @@ function chrome() {
     h("a", { href: "/", class: "logo" }, "Skyjo"),
     link("/scorepad", st("pad.name"), { class: "pad-name" }),
     h("span", { class: "tagline" }, st("pad.tagline")),
-    select);
+    select, themeSwitch({ id: "theme", "data-key": "theme" }));
 }
 
 function route() {
