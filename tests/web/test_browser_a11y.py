@@ -347,18 +347,26 @@ SIDEWAYS = """() => ({width: innerWidth, scroll: document.scrollingElement.scrol
     .map((el) => `${el.tagName.toLowerCase()}.${el.className}`).slice(0, 8)})"""
 
 
+#: A laptop's 1280x800 at 400% zoom: the page may scroll down there, never sideways.
+ZOOMED = {"width": 320, "height": 200}
+
+
 def sideways(page: Page, name: str, wide: dict[str, Any]) -> None:
-    """Note in `wide` if the page scrolls sideways (and what sticks out)."""
-    seen = page.evaluate(SIDEWAYS)
-    if seen["scroll"] > seen["width"]:
-        wide[name] = seen
+    """Note in `wide` if the page scrolls sideways (and what sticks out), on a 320x568 phone
+    and at a laptop's 400% zoom."""
+    for viewport in (SMALL, ZOOMED):
+        page.set_viewport_size(viewport)
+        seen = page.evaluate(SIDEWAYS)
+        if seen["scroll"] > seen["width"]:
+            wide[f"{name} at {viewport['width']}x{viewport['height']}"] = seen
+    page.set_viewport_size(SMALL)
 
 
 def test_nothing_scrolls_sideways_on_a_320_px_phone(
     server: Server, browser: Browser, problems: list[str]
 ) -> None:
     wide: dict[str, Any] = {}
-    page = open_page(browser, SMALL, problems)
+    page = owned(open_page(browser, SMALL, problems))
     page.goto(server.base)
     page.wait_for_selector(".solo [data-key=start]")
     sideways(page, "front", wide)
@@ -366,6 +374,8 @@ def test_nothing_scrolls_sideways_on_a_320_px_phone(
     sideways(page, "front, more", wide)
     created = room(server, [{"name": "Ana"}, {"bot": "greedy"}, {"bot": "greedy"}])
     seated(page, server.base, created)
+    page.wait_for_selector(".mine button.card.playable")
+    sideways(page, "the opening", wide)
     reveal_two(page)
     page.wait_for_selector("[data-key=choice-draw]")
     sideways(page, "your turn", wide)
@@ -375,7 +385,6 @@ def test_nothing_scrolls_sideways_on_a_320_px_phone(
         page.click(f"[data-key=tab-{tab}]")
         sideways(page, f"the {tab} drawer", wide)
         page.click("[data-key=drawer-close]")
-    page = owned(page)
     page.goto(f"{server.base}/scorepad")
     page.wait_for_selector("[data-key=new-title]")
     sideways(page, "scorepad", wide)
