@@ -5,6 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
+import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
@@ -482,7 +483,8 @@ function roomPanel(view) {
       h("input", { class: "link", readonly: true, value: link, "aria-label": t("room.invite"), "data-key": "link" }),
       h("button", { type: "button", "data-key": "copy", onclick: (e) => copy(link, e.target) }, t("room.copy")),
       h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
-    h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages)),
+    h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages), " ",
+      themeSwitch({ "data-key": "room-theme" })),
     h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
       if (!view.ui.navigate) return;
       e.preventDefault();

@@ -314,6 +314,10 @@ const STRINGS = {
     "replay.nextShort": "Next",
     "replay.lastShort": "Last",
     "drawer.closeShort": "Close",
+    "theme": "Colours",
+    "theme.system": "System colours",
+    "theme.light": "Light",
+    "theme.dark": "Dark",
   },
   es: {
     "app.tagline": "El juego de cartas en tu navegador: contra bots, con amigos o en la tele.",
@@ -628,6 +632,10 @@ const STRINGS = {
     "replay.nextShort": "Siguiente",
     "replay.lastShort": "Final",
     "drawer.closeShort": "Cerrar",
+    theme: "Colores",
+    "theme.system": "Colores del sistema",
+    "theme.light": "Claro",
+    "theme.dark": "Oscuro",
   },
 };
 

@@ -8,6 +8,7 @@ import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
+import { themeSwitch } from "./theme.js";
 
 const main = document.getElementById("main");
 let game = null; // the room being shown, if any
@@ -28,7 +29,7 @@ function chrome() {
   replace(document.getElementById("top"),
     h("a", { href: "/", class: "logo", onclick: (e) => { e.preventDefault(); navigate("/"); } }, "Skyjo"),
     h("span", { class: "tagline" }, t("app.tagline")),
-    select);
+    select, themeSwitch({ id: "theme", "data-key": "theme" }));
 }
 
 /** Show what the address asks for; `keep` redraws the room without reconnecting. */

@@ -7,11 +7,13 @@
 import { announce, skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
+import { themeSwitch } from "./theme.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
 
 const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
-const COLORS = ["#1c5fd4", "#d6452f", "#2e8b3d", "#8e44ad", "#e08a00", "#0097a7", "#c2185b", "#5d4037"];
+// the players' lines: style.css's --series-N, 3:1 against the panel in either scheme (set by CSSOM)
+const COLORS = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `var(--series-${n})`);
 const PENALTIES = ["positive", "always", "none"];
 const COMPLETE_CARD = /^(-[12]|[02-9]|1[0-2]|x)$/i;
 
@@ -116,7 +118,7 @@ function chrome() {
     h("a", { href: "/", class: "logo" }, "Skyjo"),
     link("/scorepad", st("pad.name"), { class: "pad-name" }),
     h("span", { class: "tagline" }, st("pad.tagline")),
-    select);
+    select, themeSwitch({ id: "theme", "data-key": "theme" }));
   skipLink(st("pad.skip"));
 }
 
@@ -978,10 +980,15 @@ function chartPanel(sheet) {
   series.forEach((values, i) => {
     const color = COLORS[i % COLORS.length];
     const points = values.map((v, n) => `${x(n)},${y(v)}`).join(" ");
-    const line = svg("polyline", { points, fill: "none", stroke: color, "stroke-width": 2.5, class: "series", "data-player": i });
+    const line = svg("polyline", { points, fill: "none", "stroke-width": 2.5, class: "series", "data-player": i });
+    line.style.stroke = color;
     line.append(svg("title", {}, `${sheet.players[i]}: ${values.slice(1).join(", ")}`));
     chart.append(line);
-    values.forEach((v, n) => chart.append(svg("circle", { cx: x(n), cy: y(v), r: 3.2, fill: color })));
+    values.forEach((v, n) => {
+      const dot = svg("circle", { cx: x(n), cy: y(v), r: 3.2 });
+      dot.style.fill = color;
+      chart.append(dot);
+    });
   });
   const legend = h("ul", { class: "pad-legend" }, sheet.players.map((name, i) => h("li", {},
     swatch(COLORS[i % COLORS.length]), name, " ", h("b", {}, String(summary.totals[name])))));
