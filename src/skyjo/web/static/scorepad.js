@@ -5,7 +5,7 @@
 // with its first sheet) and sends it with every request, and keeps the key of each link it opened
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { h, replace } from "./dom.js";
-import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
+import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
 
 const main = document.getElementById("main");
@@ -106,7 +106,7 @@ function link(path, text, attrs = {}) {
 }
 
 function chrome() {
-  const select = h("select", { id: "language", "aria-label": "Language / Idioma", onchange: (e) => {
+  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
     setLanguage(e.target.value);
     chrome();
     draw();
