@@ -1254,10 +1254,24 @@ export function setLanguage(code) {
   document.documentElement.lang = code;
 }
 
+/** A French word that takes "d'" and "qu'" before it: one that starts with a vowel (a name
+ * starting with H or Y keeps "de": "de Hugo", "de Yann"). */
+const VOWEL = /^[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü]/;
+
+/** `template` with each {name} placeholder replaced by `value(name)`; in French, "de" and
+ * "que" just before a value that starts with a vowel are elided ("Carte d'Ana", "qu'Ana"). */
+export function fillIn(template, value) {
+  return template.replace(/(?:\b([Dd]e|[Qq]ue) )?\{(\w+)\}/g, (_, word, name) => {
+    const text = value(name);
+    if (!word) return text;
+    return current === "fr" && VOWEL.test(text) ? `${word.slice(0, -1)}'${text}` : `${word} ${text}`;
+  });
+}
+
 /** The string `key` in the current language, with {name} placeholders filled. */
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return fillIn(text, (name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 /** A refusal of the server (an `error` message, or an HTTP error's `error`: `{code, message, kind,
@@ -1270,7 +1284,7 @@ export function errorText(error) {
   if (template === undefined) return fallback;
   const params = error.params || {};
   let missing = false;
-  const text = template.replace(/\{(\w+)\}/g, (_, name) => {
+  const text = fillIn(template, (name) => {
     if (params[name] === undefined || params[name] === null) missing = true;
     return missing ? "" : String(params[name]);
   });

@@ -6,7 +6,7 @@
 // or shows the server's English message for a kind this page does not know. The server counts a
 // grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
 // counts them from 1, as people do: "row 1, column 1" is the top left card.
-import { joinNames, language } from "./i18n.js";
+import { fillIn, joinNames, language } from "./i18n.js";
 
 export const STRINGS = {
   en: {
@@ -726,7 +726,7 @@ export const STRINGS = {
 /** The scorepad's string `key` in the current language, with {name} placeholders filled. */
 export function st(key, params = {}) {
   const text = STRINGS[language()]?.[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return fillIn(text, (name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 export { joinNames };
@@ -813,7 +813,7 @@ function shown(value) {
 /** `template` with every {name} filled from `params`, or null when one is missing. */
 function filled(template, params) {
   let missing = false;
-  const text = template.replace(/\{(\w+)\}/g, (_, name) => {
+  const text = fillIn(template, (name) => {
     if (params[name] === undefined || params[name] === null) missing = true;
     return missing ? "" : shown(params[name]);
   });
