@@ -47,7 +47,7 @@ OMITTABLE = {
 }
 #: Words French or German write as English does.
 SAME_WORDS = {
-    "fr": {"Total", "total {n}", "CSV", "JSON", "Pause", "Skyjo"},
+    "fr": {"Chat", "Total", "total {n}", "CSV", "JSON", "Pause", "Skyjo"},
     "de": {"Chat", "CSV", "JSON", "Pause", "Minus", "R{n}", "Skyjo"},
 }
 STUBS = (
