@@ -14,15 +14,15 @@ from typing import Any
 
 
 def sentence_tables(path: Path, prefix: str) -> dict[str, dict[str, str]]:
-    """The `"<prefix>.<kind>": "sentence"` strings of the `en` and `es` tables of
-    the JS file `path`, per language; a kind given twice in one table fails."""
+    """The `"<prefix>.<kind>": "sentence"` strings of each language's table (`en`,
+    `es`, `fr`, `de`) of the JS file `path`, per language; a kind given twice in
+    one table fails."""
     text = path.read_text(encoding="utf-8")
-    en, es = text.index("\n  en: {"), text.index("\n  es: {")
-    end = text.index("\n};", es)
     pattern = re.compile(rf'^\s*"{re.escape(prefix)}\.(\w+)": ("(?:[^"\\]|\\.)*"),$', re.M)
     tables = {}
-    for lang, (a, b) in {"en": (en, es), "es": (es, end)}.items():
-        found = pattern.findall(text[a:b])
+    for lang in re.findall(r"^  (\w+): \{$", text, re.M):
+        start = text.index(f"\n  {lang}: {{")
+        found = pattern.findall(text[start : text.index("\n  },", start)])
         tables[lang] = {kind: json.loads(sentence) for kind, sentence in found}
         assert len(tables[lang]) == len(found), f"a kind twice in the {lang} table"
     return tables

@@ -1,6 +1,7 @@
-"""The client's sentences of what happened (static/text.js), run by node in both
-languages: the viewer's own moves in the second person ("You drew a 5",
-"Robaste un 5"), everyone else's by name; the round's end likewise."""
+"""The client's sentences of what happened (static/text.js), run by node in each
+language: the viewer's own moves in the second person ("You drew a 5",
+"Robaste un 5", "Tu as pioché un 5", "Du hast eine 5 gezogen"), everyone else's by
+name; the round's end likewise."""
 
 from __future__ import annotations
 
@@ -98,6 +99,105 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
         "¡Has ganado!",
         "¡Gana Ana!",
     ]
+    nb = "\u00a0"  # French puts a no-break space before ":" and "!"
+    assert said("fr", calls) == [
+        [
+            "Tu as pioché un 5",
+            "Tu as posé le 5 en [1, 2] et défaussé le 9",
+            f"Tes dernières cartes ont été retournées{nb}: 3, 4",
+            "Tu as éliminé une colonne de 7",
+        ],
+        [
+            "Ana a pioché un 5",
+            "Ana a posé le 5 en [1, 2] et défaussé le 9",
+            f"Les dernières cartes d'Ana ont été retournées{nb}: 3, 4",
+            "Ana a éliminé une colonne de 7",
+        ],
+        f"Tu as terminé avec 14 mais Ben avait 9{nb}: 28",
+        f"Ana a terminé avec 14 mais tu avais 9{nb}: 28",
+        f"Tu as terminé avec 5, le score le plus bas{nb}: pas doublé",
+        f"Tu as gagné{nb}!",
+        f"Ana gagne{nb}!",
+    ]
+    assert said("de", calls) == [
+        [
+            "Du hast eine 5 gezogen",
+            "Du hast die 5 bei [1, 2] hingelegt und die 9 abgelegt",
+            "Deine letzten Karten wurden aufgedeckt: 3, 4",
+            "Du hast eine 7er-Spalte abgeräumt",
+        ],
+        [
+            "Ana hat eine 5 gezogen",
+            "Ana hat die 5 bei [1, 2] hingelegt und die 9 abgelegt",
+            "Die letzten Karten von Ana wurden aufgedeckt: 3, 4",
+            "Ana hat eine 7er-Spalte abgeräumt",
+        ],
+        "Du hast die Runde mit 14 beendet, aber Ben hatte 9: 28",
+        "Ana hat die Runde mit 14 beendet, aber du hattest 9: 28",
+        "Du hast die Runde mit 5 beendet, dem niedrigsten Wert: nicht verdoppelt",
+        "Du hast gewonnen!",
+        "Ana gewinnt!",
+    ]
+
+
+#: A turn of Ben's seen by Ana (seat 0), by Ben (seat 1) and by a spectator (None): he
+#: takes the discard, then draws, discards it and turns up a card; Ana's timer runs out.
+TURN = [
+    {"kind": "took_discard", "player": 1, "card": 11},
+    {"kind": "drew", "player": 1, "card": 8},
+    {"kind": "discarded", "player": 1, "card": 12},
+    {"kind": "flipped", "player": 1, "card": -2, "position": [2, 3]},
+    {"kind": "final_turns", "player": 1},
+    {"kind": "timed_out", "player": 0},
+]
+
+
+def test_french_and_german_tell_a_turn_with_the_cards_articles() -> None:
+    """French "un 8"/"le 11", German "eine 8"/"die 11" (die Karte); French elides
+    "de" before a name with a vowel ("d'Ana")."""
+    calls = [
+        ["describeEvents", TURN, SEATS, 1],
+        ["describeEvents", TURN, SEATS, None],
+        ["explainRound", {**LOWEST, "ender": 1, "raw": [9, 5]}, SEATS, 0, "none"],
+        ["winnersText", [0, 1], SEATS, None],
+    ]
+    nb = "\u00a0"
+    assert said("fr", calls) == [
+        [
+            "Tu as pris le 11 de la défausse",
+            "Tu as pioché un 8",
+            "Tu as défaussé le 12 et retourné un -2 en [2, 3]",
+            f"Tu as retourné toutes tes cartes{nb}: les autres jouent encore une fois",
+            f"Temps écoulé{nb}: un bot a joué pour Ana",
+        ],
+        [
+            "Ben a pris le 11 de la défausse",
+            "Ben a pioché un 8",
+            "Ben a défaussé le 12 et retourné un -2 en [2, 3]",
+            f"Ben a retourné toutes ses cartes{nb}: les autres jouent encore une fois",
+            f"Temps écoulé{nb}: un bot a joué pour Ana",
+        ],
+        f"Ben a terminé avec 5{nb}: dans cette partie, qui termine n'est jamais doublé",
+        f"Victoire partagée{nb}: Ana et Ben{nb}!",
+    ]
+    assert said("de", calls) == [
+        [
+            "Du hast die 11 vom Ablagestapel genommen",
+            "Du hast eine 8 gezogen",
+            "Du hast die 12 abgelegt und eine -2 bei [2, 3] aufgedeckt",
+            "Du hast alle Karten aufgedeckt: Alle anderen sind noch einmal dran",
+            "Zeit abgelaufen: Ein Bot hat für Ana gespielt",
+        ],
+        [
+            "Ben hat die 11 vom Ablagestapel genommen",
+            "Ben hat eine 8 gezogen",
+            "Ben hat die 12 abgelegt und eine -2 bei [2, 3] aufgedeckt",
+            "Ben hat alle Karten aufgedeckt: Alle anderen sind noch einmal dran",
+            "Zeit abgelaufen: Ein Bot hat für Ana gespielt",
+        ],
+        "Ben hat die Runde mit 5 beendet: In diesem Spiel wird nie verdoppelt",
+        "Geteilter Sieg: Ana und Ben!",
+    ]
 
 
 def _sentence_keys(language: str) -> set[str]:
@@ -108,10 +208,12 @@ def _sentence_keys(language: str) -> set[str]:
     return set(re.findall(r'^ {4}"?([\w.]+)"?: ', text[start:end], re.M))
 
 
-def test_every_sentence_the_client_writes_is_in_both_languages() -> None:
-    english, spanish = _sentence_keys("en"), _sentence_keys("es")
+def test_every_sentence_the_client_writes_is_in_every_language() -> None:
+    english = _sentence_keys("en")
     assert len(english) > 200
-    assert english == spanish, english ^ spanish
+    for language in ("es", "fr", "de"):
+        theirs = _sentence_keys(language)
+        assert english == theirs, (language, english ^ theirs)
     used: set[str] = set()
     for module in ("board.js", "front.js", "game.js", "hotseat.js", "main.js", "replay.js"):
         used |= set(re.findall(r'\bt\("([\w.]+)"', TEXT.with_name(module).read_text("utf-8")))

@@ -229,7 +229,7 @@ function prompt(view) {
   const { obs, legal, seats, you } = view;
   const name = nameOf(seats, obs.current_player, you);
   if (obs.phase === "game_over") {
-    return view.state.winners?.length ? `${t("turn.over")}: ${winnersText(view.state.winners, seats, you)}` : t("turn.over");
+    return view.state.winners?.length ? t("colon", { before: t("turn.over"), after: winnersText(view.state.winners, seats, you) }) : t("turn.over");
   }
   if (obs.phase === "round_over") {
     if (view.ui.replay) return t("turn.roundOver");
@@ -238,8 +238,8 @@ function prompt(view) {
     return names.length ? t("round.waiting", { names: joinNames(names) }) : t("turn.roundOver");
   }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
-  if (obs.phase === "reveal") return `${t("turn.yours")}: ${t("turn.reveal")}`;
-  if (obs.held === null) return `${t("turn.yours")}: ${t("turn.takeOrDraw")}`;
+  if (obs.phase === "reveal") return t("colon", { before: t("turn.yours"), after: t("turn.reveal") });
+  if (obs.held === null) return t("colon", { before: t("turn.yours"), after: t("turn.takeOrDraw") });
   if (view.ui.flip) return t("turn.flip");
   return t(obs.source === "discard" ? "turn.placeDiscard" : "turn.placeDrawn", { card: obs.held });
 }
@@ -345,7 +345,7 @@ function centre(view) {
   const discardLabel = top === null ? t("pile.empty") : t("pile.discard", { card: top });
   const holder = nameOf(seats, obs.current_player, you);
   const holding = obs.source !== null;
-  const heldLabel = obs.held === null ? t("pile.heldHidden", { name: holder }) : `${t("pile.held")}: ${obs.held}`;
+  const heldLabel = obs.held === null ? t("pile.heldHidden", { name: holder }) : t("colon", { before: t("pile.held"), after: obs.held });
   return h("div", { class: "centre" },
     h("div", { class: "piles" },
       h("figure", { class: "draw" }, animate(card(null, { label: drawLabel, extra: " pile",
@@ -438,8 +438,8 @@ function gameOver(view) {
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
     h("h2", { id: "over-title" }, t("game.over")),
     h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
-    summary ? h("p", { class: "explain" }, `${t("round.over", { n: summary.round })}: `,
-      explainRound(summary, view.seats, view.you, penalty)) : null,
+    summary ? h("p", { class: "explain" }, t("colon", { before: t("round.over", { n: summary.round }),
+      after: explainRound(summary, view.seats, view.you, penalty) })) : null,
     summary ? roundTable(view, summary, false) : null,
     view.ui.replay ? null : h("div", { class: "after" },
       h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again")),
@@ -539,7 +539,7 @@ function chat(game, view) {
   } }, input, h("button", { type: "submit" }, t("chat.send")));
   return h("section", { class: "panel chat", "data-tab": "chat", "aria-labelledby": "chat-title" },
     h("h2", { id: "chat-title" }, t("chat.title")),
-    h("ul", {}, game.chat.slice(-8).map((m) => h("li", {}, h("b", {}, m.name), ": ", m.text))),
+    h("ul", {}, game.chat.slice(-8).map((m) => h("li", {}, h("b", {}, m.name), t("colon", { before: "", after: "" }), m.text))),
     form);
 }
 

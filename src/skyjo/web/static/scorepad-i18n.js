@@ -1,14 +1,14 @@
-// The scorepad's words, English and Spanish, in the language the rest of the client uses (i18n.js).
-// The model's own sentences (a column's explanation, the ender's penalty) come from the server in
-// English: in English they are shown as sent; in Spanish the explanations are written here from the
-// same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
+// The scorepad's words, English, Spanish, French and German, in the language the rest of the client
+// uses (i18n.js). The model's own sentences (a column's explanation, the ender's penalty) come from
+// the server in English: in English they are shown as sent; in the other languages the explanations
+// are written here from the same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
 // `kind` and `params` (docs/scorepad.md): `mistakeText` writes it from the "mistake.<kind>" strings,
 // or shows the server's English message for a kind this page does not know. The server counts a
 // grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
 // counts them from 1, as people do: "row 1, column 1" is the top left card.
-import { joinNames, language } from "./i18n.js";
+import { fillIn, joinNames, language } from "./i18n.js";
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     "pad.name": "Scorepad",
     "pad.tagline": "The scoresheet for a game with the real cards: every rule applied and explained.",
@@ -367,57 +367,455 @@ const STRINGS = {
     "mistake.no_round_yet": "No existe la ronda {number}: la hoja aún no tiene rondas",
     "pad.skip": "Saltar a la hoja",
   },
+  fr: {
+    "pad.name": "Feuille de score",
+    "pad.tagline": "La feuille de score d'une partie avec les vraies cartes\u00a0: chaque règle appliquée et expliquée.",
+    "pad.link": "Feuille de score\u00a0: compter les points d'une partie avec les vraies cartes",
+    "pad.new": "Une nouvelle feuille",
+    "pad.title": "Titre",
+    "pad.titlePlaceholder": "Vendredi soir",
+    "pad.players": "Joueurs (2 à 8)",
+    "pad.player": "Joueur {n}",
+    "pad.addPlayer": "Un autre joueur",
+    "pad.target": "Fin de partie à",
+    "pad.penalty": "Pénalité de qui termine la manche",
+    "pad.create": "Créer",
+    "pad.import": "Importer une feuille",
+    "pad.importHelp": "Un fichier .json exporté d'une feuille (ici ou par skyjo scorepad --export).",
+    "pad.importFile": "Fichier de la feuille",
+    "pad.list": "Feuilles de score",
+    "pad.none": "Pas encore de feuille.",
+    "pad.rounds": "{n} manches",
+    "pad.oneRound": "1 manche",
+    "pad.over": "partie terminée",
+    "pad.open": "Ouvrir",
+    "pad.rename": "Renommer",
+    "pad.save": "Enregistrer",
+    "pad.cancel": "Annuler",
+    "pad.delete": "Supprimer",
+    "pad.keep": "La garder",
+    "pad.deleteSheet": "Supprimer «\u00a0{title}\u00a0» et ses manches pour de bon\u00a0?",
+    "pad.untitled": "Sans titre",
+    "pad.csv": "CSV",
+    "pad.json": "JSON",
+    "pad.export": "Exporter",
+    "pad.all": "Toutes les feuilles",
+    "pad.noSheet": "Il n'y a pas de feuille {id}.",
+    "pad.share": "Partager",
+    "pad.share.read": "Lecture seule",
+    "pad.share.edit": "Pour modifier",
+    "pad.shareHelp": "Qui ouvre un lien voit cette feuille\u00a0: le premier permet seulement de la lire, le second aussi de la modifier (jamais de la supprimer).",
+    "pad.shareHelpRead": "Qui ouvre ce lien peut lire cette feuille, mais pas la modifier.",
+    "pad.shareCopy": "Copier",
+    "pad.shareCopied": "Copié",
+    "pad.shareSelected": "Sélectionné\u00a0: copie-le",
+    "pad.readOnly": "Lecture seule\u00a0: ce lien montre la feuille, il ne peut pas la modifier.",
+    "pad.rules": "Fin de partie à {target} · qui termine la manche\u00a0: {penalty}",
+    "pad.undo": "Annuler la dernière modification",
+    "pad.conflict": "Cette feuille a été modifiée ailleurs\u00a0: elle vient d'être rechargée. Vérifie la manche et enregistre à nouveau.",
+    "pad.round": "Manche {n}",
+    "pad.newRound": "Manche {n}",
+    "pad.editRound": "Modification de la manche {n}",
+    "pad.total": "Total",
+    "pad.cards": "12 cartes",
+    "pad.entryMode": "Comment saisir le score de {name}",
+    "pad.totalOf": "Total de la manche de {name}",
+    "pad.cardOf": "{name}\u00a0: ligne {row}, colonne {col}",
+    "pad.clearColumn": "{name}\u00a0: la colonne {col} a été éliminée",
+    "pad.cleared": "éliminée",
+    "pad.ender": "a terminé la manche",
+    "pad.enderOf": "{name} a terminé la manche",
+    "pad.saveRound": "Enregistrer la manche {n}",
+    "pad.saveEdit": "Enregistrer les modifications de la manche {n}",
+    "pad.cancelEdit": "Annuler la modification",
+    "pad.keypad": "Pavé numérique",
+    "pad.next": "Suivant",
+    "pad.backspace": "Effacer un caractère",
+    "pad.minus": "Moins",
+    "pad.hint": "Tape un total, ou passe à 12 cartes (x pour une colonne éliminée). Entrée passe au joueur suivant, et du dernier à Enregistrer\u00a0: vérifie la manche, puis enregistre-la.",
+    "pad.progress": "{written} cartes sur {size}",
+    "pad.scoreAs": "{raw}",
+    "pad.scored": "compte {score}",
+    "pad.doubled": "×2",
+    "pad.roundCol": "Manche",
+    "pad.roundsTitle": "Manches",
+    "pad.marks": "* a terminé la manche · ×2 doublé · sous chaque score, le total cumulé",
+    "pad.totalRow": "Total",
+    "pad.toGoRow": "Reste",
+    "pad.wonRow": "Gagnant",
+    "pad.sharedRow": "Ex æquo",
+    "pad.wins": "{name} gagne",
+    "pad.shares": "{name} partage la victoire",
+    "pad.edit": "Modifier",
+    "pad.deleteRound": "Supprimer la manche {n}\u00a0? Les manches suivantes remontent d'un rang.",
+    "pad.explain": "La manche {n} expliquée",
+    "pad.raw": "{name}\u00a0: {raw}",
+    "pad.rawDoubled": "{name}\u00a0: {raw}, doublé à {score}",
+    "pad.gridTotal": "total de la grille {total}",
+    "pad.leader": "En tête\u00a0: {names} avec {total}",
+    "pad.leaders": "En tête\u00a0: {names} avec {total}",
+    "pad.toGo": "{name}\u00a0: encore {n}",
+    "pad.reached": "{name}\u00a0: a atteint la limite",
+    "pad.start": "Saisis la première manche\u00a0: le total ou les 12 cartes de chaque joueur, et qui l'a terminée.",
+    "pad.over.one": "Partie terminée\u00a0: {names} gagne avec {total}\u00a0!",
+    "pad.over.many": "Partie terminée\u00a0: {names} se partagent la victoire avec {total}\u00a0!",
+    "pad.chart": "Les totaux au fil des manches",
+    "pad.chartLabel": "Un graphique en lignes du total de chaque joueur après chaque manche, avec la limite à {target}",
+    "pad.target.line": "limite {target}",
+    "pad.saved": "Manche {n} enregistrée.",
+    "pad.refused": "Pas enregistré\u00a0: {message}",
+    "pad.loading": "Chargement…",
+    "penalty.positive": "doublé si plus de 0 et pas le plus bas",
+    "penalty.always": "doublé dès qu'il n'est pas le plus bas",
+    "penalty.none": "jamais doublé",
+    // Un refus du modèle (SheetError) : son kind et ses params (docs/scorepad.md).
+    "pad.inRound": "manche {round}\u00a0: {text}",
+    "mistake.card_count": "{player}\u00a0: {count} cartes écrites, mais une grille en a {size} (ou écris un seul nombre, le total de la manche)",
+    "mistake.not_a_total": "{player}\u00a0: {text} n'est pas un total de manche\u00a0: écris un nombre entier",
+    "mistake.not_a_card": "{player}\u00a0: {text} n'est pas une carte\u00a0: écris un nombre de -2 à 12 ou x",
+    "mistake.entry_shape": "La saisie de {player} doit être un total ou 12 cartes, pas {value}",
+    "mistake.total_not_integer": "Le total de {player} doit être un nombre entier, pas {value}",
+    "mistake.total_out_of_range": "Le total de {player} est {total}, mais aucune grille ne donne ça\u00a0: le score d'une manche va de {min} à {max}",
+    "mistake.cards_not_list": "Les cartes de {player} doivent être une liste, pas {value}",
+    "mistake.row_not_list": "Cartes de {player}\u00a0: une ligne doit être une liste, pas {value}",
+    "mistake.card_out_of_range": "Cartes de {player}\u00a0: la carte ligne {row}, colonne {column} est {card}, mais les cartes vont de {min} à {max}",
+    "mistake.card_not_number": "Cartes de {player}\u00a0: la carte ligne {row}, colonne {column} est {card}, pas un nombre",
+    "mistake.column_partly_cleared": "Cartes de {player}\u00a0: la colonne {column} n'est éliminée qu'en partie ({cleared} de ses {size} cartes écrites comme éliminées)\u00a0: une colonne s'élimine avec ses trois cartes à la fois",
+    "mistake.grid_too_many": "Cartes de {player}\u00a0: la grille a {count} cartes de {value}, mais le paquet n'en a que {deck}",
+    "mistake.grid_rows": "Cartes de {player}\u00a0: une grille a {rows} lignes, pas {count}",
+    "mistake.row_length": "Cartes de {player}\u00a0: la ligne {row} a {count} cartes au lieu de {size}",
+    "mistake.cards_refused": "Les cartes de {player} ne sont pas valables\u00a0: {detail}",
+    "mistake.rules_type": "Les règles ne sont pas valables\u00a0: {value}",
+    "mistake.not_an_object": "Une feuille de score est un objet JSON, pas {type}",
+    "mistake.not_a_scoresheet": "Ce n'est pas une feuille de score\u00a0: \"format\": \"{format}\", \"version\": {version} attendus",
+    "mistake.unknown_key": "Clé inconnue dans la feuille de score\u00a0: {key}",
+    "mistake.rules_not_object": "Les règles doivent être un objet",
+    "mistake.rounds_not_list": "Les manches doivent être une liste",
+    "mistake.nothing_to_undo": "Il n'y a rien à annuler",
+    "mistake.change_shape": "Une modification est un ajout, un changement ou une suppression, pas {value}",
+    "mistake.game_over": "La partie est terminée (un total a atteint {target})\u00a0: on ne peut plus ajouter de manche",
+    "mistake.round_shape": "Une manche est {\"ender\": nom, \"entries\": {nom: saisie}}",
+    "mistake.entries_shape": "Les saisies doivent donner à chaque joueur un total ou 12 cartes",
+    "mistake.not_a_player": "{name} ne joue pas sur cette feuille",
+    "mistake.no_ender": "Personne n'est marqué comme ayant terminé\u00a0: marque qui a terminé la manche",
+    "mistake.ender_not_player": "Qui a terminé, {name}, ne joue pas sur cette feuille",
+    "mistake.ender_no_entry": "{player} a terminé la manche mais n'a pas de score saisi",
+    "mistake.no_entry": "{player} n'a pas de score saisi",
+    "mistake.scoring_refused": "Les points de la manche ne sont pas valables\u00a0: {detail}",
+    "mistake.round_too_many": "Les cartes saisies comptent {count} cartes de {value}, mais le paquet n'en a que {deck}",
+    "mistake.players_not_list": "Les joueurs doivent être une liste de noms, pas {value}",
+    "mistake.players_missing": "Les joueurs doivent être une liste de noms",
+    "mistake.player_count": "Skyjo se joue de {min} à {max} joueurs, pas {count}",
+    "mistake.name_empty": "Le nom d'un joueur ne peut pas être vide",
+    "mistake.name_too_long": "Un nom fait au plus {max} caractères, pas {length}",
+    "mistake.name_surrogate": "Le nom {name} contient un caractère isolé qui n'est pas du texte",
+    "mistake.name_control": "Le nom {name} contient un caractère de contrôle",
+    "mistake.players_refused": "Les joueurs ne sont pas valables\u00a0: {detail}",
+    "mistake.name_repeated": "Chaque joueur a son propre nom, mais en double\u00a0: {names}",
+    "mistake.name_invisible": "Le nom {name} contient un caractère invisible ou de format ({code})",
+    "mistake.name_combining": "Le nom {name} contient un accent seul ({code}) sans lettre à laquelle s'attacher",
+    "mistake.title_not_text": "Le titre doit être du texte, pas {value}",
+    "mistake.title_too_long": "Le titre fait au plus {max} caractères, pas {length}",
+    "mistake.title_control": "Le titre {title} contient un caractère de contrôle, de format ou invisible, ou qui n'est pas du texte",
+    "mistake.target_not_integer": "La fin de partie doit être un nombre entier, pas {value}",
+    "mistake.target_too_low": "La fin de partie doit être d'au moins {min}, pas {value}",
+    "mistake.target_too_high": "La fin de partie doit être d'au plus {max}, pas {value}",
+    "mistake.rules_shape": "Les règles sont un objet, pas {type}",
+    "mistake.too_deep": "Le fichier s'imbrique sur plus de {max} niveaux",
+    "mistake.sheets_rate": "Trop de feuilles créées depuis ton adresse\u00a0: au plus {limit} par heure\u00a0; réessaie dans {retry_after} s",
+    "mistake.read_only": "Ce lien permet de lire la feuille, pas de la modifier",
+    "mistake.owner_only": "Seul le navigateur qui a créé cette feuille peut la supprimer",
+    "mistake.share_access": "Un lien permet de \"read\" (lire) ou \"edit\" (modifier) la feuille",
+    "mistake.body_too_deep": "Le corps de la requête s'imbrique sur plus de {max} niveaux",
+    "mistake.rules_unknown": "Règle inconnue\u00a0: {rules}",
+    "mistake.penalty_unknown": "La pénalité de qui termine la manche doit être l'une de {choices}, pas {value}",
+    "mistake.rules_refused": "Les règles ne sont pas valables\u00a0: {detail}",
+    "mistake.not_json": "Ce n'est pas du JSON\u00a0: {detail}",
+    "mistake.not_utf8": "Le fichier n'est pas du texte UTF-8",
+    "mistake.no_sheet": "Cette feuille de score n'existe pas",
+    "mistake.conflict": "Cette feuille a été modifiée ailleurs\u00a0: rouvre-la",
+    "mistake.no_format": "Une feuille s'exporte en json ou en csv, pas en {format}",
+    "mistake.no_revision": "Une modification indique la révision sur laquelle elle a été faite",
+    "mistake.not_a_number": "{text} n'est pas un nombre valable",
+    "mistake.request_fields": "La requête doit être un objet JSON avec {keys}",
+    "mistake.body_not_json": "La requête n'est pas du JSON",
+    "mistake.too_large": "Une requête fait au plus {limit} octets",
+    "mistake.over_before_round": "Avec ces manches, la partie se termine après la manche {after}, mais la manche {next} suit\u00a0: supprime d'abord les manches suivantes",
+    "mistake.change_ends_game": "Avec cette modification de la manche {changed}, la partie se termine après la manche {after}, mais la manche {next} suit\u00a0: supprime d'abord les manches suivantes",
+    "mistake.no_such_round": "Il n'y a pas de manche {number}\u00a0: la feuille a les manches 1 à {count}",
+    "mistake.no_round_yet": "Il n'y a pas de manche {number}\u00a0: la feuille n'a encore aucune manche",
+  },
+  de: {
+    "pad.name": "Punkteblock",
+    "pad.tagline": "Der Punkteblock für ein Spiel mit echten Karten: jede Regel angewandt und erklärt.",
+    "pad.link": "Punkteblock: die Punkte eines Spiels mit echten Karten aufschreiben",
+    "pad.new": "Ein neues Blatt",
+    "pad.title": "Titel",
+    "pad.titlePlaceholder": "Freitagabend",
+    "pad.players": "Spieler (2 bis 8)",
+    "pad.player": "Spieler {n}",
+    "pad.addPlayer": "Noch ein Spieler",
+    "pad.target": "Spielende bei",
+    "pad.penalty": "Strafe fürs Beenden der Runde",
+    "pad.create": "Anlegen",
+    "pad.import": "Ein Blatt importieren",
+    "pad.importHelp": "Eine .json-Datei, aus einem Blatt exportiert (hier oder mit skyjo scorepad --export).",
+    "pad.importFile": "Datei des Blatts",
+    "pad.list": "Punkteblätter",
+    "pad.none": "Noch kein Blatt.",
+    "pad.rounds": "{n} Runden",
+    "pad.oneRound": "1 Runde",
+    "pad.over": "Spiel vorbei",
+    "pad.open": "Öffnen",
+    "pad.rename": "Umbenennen",
+    "pad.save": "Speichern",
+    "pad.cancel": "Abbrechen",
+    "pad.delete": "Löschen",
+    "pad.keep": "Behalten",
+    "pad.deleteSheet": "„{title}“ mit allen Runden endgültig löschen?",
+    "pad.untitled": "Ohne Titel",
+    "pad.csv": "CSV",
+    "pad.json": "JSON",
+    "pad.export": "Exportieren",
+    "pad.all": "Alle Blätter",
+    "pad.noSheet": "Es gibt kein Blatt {id}.",
+    "pad.share": "Teilen",
+    "pad.share.read": "Nur lesen",
+    "pad.share.edit": "Zum Bearbeiten",
+    "pad.shareHelp": "Wer einen Link öffnet, sieht dieses Blatt: Mit dem ersten kann man es nur lesen, mit dem zweiten auch ändern (aber nie löschen).",
+    "pad.shareHelpRead": "Wer diesen Link öffnet, kann das Blatt lesen, aber nicht ändern.",
+    "pad.shareCopy": "Kopieren",
+    "pad.shareCopied": "Kopiert",
+    "pad.shareSelected": "Markiert: jetzt kopieren",
+    "pad.readOnly": "Nur lesen: Dieser Link zeigt das Blatt, kann es aber nicht ändern.",
+    "pad.rules": "Spielende bei {target} · wer die Runde beendet: {penalty}",
+    "pad.undo": "Letzte Änderung rückgängig machen",
+    "pad.conflict": "Dieses Blatt wurde woanders geändert und neu geladen. Prüf die Runde und speichere noch einmal.",
+    "pad.round": "Runde {n}",
+    "pad.newRound": "Runde {n}",
+    "pad.editRound": "Runde {n} bearbeiten",
+    "pad.total": "Summe",
+    "pad.cards": "12 Karten",
+    "pad.entryMode": "Wie die Punkte von {name} eingetragen werden",
+    "pad.totalOf": "Rundensumme von {name}",
+    "pad.cardOf": "{name}: Zeile {row}, Spalte {col}",
+    "pad.clearColumn": "{name}: Spalte {col} wurde abgeräumt",
+    "pad.cleared": "abgeräumt",
+    "pad.ender": "hat die Runde beendet",
+    "pad.enderOf": "{name} hat die Runde beendet",
+    "pad.saveRound": "Runde {n} speichern",
+    "pad.saveEdit": "Änderungen an Runde {n} speichern",
+    "pad.cancelEdit": "Bearbeiten abbrechen",
+    "pad.keypad": "Ziffernblock",
+    "pad.next": "Weiter",
+    "pad.backspace": "Ein Zeichen löschen",
+    "pad.minus": "Minus",
+    "pad.hint": "Gib eine Summe ein oder wechsle zu 12 Karten (x für eine abgeräumte Spalte). Enter springt zum nächsten Spieler und vom letzten zu Speichern: Prüf die Runde und speichere sie dann.",
+    "pad.progress": "{written} von {size} Karten",
+    "pad.scoreAs": "{raw}",
+    "pad.scored": "zählt {score}",
+    "pad.doubled": "×2",
+    "pad.roundCol": "Runde",
+    "pad.roundsTitle": "Runden",
+    "pad.marks": "* hat die Runde beendet · ×2 verdoppelt · unter jedem Wert die laufende Summe",
+    "pad.totalRow": "Summe",
+    "pad.toGoRow": "Noch",
+    "pad.wonRow": "Sieger",
+    "pad.sharedRow": "Geteilter Sieg",
+    "pad.wins": "{name} gewinnt",
+    "pad.shares": "{name} teilt sich den Sieg",
+    "pad.edit": "Bearbeiten",
+    "pad.deleteRound": "Runde {n} löschen? Die späteren Runden rücken um eins nach oben.",
+    "pad.explain": "Runde {n} erklärt",
+    "pad.raw": "{name}: {raw}",
+    "pad.rawDoubled": "{name}: {raw}, verdoppelt auf {score}",
+    "pad.gridTotal": "Auslage gesamt {total}",
+    "pad.leader": "In Führung: {names} mit {total}",
+    "pad.leaders": "In Führung: {names} mit {total}",
+    "pad.toGo": "{name}: noch {n}",
+    "pad.reached": "{name}: Ziel erreicht",
+    "pad.start": "Trag die erste Runde ein: die Summe oder die 12 Karten jedes Spielers und wer die Runde beendet hat.",
+    "pad.over.one": "Spiel vorbei: {names} gewinnt mit {total}!",
+    "pad.over.many": "Spiel vorbei: {names} teilen sich den Sieg mit {total}!",
+    "pad.chart": "Die Summen Runde für Runde",
+    "pad.chartLabel": "Ein Liniendiagramm der Summe jedes Spielers nach jeder Runde, mit dem Ziel bei {target}",
+    "pad.target.line": "Ziel {target}",
+    "pad.saved": "Runde {n} gespeichert.",
+    "pad.refused": "Nicht gespeichert: {message}",
+    "pad.loading": "Lädt…",
+    "penalty.positive": "doppelt, wenn über 0 und nicht Bester",
+    "penalty.always": "doppelt, wenn nicht Bester",
+    "penalty.none": "nie doppelt",
+    // Eine Ablehnung des Modells (SheetError): ihr kind und ihre params (docs/scorepad.md).
+    "pad.inRound": "Runde {round}: {text}",
+    "mistake.card_count": "{player}: {count} Karten eingetragen, aber eine Auslage hat {size} (oder trag eine einzige Zahl ein, die Rundensumme)",
+    "mistake.not_a_total": "{player}: {text} ist keine Rundensumme: Trag eine ganze Zahl ein",
+    "mistake.not_a_card": "{player}: {text} ist keine Karte: Trag eine Zahl von -2 bis 12 oder x ein",
+    "mistake.entry_shape": "Der Eintrag von {player} muss eine Summe oder 12 Karten sein, nicht {value}",
+    "mistake.total_not_integer": "Die Summe von {player} muss eine ganze Zahl sein, nicht {value}",
+    "mistake.total_out_of_range": "Die Summe von {player} ist {total}, aber keine Auslage ergibt das: Eine Runde bringt {min} bis {max} Punkte",
+    "mistake.cards_not_list": "Die Karten von {player} müssen eine Liste sein, nicht {value}",
+    "mistake.row_not_list": "Karten von {player}: Eine Zeile muss eine Liste sein, nicht {value}",
+    "mistake.card_out_of_range": "Karten von {player}: Die Karte in Zeile {row}, Spalte {column} ist {card}, aber Karten gehen von {min} bis {max}",
+    "mistake.card_not_number": "Karten von {player}: Die Karte in Zeile {row}, Spalte {column} ist {card}, keine Zahl",
+    "mistake.column_partly_cleared": "Karten von {player}: Spalte {column} ist nur teilweise abgeräumt ({cleared} ihrer {size} Karten als abgeräumt eingetragen): Eine Spalte wird mit allen drei Karten auf einmal abgeräumt",
+    "mistake.grid_too_many": "Karten von {player}: Die Auslage hat {count} Karten mit {value}, aber das Spiel hat nur {deck}",
+    "mistake.grid_rows": "Karten von {player}: Eine Auslage hat {rows} Zeilen, nicht {count}",
+    "mistake.row_length": "Karten von {player}: Zeile {row} hat {count} Karten statt {size}",
+    "mistake.cards_refused": "Die Karten von {player} gehen nicht: {detail}",
+    "mistake.rules_type": "Die Regeln sind ungültig: {value}",
+    "mistake.not_an_object": "Ein Punkteblatt ist ein JSON-Objekt, nicht {type}",
+    "mistake.not_a_scoresheet": "Kein Punkteblatt: Erwartet wird \"format\": \"{format}\", \"version\": {version}",
+    "mistake.unknown_key": "Unbekannter Schlüssel im Punkteblatt: {key}",
+    "mistake.rules_not_object": "Die Regeln müssen ein Objekt sein",
+    "mistake.rounds_not_list": "Die Runden müssen eine Liste sein",
+    "mistake.nothing_to_undo": "Es gibt nichts rückgängig zu machen",
+    "mistake.change_shape": "Eine Änderung ist Hinzufügen, Bearbeiten oder Löschen, nicht {value}",
+    "mistake.game_over": "Das Spiel ist vorbei (eine Summe hat {target} erreicht): Es kann keine Runde mehr dazukommen",
+    "mistake.round_shape": "Eine Runde ist {\"ender\": Name, \"entries\": {Name: Eintrag}}",
+    "mistake.entries_shape": "Die Einträge müssen jedem Spieler eine Summe oder 12 Karten zuordnen",
+    "mistake.not_a_player": "{name} spielt auf diesem Blatt nicht mit",
+    "mistake.no_ender": "Niemand ist als Beender markiert: Markiere, wer die Runde beendet hat",
+    "mistake.ender_not_player": "{name} hat die Runde beendet, spielt auf diesem Blatt aber nicht mit",
+    "mistake.ender_no_entry": "{player} hat die Runde beendet, hat aber keine Punkte eingetragen",
+    "mistake.no_entry": "{player} hat keine Punkte eingetragen",
+    "mistake.scoring_refused": "Die Punkte der Runde gehen nicht: {detail}",
+    "mistake.round_too_many": "Die eingetragenen Karten enthalten {count} Karten mit {value}, aber das Spiel hat nur {deck}",
+    "mistake.players_not_list": "Die Spieler müssen eine Liste von Namen sein, nicht {value}",
+    "mistake.players_missing": "Die Spieler müssen eine Liste von Namen sein",
+    "mistake.player_count": "Skyjo spielt man zu {min} bis {max}, nicht zu {count}",
+    "mistake.name_empty": "Der Name eines Spielers darf nicht leer sein",
+    "mistake.name_too_long": "Ein Name hat höchstens {max} Zeichen, nicht {length}",
+    "mistake.name_surrogate": "Der Name {name} enthält ein einzelnes Zeichen, das kein Text ist",
+    "mistake.name_control": "Der Name {name} enthält ein Steuerzeichen",
+    "mistake.players_refused": "Die Spieler gehen nicht: {detail}",
+    "mistake.name_repeated": "Jeder Spieler hat seinen eigenen Namen, aber mehrfach vergeben: {names}",
+    "mistake.name_invisible": "Der Name {name} enthält ein unsichtbares oder ein Formatzeichen ({code})",
+    "mistake.name_combining": "Der Name {name} enthält ein einzelnes Kombinationszeichen ({code}) ohne Buchstaben davor",
+    "mistake.title_not_text": "Der Titel muss Text sein, nicht {value}",
+    "mistake.title_too_long": "Der Titel hat höchstens {max} Zeichen, nicht {length}",
+    "mistake.title_control": "Der Titel {title} enthält ein Steuer-, Format- oder unsichtbares Zeichen oder eines, das kein Text ist",
+    "mistake.target_not_integer": "Das Spielende muss eine ganze Zahl sein, nicht {value}",
+    "mistake.target_too_low": "Das Spielende muss mindestens {min} sein, nicht {value}",
+    "mistake.target_too_high": "Das Spielende darf höchstens {max} sein, nicht {value}",
+    "mistake.rules_shape": "Die Regeln sind ein Objekt, nicht {type}",
+    "mistake.too_deep": "Die Datei ist tiefer als {max} Ebenen verschachtelt",
+    "mistake.sheets_rate": "Zu viele Blätter von deiner Adresse angelegt: höchstens {limit} pro Stunde; versuch es in {retry_after} s wieder",
+    "mistake.read_only": "Mit diesem Link kannst du das Blatt lesen, aber nicht ändern",
+    "mistake.owner_only": "Nur der Browser, der dieses Blatt angelegt hat, kann es löschen",
+    "mistake.share_access": "Ein Link erlaubt \"read\" (lesen) oder \"edit\" (bearbeiten) des Blatts",
+    "mistake.body_too_deep": "Der Inhalt der Anfrage ist tiefer als {max} Ebenen verschachtelt",
+    "mistake.rules_unknown": "Unbekannte Regel: {rules}",
+    "mistake.penalty_unknown": "Die Strafe fürs Beenden der Runde muss eine von {choices} sein, nicht {value}",
+    "mistake.rules_refused": "Die Regeln gehen nicht: {detail}",
+    "mistake.not_json": "Kein JSON: {detail}",
+    "mistake.not_utf8": "Die Datei ist kein UTF-8-Text",
+    "mistake.no_sheet": "Dieses Punkteblatt gibt es nicht",
+    "mistake.conflict": "Dieses Blatt wurde woanders geändert: Öffne es noch einmal",
+    "mistake.no_format": "Ein Blatt wird als json oder csv exportiert, nicht als {format}",
+    "mistake.no_revision": "Eine Änderung nennt die Revision, auf der sie beruht",
+    "mistake.not_a_number": "{text} ist keine gültige Zahl",
+    "mistake.request_fields": "Die Anfrage muss ein JSON-Objekt mit {keys} sein",
+    "mistake.body_not_json": "Die Anfrage ist kein JSON",
+    "mistake.too_large": "Eine Anfrage hat höchstens {limit} Bytes",
+    "mistake.over_before_round": "Mit diesen Runden ist das Spiel nach Runde {after} vorbei, aber Runde {next} folgt: Lösch zuerst die späteren Runden",
+    "mistake.change_ends_game": "Mit dieser Änderung an Runde {changed} ist das Spiel nach Runde {after} vorbei, aber Runde {next} folgt: Lösch zuerst die späteren Runden",
+    "mistake.no_such_round": "Es gibt keine Runde {number}: Das Blatt hat die Runden 1 bis {count}",
+    "mistake.no_round_yet": "Es gibt keine Runde {number}: Das Blatt hat noch keine Runde",
+  },
 };
 
 /** The scorepad's string `key` in the current language, with {name} placeholders filled. */
 export function st(key, params = {}) {
   const text = STRINGS[language()]?.[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return fillIn(text, (name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 export { joinNames };
 
+/** How each language other than English writes the model's explanations (`columnText`,
+ * `gridText`, `reasonText`): French puts a no-break space before ":" and ";". */
+const EXPLAIN = {
+  es: {
+    colon: ": ",
+    semicolon: "; ",
+    clearedBefore: "eliminada antes",
+    clearedNow: (card) => `tres ${card}, eliminada`,
+    ended: (ender, raw) => `${ender} cerró con ${raw}`,
+    none: "con la variante «nunca» no se dobla",
+    notPositive: "0 o menos nunca se dobla",
+    doubled: (rival, low, score) => ` y ${rival} tiene ${low}, que no es más: se dobla a ${score}`,
+    lowest: ", la puntuación más baja: no se dobla",
+  },
+  fr: {
+    colon: "\u00a0: ",
+    semicolon: "\u00a0; ",
+    clearedBefore: "éliminée avant",
+    clearedNow: (card) => `trois ${card}, éliminée`,
+    ended: (ender, raw) => `${ender} a terminé avec ${raw}`,
+    none: "avec la variante «\u00a0jamais\u00a0», pas de doublement",
+    notPositive: "un score de 0 ou moins n'est jamais doublé",
+    doubled: (rival, low, score) => ` mais ${rival} a ${low}\u00a0: doublé à ${score}`,
+    lowest: ", le score le plus bas\u00a0: pas doublé",
+  },
+  de: {
+    colon: ": ",
+    semicolon: "; ",
+    clearedBefore: "vorher abgeräumt",
+    clearedNow: (card) => `drei ${card}, abgeräumt`,
+    ended: (ender, raw) => `${ender} hat die Runde mit ${raw} beendet`,
+    none: "Mit der Variante „nie“ wird nicht verdoppelt",
+    notPositive: "0 oder weniger wird nie verdoppelt",
+    doubled: (rival, low, score) => `, aber ${rival} hat ${low}: verdoppelt auf ${score}`,
+    lowest: ", dem niedrigsten Wert: nicht verdoppelt",
+  },
+};
+
 /** A scored column (`score_grid(...).to_dict()`'s) in words: the model's in English. */
 export function columnText(column) {
-  if (language() !== "es") return column.explanation;
+  const words = EXPLAIN[language()];
+  if (!words) return column.explanation;
   const values = column.cards.filter((card) => card !== null);
-  if (!values.length) return "eliminada antes: 0";
-  if (column.cleared) return `tres ${values[0]}, eliminada: 0`;
+  if (!values.length) return `${words.clearedBefore}${words.colon}0`;
+  if (column.cleared) return `${words.clearedNow(values[0])}${words.colon}0`;
   return `${values.join(" + ")} = ${column.score}`;
 }
 
 /** A whole grid in words: each column, then the total. */
 export function gridText(grid) {
-  return `${grid.columns.map(columnText).join("; ")}: ${grid.total}`;
+  const words = EXPLAIN[language()] ?? { colon: ": ", semicolon: "; " };
+  return `${grid.columns.map(columnText).join(words.semicolon)}${words.colon}${grid.total}`;
 }
 
-/** The ender's penalty in words: `score_round`'s reason in English; in Spanish the same facts. */
+/** The ender's penalty in words: `score_round`'s reason in English; in the other languages the
+ * same facts. */
 export function reasonText(round, penalty) {
-  if (language() !== "es") return round.reason;
+  const words = EXPLAIN[language()];
+  if (!words) return round.reason;
   const raw = round.raw;
   const ender = round.ender;
-  const ended = `${ender} cerró con ${raw[ender]}`;
-  if (penalty === "none") return `${ended}: con la variante «nunca» no se dobla`;
-  if (penalty === "positive" && raw[ender] <= 0) return `${ended}: 0 o menos nunca se dobla`;
+  const ended = words.ended(ender, raw[ender]);
+  if (penalty === "none") return `${ended}${words.colon}${words.none}`;
+  if (penalty === "positive" && raw[ender] <= 0) return `${ended}${words.colon}${words.notPositive}`;
   const others = Object.keys(raw).filter((name) => name !== ender);
   if (round.doubled) {
     const low = Math.min(...others.map((name) => raw[name]));
     const rival = others.find((name) => raw[name] === low);
-    return `${ended} y ${rival} tiene ${low}, que no es más: se dobla a ${round.scores[ender]}`;
+    return `${ended}${words.doubled(rival, low, round.scores[ender])}`;
   }
-  return `${ended}, la puntuación más baja: no se dobla`;
+  return `${ended}${words.lowest}`;
 }
 
 /** A value of a refusal's params as its sentence writes it (a list of names joined as words). */
 function shown(value) {
   if (!Array.isArray(value)) return String(value);
-  return language() === "es" ? joinNames(value) : value.join(", ");
+  return language() === "en" ? value.join(", ") : joinNames(value);
 }
 
 /** `template` with every {name} filled from `params`, or null when one is missing. */
 function filled(template, params) {
   let missing = false;
-  const text = template.replace(/\{(\w+)\}/g, (_, name) => {
+  const text = fillIn(template, (name) => {
     if (params[name] === undefined || params[name] === null) missing = true;
     return missing ? "" : shown(params[name]);
   });

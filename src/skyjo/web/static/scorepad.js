@@ -6,7 +6,7 @@
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { announce, skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
-import { LANGUAGES, joinNames, language, setLanguage } from "./i18n.js";
+import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
 
@@ -109,7 +109,7 @@ function link(path, text, attrs = {}) {
 }
 
 function chrome() {
-  const select = h("select", { id: "language", "aria-label": "Language / Idioma", onchange: (e) => {
+  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
     setLanguage(e.target.value);
     chrome();
     draw();

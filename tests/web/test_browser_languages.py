@@ -1,0 +1,178 @@
+"""French and German in a real browser: the browser's language picks them, the
+header's language menu offers all four and fits a 360 px phone; a game during your
+turn, the lobby and a scorepad sheet are written in the language, and none of their
+words is cut (a button, a tab, the prompt, a pile's caption, a select) on a phone, the
+phone turned or a laptop. Screenshots of a game go to tests/web/artifacts/lang-*.png.
+Every wait is on a condition of the page, never on time."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browsing import SCREENS, TABLE, click_and_wait, on_one_screen
+from liveserver import Server
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+LOCALES = {"fr": "fr-FR", "de": "de-AT"}
+NARROW = {"width": 360, "height": 740}
+#: What a game during your turn says, by language.
+TURN = {
+    "fr": {
+        "prompt": "À toi de jouer\u00a0: prends la carte de la défausse ou pioche une carte",
+        "draw": "Piocher une carte",
+        "take": r"Prendre le -?\d+",
+        "flip": "Défausser et retourner",
+        "tabs": ["Points", "Journal", "Chat", "Salle"],
+    },
+    "de": {
+        "prompt": "Du bist dran: Nimm die Karte vom Ablagestapel oder zieh eine",
+        "draw": "Karte ziehen",
+        "take": r"Die -?\d+ nehmen",
+        "flip": "Ablegen und aufdecken",
+        "tabs": ["Punkte", "Verlauf", "Chat", "Raum"],
+    },
+}
+#: Words that must show whole: the moves, the prompt, the tabs, the piles' captions,
+#: the seats' tallies, the header and its language menu.
+WORDS = [".choice", ".prompt", ".tab", ".piles figcaption", ".seat .tally", ".top", "select"]
+
+CUT = """(selectors) => {
+  const cut = [];
+  const measure = document.createElement("canvas").getContext("2d");
+  for (const selector of selectors) {
+    for (const el of document.querySelectorAll(selector)) {
+      const box = el.getBoundingClientRect();
+      if (!box.width) continue;  // not shown at this size (a drawer's tab on a laptop)
+      const style = getComputedStyle(el);
+      let over = el.scrollWidth - el.clientWidth;
+      if (el.tagName === "SELECT") {  // the chosen option's words, beside the arrow (16 px)
+        measure.font = style.font;
+        const words = measure.measureText(el.selectedOptions[0]?.text ?? "").width;
+        const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+        over = words - (el.clientWidth - padding - 16);
+      }
+      if (over > 1 || box.right > innerWidth + 0.5 || box.left < -0.5) {
+        cut.push(`${selector}: ${el.textContent.trim().slice(0, 60)} (${Math.round(over)} px)`);
+      }
+    }
+  }
+  return cut;
+}"""
+
+
+def nothing_cut(page: Page, selectors: list[str]) -> None:
+    assert page.evaluate(CUT, selectors) == []
+
+
+def in_language(browser: Browser, language: str, problems: list[str]) -> BrowserContext:
+    """A browser whose language is French (France) or German (Austria), nothing saved."""
+    context = browser.new_context(
+        viewport=SCREENS["phone"], locale=LOCALES[language], reduced_motion="reduce"
+    )
+    context.on("page", lambda page: page.on("pageerror", lambda e: problems.append(str(e))))
+    return context
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_game_during_your_turn_in_french_and_german(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path, language: str
+) -> None:
+    words = TURN[language]
+    context = in_language(browser, language, problems)
+    page = context.new_page()
+    page.goto(server.base)
+    assert page.get_attribute("html", "lang") == language  # the browser's language chose it
+    page.click("[data-key=count-2]")
+    page.fill("#your-name", "Zoë")
+    page.click("[data-key=start]")
+    page.wait_for_selector(".mine .grid.large")
+    for _ in range(2):  # turn up two cards
+        page.wait_for_selector(".mine button.card.playable")
+        click_and_wait(page, ".mine button.card.playable")
+    page.wait_for_selector("[data-key=choice-draw]")
+    expect(page.locator(".prompt")).to_have_text(words["prompt"])
+    expect(page.locator("[data-key=choice-draw]")).to_have_text(words["draw"])
+    expect(page.locator("[data-key=choice-take]")).to_have_text(re.compile(words["take"]))
+    assert page.locator(".tab").all_inner_texts() == words["tabs"]
+    for screen, size in SCREENS.items():
+        page.set_viewport_size(size)
+        on_one_screen(page, TABLE)
+        nothing_cut(page, WORDS)
+        if screen != "turned":
+            page.screenshot(path=artifacts / f"lang-{language}-{screen}.png")
+    page.set_viewport_size(SCREENS["phone"])
+    click_and_wait(page, "[data-key=choice-draw]")
+    if page.locator("[data-key=choice-flip]").count():  # not when the deck's last card came
+        expect(page.locator("[data-key=choice-flip]")).to_have_text(words["flip"])
+    for size in SCREENS.values():
+        page.set_viewport_size(size)
+        on_one_screen(page, [*TABLE, ".held .card"])
+        nothing_cut(page, WORDS)
+    context.close()
+
+
+LOBBY = {
+    "fr": ("Invite tes amis", "Ben n'est pas encore arrivé.", "Retirer la place"),
+    "de": ("Lade deine Freunde ein", "Ben ist noch nicht da.", "Platz entfernen"),
+}
+PAD = {
+    "fr": ("Feuille de score", "Enregistrer la manche 1", "Pénalité de qui termine la manche"),
+    "de": ("Punkteblock", "Runde 1 speichern", "Strafe fürs Beenden der Runde"),
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_lobby_and_the_scorepad_in_french_and_german_on_a_narrow_phone(
+    server: Server, browser: Browser, problems: list[str], language: str
+) -> None:
+    context = in_language(browser, language, problems)
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": None}]})
+    context.add_init_script(  # the host's seat (not on the first about:blank)
+        f"location.protocol === 'http:' && localStorage.setItem("
+        f"'skyjo:seat:{room['code']}', JSON.stringify({{token: '{room['token']}', seat: 0}}))"
+    )
+    page = context.new_page()
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector(".lobby")
+    invite, empty, drop = LOBBY[language]
+    expect(page.locator(".lobby-invite h2")).to_have_text(invite)
+    expect(page.locator("[data-key=lobby-empty]")).to_have_text(empty)
+    expect(page.locator("[data-key=lobby-drop-1]")).to_have_text(drop)
+    nothing_cut(page, ["button", "select", ".top", ".lobby-seat *"])
+    name, save, penalty = PAD[language]
+    page.goto(f"{server.base}/scorepad")
+    page.wait_for_selector("[data-key=new-title]")
+    assert page.locator("label", has_text=penalty).count() == 1
+    page.fill("[data-key=new-title]", "Soirée")
+    for i, player in enumerate(["Ana", "Ben", "Cleo"]):
+        page.fill(f"[data-key=new-player-{i}]", player)
+    page.click("[data-key=create]")
+    page.wait_for_selector("[data-key=round-form]")
+    expect(page.locator(".top .pad-name")).to_have_text(name)
+    expect(page.locator("[data-key=save-round]")).to_have_text(save)
+    nothing_cut(page, ["button", "select", ".top", ".pad-sheet-page th"])
+    context.close()
+
+
+def test_the_header_s_language_menu_offers_four_languages_on_a_narrow_phone(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    context = in_language(browser, "de", problems)
+    page = context.new_page()
+    page.set_viewport_size(NARROW)
+    page.goto(server.base)
+    menu = page.locator("#language")
+    assert menu.locator("option").all_inner_texts() == ["English", "Español", "Français", "Deutsch"]
+    expect(menu).to_have_value("de")
+    nothing_cut(page, [".top", ".top *"])
+    expect(page.locator("h2#solo-title")).to_have_text("Gegen Bots spielen")
+    menu.select_option("fr")
+    expect(page.locator("h2#solo-title")).to_have_text("Jouer contre des bots")
+    assert page.get_attribute("html", "lang") == "fr"
+    nothing_cut(page, [".top", ".top *"])
+    page.reload()  # the choice is kept over the browser's German
+    expect(page.locator("#language")).to_have_value("fr")
+    context.close()
