@@ -90,12 +90,17 @@ async function api(method, path, body, raw = false) {
       body: body === undefined || raw ? body : JSON.stringify(body),
     });
   } catch {
-    throw Object.assign(new Error(st("pad.offlineNeeded")), { offline: true }); // no connection
+    throw offlineError(); // no connection
   }
   const data = await response.json();
   if (!response.ok) throw new ApiError(response.status, data.error);
   if (data.owner) localStorage.setItem(OWNER, data.owner); // the token of this browser's first sheet
   return data;
+}
+
+/** What a request made without a connection fails with. */
+function offlineError() {
+  return Object.assign(new Error(st("pad.offlineNeeded")), { offline: true });
 }
 
 function kept(name) {
@@ -130,7 +135,7 @@ function setPending(id, pending) {
 function queueRound(form) {
   const sheet = state.sheet;
   const pending = pendingOf(sheet.id);
-  pending.rounds.push({ round: typedRound(form), base: sheet.revision });
+  pending.rounds.push({ round: typedRound(form), base: sheet.revision, number: formNumber(form) });
   setPending(sheet.id, pending);
   state.synced = 0;
   state.form = newForm(null);
@@ -153,11 +158,16 @@ async function flush(id) {
     for (let pending = pendingOf(id); pending.rounds.length && !pending.held; pending = pendingOf(id)) {
       const [first] = pending.rounds;
       let sheet;
+      let refusal;
       try {
         sheet = await api("POST", `${sheetPath(id)}/rounds`, { revision: first.base, round: first.round });
       } catch (failure) {
         if (failure.offline) break; // still no connection: kept, sent when it returns
-        pending.held = { kind: failure.status === 409 ? "conflict" : "refused", error: failure.error };
+        refusal = failure;
+        sheet = failure.status === 409 ? await savedBefore(id, first) : null;
+      }
+      if (!sheet) {
+        pending.held = { kind: refusal.status === 409 ? "conflict" : "refused", error: refusal.error };
         setPending(id, pending);
         if (state.sheet?.id === id) await reload(id);
         break;
@@ -178,6 +188,21 @@ async function flush(id) {
   if (saved) state.synced = saved;
   if (state.sheet?.id === id) drawSheet();
   netStatus();
+}
+
+/** The sheet, when the round `kept` was saved already and nothing else since: an earlier try
+ * reached the server but its answer was lost with the connection. Else null (a conflict). */
+async function savedBefore(id, kept) {
+  const words = (text) => String(text ?? "").replace(/\//g, " ").trim().split(/\s+/).join(" ").toLowerCase();
+  try {
+    const sheet = await api("GET", sheetPath(id));
+    const last = sheet.typed[kept.number - 1];
+    const same = sheet.typed.length === kept.number && last && last.ender === kept.round.ender
+      && sheet.players.every((name) => words(last.entries[name]) === words(kept.round.entries[name]));
+    return same ? sheet : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Show `sheet` again without losing the round being typed, nor the field being typed in. */
@@ -285,6 +310,7 @@ async function openList() {
   document.title = `Skyjo · ${st("pad.name")}`;
   replace(main, h("p", { class: "notice" }, st("pad.loading")));
   try {
+    if (isOffline()) throw offlineError(); // not even tried
     state.list = (await api("GET", "/api/scorepad/sheets")).sheets;
     keep(LIST, state.list);
   } catch (failure) {
@@ -478,6 +504,7 @@ function importPanel() {
 async function openSheet(id) {
   replace(main, h("p", { class: "notice" }, st("pad.loading")));
   try {
+    if (isOffline()) throw offlineError(); // not even tried: the sheet as last shown
     state.offline = false;
     show(await api("GET", sheetPath(id)));
   } catch (failure) {
@@ -836,7 +863,7 @@ async function schedulePreview(changed = false) {
   main.querySelector("[data-key=round-form]")?.setAttribute("data-pending", "true");
   let answer;
   try {
-    if (isOffline()) throw { offline: true }; // not even tried: the server checks it when it is saved
+    if (isOffline()) throw offlineError(); // not even tried: the server checks it when it is saved
     answer = await api("POST", `${sheetPath(sheet.id)}/preview`, { round: typedRound(form), number: form.number });
   } catch (failure) {
     answer = failure.offline ? { entries: {}, round: null, error: null, offline: true }
@@ -1050,7 +1077,7 @@ function pendingList(sheet) {
       actions = [
         held && i === 0 ? h("button", { type: "button", class: "start", "data-key": "pending-save", onclick: () => {
           pending.held = null;
-          for (const round of pending.rounds) round.base = sheet.revision;
+          pending.rounds.forEach((round, k) => Object.assign(round, { base: sheet.revision, number: next + k }));
           setPending(sheet.id, pending);
           flush(sheet.id);
         } }, st("pad.saveAsNext", { n: next })) : null,
