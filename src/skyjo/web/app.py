@@ -12,6 +12,7 @@
     WS   /ws/{code}               play or watch (docs/web-protocol.md)
     GET  /, /r/{code}, /r/{code}/replay, /replay, /replay/{id}
                                   the client (static/index.html); /static/... its files
+    GET  /manifest.webmanifest, /favicon.ico, /sw.js   installed and offline (`pwa`)
 
 Every HTTP error is `{"error": {"code", "message", "kind", "params"}}`. Every response carries a
 Content-Security-Policy that allows scripts, styles and connections from the
@@ -40,6 +41,7 @@ from skyjo.record import RecordError
 from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error, refusal
+from skyjo.web.pwa import pwa_router
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.rooms import Client, Room, RoomConfig
 from skyjo.web.scorepad_routes import scorepad_router
@@ -127,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     _routes(app)
     app.include_router(scorepad_router(settings))  # /scorepad, /api/scorepad
+    app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Outermost: the client's address is the real client's behind a trusted proxy.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)

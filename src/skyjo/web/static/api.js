@@ -1,12 +1,17 @@
 // The HTTP side of the server, and the seat tokens this browser keeps.
-import { errorText } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 async function call(method, path, body, raw = false) {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined || raw ? body : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined || raw ? body : JSON.stringify(body),
+    });
+  } catch {
+    throw Object.assign(new Error(t("offline.needed")), { offline: true }); // no connection to the server
+  }
   const data = await response.json();
   if (!response.ok) throw new Error(errorText(data.error) || response.statusText);
   return data;

@@ -131,7 +131,7 @@ function openGames(navigate) {
       room.free_seats.length ? h("button", { type: "button", onclick: () => navigate(`/r/${room.code}`) }, t("front.joinButton")) : null,
       h("button", { type: "button", onclick: () => navigate(`/r/${room.code}?watch`) }, t("front.watch"))))
       : h("li", {}, t("front.none")));
-  }, () => {});
+  }, (failure) => { if (failure.offline) replace(list, h("li", { class: "notice" }, t("offline.rooms"))); });
   return h("section", { class: "panel open-games", "aria-labelledby": "open-title" },
     h("h2", { id: "open-title" }, t("front.open")), list);
 }

@@ -19,6 +19,8 @@ export class Game {
     this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
     this.stopped = false;
+    this.online = () => this.reconnectNow(); // the connection is back: no need to wait
+    window.addEventListener("online", this.online);
     this.connect();
   }
 
@@ -35,11 +37,18 @@ export class Game {
     this.status = "reconnecting";
     this.onChange();
     const wait = Math.min(10000, 500 * 2 ** this.retries++);
-    setTimeout(() => this.connect(), wait);
+    this.retry = setTimeout(() => this.connect(), wait);
+  }
+
+  reconnectNow() {
+    if (this.stopped || this.socket.readyState !== WebSocket.CLOSED) return;
+    clearTimeout(this.retry);
+    this.connect();
   }
 
   stop() {
     this.stopped = true;
+    window.removeEventListener("online", this.online);
     this.socket.close();
   }
 

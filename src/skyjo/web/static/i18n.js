@@ -321,6 +321,12 @@ export const STRINGS = {
     "theme.dark": "Dark",
     // Two parts of a line: "Your turn: Take the discard or draw a card".
     "colon": "{before}: {after}",
+    "offline.now": "You are offline. The app keeps working where it can, and reconnects by itself when the connection returns.",
+    "offline.back": "Back online.",
+    "offline.needed": "You are offline: this needs the connection to the server.",
+    "offline.room": "You are offline: room {code} opens by itself when the connection returns.",
+    "offline.replay": "You are offline: the replay opens by itself when the connection returns.",
+    "offline.rooms": "The open games show when the connection returns.",
   },
   es: {
     "app.tagline": "El juego de cartas en tu navegador: contra bots, con amigos o en la tele.",
@@ -640,6 +646,12 @@ export const STRINGS = {
     "theme.light": "Claro",
     "theme.dark": "Oscuro",
     colon: "{before}: {after}",
+    "offline.now": "Estás sin conexión. La aplicación sigue funcionando donde puede y se reconecta sola cuando vuelva la conexión.",
+    "offline.back": "Conexión recuperada.",
+    "offline.needed": "Estás sin conexión: esto necesita la conexión con el servidor.",
+    "offline.room": "Estás sin conexión: la sala {code} se abrirá sola cuando vuelva la conexión.",
+    "offline.replay": "Estás sin conexión: la repetición se abrirá sola cuando vuelva la conexión.",
+    "offline.rooms": "Las partidas abiertas aparecerán cuando vuelva la conexión.",
   },
   fr: {
     // Le français d'une table de jeu : tutoiement, les mots des règles françaises (pioche,

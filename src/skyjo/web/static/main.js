@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 import { themeSwitch } from "./theme.js";
+import { registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
 
 const main = document.getElementById("main");
 let game = null; // the room being shown, if any
@@ -96,6 +97,10 @@ async function fetchReplay(load, links) {
   try {
     data = await load();
   } catch (failure) {
+    if (unreachable(failure)) {
+      offlinePage(t("offline.replay"));
+      return;
+    }
     replace(main, h("section", { class: "panel replay-refused" }, h("h1", { class: "sr-only" }, t("replay.badge")),
       h("p", { class: "error", role: "alert" }, failure.message),
       links, h("a", { href: "/" }, t("room.back"))));
@@ -164,10 +169,25 @@ async function openRoom(code, watch) {
           }
         } }, t("room.takeSeat")),
         h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
-  } catch {
+  } catch (failure) {
+    if (unreachable(failure)) {
+      offlinePage(t("offline.room", { code }));
+      return;
+    }
     replace(main, h("section", { class: "panel" }, h("h1", {}, t("room.noRoom", { code })),
       h("a", { href: "/" }, t("room.back"))));
   }
+}
+
+/** A page that needs the server, opened without a connection: said so, and opened again as soon
+ * as the connection is back (if the address is still the same). */
+function offlinePage(text) {
+  const path = location.pathname + location.search;
+  replace(main, h("section", { class: "panel offline-page", "data-key": "offline-page" },
+    h("p", {}, text), h("a", { href: "/" }, t("room.back"))));
+  whenOnline(() => {
+    if (location.pathname + location.search === path) route();
+  });
 }
 
 async function again(code) {
@@ -229,3 +249,5 @@ window.addEventListener("popstate", () => route());
 setLanguage(language());
 chrome();
 route();
+registerWorker();
+watchConnection(() => t("offline.now"), () => t("offline.back"));

@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
+import { isOffline, registerWorker, say } from "./offline.js";
 
 const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
@@ -48,6 +49,13 @@ class ApiError extends Error {
 const OWNER = "skyjo:scorepad:owner"; // this browser's token: its sheets
 const KEYS = "skyjo:scorepad:keys"; // {sheet id: the key of the link it was opened by}
 const LINKS = "skyjo:scorepad:links"; // {sheet id: {read, edit}}: the links made to share it
+// Offline (docs/scorepad.md): the page keeps what it last showed, and the rounds saved without a
+// connection, which it sends (in order, each at the revision it was typed on) when the connection
+// returns. The server's revision check decides: a sheet changed elsewhere meanwhile holds them
+// (shown, never dropped) until the user saves each as the next round or discards it.
+const SEEN = "skyjo:scorepad:seen:"; // + sheet id: the sheet as last shown
+const LIST = "skyjo:scorepad:list"; // the list of sheets as last shown
+const PENDING = "skyjo:scorepad:pending"; // {sheet id: {rounds: [{round, base}], held}}: not saved yet
 
 function remembered(name) {
   try {
@@ -77,15 +85,169 @@ function credentials(path) {
 async function api(method, path, body, raw = false) {
   const headers = credentials(path);
   if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined || raw ? body : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined || raw ? body : JSON.stringify(body),
+    });
+  } catch {
+    throw offlineError(); // no connection
+  }
   const data = await response.json();
   if (!response.ok) throw new ApiError(response.status, data.error);
   if (data.owner) localStorage.setItem(OWNER, data.owner); // the token of this browser's first sheet
   return data;
+}
+
+/** What a request made without a connection fails with. */
+function offlineError() {
+  return Object.assign(new Error(st("pad.offlineNeeded")), { offline: true });
+}
+
+function kept(name) {
+  try {
+    return JSON.parse(localStorage.getItem(name));
+  } catch {
+    return null;
+  }
+}
+
+function keep(name, value) {
+  try {
+    localStorage.setItem(name, JSON.stringify(value));
+  } catch {
+    // full: the page still works online
+  }
+}
+
+/** The rounds of sheet `id` saved offline and not yet on the server. */
+function pendingOf(id) {
+  return remembered(PENDING)[id] ?? { rounds: [], held: null };
+}
+
+function setPending(id, pending) {
+  const all = remembered(PENDING);
+  if (pending.rounds.length) all[id] = pending;
+  else delete all[id];
+  localStorage.setItem(PENDING, JSON.stringify(all));
+}
+
+/** Keep the round of `form` on this device, to be saved when the connection allows. */
+function queueRound(form) {
+  const sheet = state.sheet;
+  const pending = pendingOf(sheet.id);
+  pending.rounds.push({ round: typedRound(form), base: sheet.revision, number: formNumber(form) });
+  setPending(sheet.id, pending);
+  state.synced = 0;
+  state.form = newForm(null);
+  drawSheet();
+  entryFields()[0]?.focus();
+  main.querySelector("[data-key=round-form]")?.setAttribute("data-queued", String(pending.rounds.length));
+  netStatus();
+  if (!isOffline()) flush(sheet.id);
+}
+
+let flushing = false;
+
+/** Send the rounds of sheet `id` saved offline, oldest first, until one is refused: a conflict
+ * (the sheet changed elsewhere meanwhile) or a mistake holds them all for the user to decide. */
+async function flush(id) {
+  if (flushing) return;
+  flushing = true;
+  let saved = 0;
+  try {
+    for (let pending = pendingOf(id); pending.rounds.length && !pending.held; pending = pendingOf(id)) {
+      const [first] = pending.rounds;
+      let sheet;
+      let refusal;
+      try {
+        sheet = await api("POST", `${sheetPath(id)}/rounds`, { revision: first.base, round: first.round });
+      } catch (failure) {
+        if (failure.offline) break; // still no connection: kept, sent when it returns
+        refusal = failure;
+        sheet = failure.status === 409 ? await savedBefore(id, first) : null;
+      }
+      if (!sheet) {
+        pending.held = { kind: refusal.status === 409 ? "conflict" : "refused", error: refusal.error };
+        setPending(id, pending);
+        if (state.sheet?.id === id) await reload(id);
+        break;
+      }
+      pending.rounds.shift();
+      for (const one of pending.rounds) one.base = sheet.revision;
+      setPending(id, pending);
+      saved += 1;
+      keep(SEEN + id, sheet);
+      if (state.sheet?.id === id) {
+        state.offline = false;
+        refresh(sheet);
+      }
+    }
+  } finally {
+    flushing = false;
+  }
+  if (saved) state.synced = saved;
+  if (state.sheet?.id === id) drawSheet();
+  netStatus();
+}
+
+/** The sheet, when the round `kept` was saved already and nothing else since: an earlier try
+ * reached the server but its answer was lost with the connection. Else null (a conflict). */
+async function savedBefore(id, kept) {
+  const words = (text) => String(text ?? "").replace(/\//g, " ").trim().split(/\s+/).join(" ").toLowerCase();
+  try {
+    const sheet = await api("GET", sheetPath(id));
+    const last = sheet.typed[kept.number - 1];
+    const same = sheet.typed.length === kept.number && last && last.ender === kept.round.ender
+      && sheet.players.every((name) => words(last.entries[name]) === words(kept.round.entries[name]));
+    return same ? sheet : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Show `sheet` again without losing the round being typed, nor the field being typed in. */
+function refresh(sheet) {
+  const focus = state.form?.focus;
+  show(sheet, { keepForm: true });
+  const field = focus ? main.querySelector(`[data-key="${focus}"]`) : null;
+  if (field && field.matches("input")) {
+    field.focus();
+    field.setSelectionRange(field.value.length, field.value.length);
+  }
+}
+
+/** The open sheet from the server again (kept as it is when the server cannot be reached). */
+async function reload(id) {
+  try {
+    const sheet = await api("GET", sheetPath(id));
+    if (state.sheet?.id !== id) return;
+    state.offline = false;
+    refresh(sheet);
+  } catch {
+    // offline again: the sheet shown stays
+  }
+}
+
+/** Send every sheet's rounds saved offline (the open sheet's first). */
+async function flushAll() {
+  const open = state.sheet?.id;
+  const ids = Object.keys(remembered(PENDING)).sort((a, b) => (b === open) - (a === open));
+  for (const id of ids) await flush(id);
+}
+
+/** The status line: offline, and the rounds kept on this device, or the rounds just saved. */
+function netStatus() {
+  const id = state.sheet?.id;
+  const pending = id ? pendingOf(id) : { rounds: Object.values(remembered(PENDING)).flatMap((p) => p.rounds) };
+  const n = pending.rounds.length;
+  if (isOffline()) say(st(n ? (n === 1 ? "pad.offlineOne" : "pad.offlineMany") : "pad.offline", { n }), "offline");
+  else if (pending.held) say(st("pad.heldStatus"), "offline");
+  else if (n) say(st(n === 1 ? "pad.sendingOne" : "pad.sendingMany", { n }), "pending");
+  else if (state.synced) say(st(state.synced === 1 ? "pad.syncedOne" : "pad.syncedMany", { n: state.synced }), "back");
+  else say("");
 }
 
 /** Whether the open sheet may be changed here (not through a read-only link), or deleted. */
@@ -134,6 +296,7 @@ function route() {
   state.renaming = null;
   state.sharing = null;
   state.notice = "";
+  state.synced = 0;
   if (match) openSheet(match[1]);
   else openList();
 }
@@ -151,12 +314,16 @@ async function openList() {
   document.title = `Skyjo · ${st("pad.name")}`;
   replace(main, h("p", { class: "notice" }, st("pad.loading")));
   try {
+    if (isOffline()) throw offlineError(); // not even tried
     state.list = (await api("GET", "/api/scorepad/sheets")).sheets;
+    keep(LIST, state.list);
   } catch (failure) {
-    state.list = [];
-    state.notice = failure.message;
+    state.list = (failure.offline && kept(LIST)) || [];
+    state.notice = failure.offline ? "" : failure.message;
   }
   drawList(state.list);
+  netStatus();
+  if (!isOffline() && Object.keys(remembered(PENDING)).length) flushAll(); // rounds kept for other sheets
 }
 
 function drawList(sheets) {
@@ -275,7 +442,14 @@ function exportLinks(id) {
 /** Download an export: fetched with this browser's credentials, saved from a blob. */
 async function download(id, kind) {
   const path = `${sheetPath(id)}/export.${kind}`;
-  const response = await fetch(path, { headers: credentials(path) });
+  let response;
+  try {
+    response = await fetch(path, { headers: credentials(path) });
+  } catch {
+    state.notice = st("pad.offlineNeeded");
+    draw();
+    return;
+  }
   if (!response.ok) {
     state.notice = new ApiError(response.status, (await response.json()).error).message;
     draw();
@@ -334,17 +508,31 @@ function importPanel() {
 async function openSheet(id) {
   replace(main, h("p", { class: "notice" }, st("pad.loading")));
   try {
+    if (isOffline()) throw offlineError(); // not even tried: the sheet as last shown
+    state.offline = false;
     show(await api("GET", sheetPath(id)));
   } catch (failure) {
+    const seen = failure.offline ? kept(SEEN + id) : null;
+    if (seen) {
+      state.offline = true; // the sheet as last shown here, and the rounds kept on this device
+      show(seen);
+      netStatus();
+      return;
+    }
     state.sheet = null;
     replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
-      h("p", { class: "notice" }, failure.message), link("/scorepad", st("pad.all"))));
+      h("p", { class: "notice" }, failure.offline ? st("pad.offlineUnseen") : failure.message), link("/scorepad", st("pad.all"))));
+    netStatus();
+    return;
   }
+  netStatus();
+  if (pendingOf(id).rounds.length) flush(id);
 }
 
 /** Show the server's view of a sheet; a new round's form unless the game is over. */
 function show(sheet, { keepForm = false } = {}) {
   state.sheet = sheet;
+  if (!state.offline) keep(SEEN + sheet.id, sheet);
   const rounds = sheet.summary.rounds.length;
   if (!keepForm || !state.form) state.form = sheet.summary.finished || !canEdit(sheet) ? null : newForm(null);
   if (state.selected === null || state.selected > rounds) state.selected = rounds || null;
@@ -457,10 +645,10 @@ function statusPanel(sheet) {
 
 // ------------------------------------------------------------------ entering a round
 
-function newForm(number) {
+function newForm(number, given = null) {
   const sheet = state.sheet;
   const form = { number, ender: null, modes: {}, totals: {}, cards: {}, seq: 0, shown: 0, preview: null, refusal: null, focus: null };
-  const typed = number ? sheet.typed[number - 1] : null;
+  const typed = given ?? (number ? sheet.typed[number - 1] : null);
   for (const name of sheet.players) {
     const text = typed ? typed.entries[name] : "";
     const tokens = text.replace(/\//g, " ").split(/\s+/).filter(Boolean);
@@ -484,7 +672,7 @@ function typedRound(form) {
 }
 
 function formNumber(form) {
-  return form.number || state.sheet.summary.rounds.length + 1;
+  return form.number || state.sheet.summary.rounds.length + pendingOf(state.sheet.id).rounds.length + 1;
 }
 
 function formPanel(sheet) {
@@ -679,9 +867,11 @@ async function schedulePreview(changed = false) {
   main.querySelector("[data-key=round-form]")?.setAttribute("data-pending", "true");
   let answer;
   try {
+    if (isOffline()) throw offlineError(); // not even tried: the server checks it when it is saved
     answer = await api("POST", `${sheetPath(sheet.id)}/preview`, { round: typedRound(form), number: form.number });
   } catch (failure) {
-    answer = { entries: {}, round: null, error: failure.error ?? { message: failure.message } };
+    answer = failure.offline ? { entries: {}, round: null, error: null, offline: true }
+      : { entries: {}, round: null, error: failure.error ?? { message: failure.message } };
   }
   if (form !== state.form || seq !== form.seq) return;
   form.preview = answer;
@@ -715,6 +905,7 @@ function showPreview(sheet, form, answer) {
   });
   const reason = panel.querySelector("[data-key=round-reason]");
   reason.textContent = answer.round ? reasonText(answer.round, sheet.rules.ender_penalty) : "";
+  if (answer.offline) reason.textContent = st("pad.offlineCheck");
   reason.classList.toggle("pending", !answer.round);
   const entries = Object.values(answer.entries);
   if (!answer.round && answer.error && entries.every((entry) => entry && !entry.error)) {
@@ -741,6 +932,11 @@ async function saveRound() {
   const sheet = state.sheet;
   const number = formNumber(form);
   const body = { revision: sheet.revision, round: typedRound(form) };
+  const waiting = pendingOf(sheet.id);
+  if (!form.number && (isOffline() || (waiting.rounds.length && !waiting.held))) {
+    queueRound(form); // after the rounds kept before it, or until the connection returns
+    return;
+  }
   try {
     const saved = form.number
       ? await api("PUT", `${sheetPath(sheet.id)}/rounds/${form.number}`, body)
@@ -755,12 +951,18 @@ async function saveRound() {
     if (first) first.focus();
     main.querySelector("[data-key=round-form]")?.setAttribute("data-saved", String(number));
   } catch (failure) {
-    await refused(failure, form);
+    if (failure.offline && !form.number) queueRound(form);
+    else await refused(failure, form);
   }
 }
 
 /** A refused change: a mistake is shown next to its field (nothing was saved); a conflict reloads. */
 async function refused(failure, form) {
+  if (failure.offline) { // nothing sent: what is typed stays where it is
+    state.notice = failure.message;
+    drawSheet();
+    return;
+  }
   if (failure.status === 409) {
     const fresh = await api("GET", sheetPath(state.sheet.id));
     state.notice = st("pad.conflict");
@@ -852,7 +1054,59 @@ function roundsPanel(sheet) {
             String(summary.totals[name]))), h("td", {})),
         summary.finished ? wonRow(sheet) : h("tr", { class: "to-go", "data-key": "to-go-row" }, h("th", { scope: "row" }, st("pad.toGoRow")),
           sheet.players.map((name) => h("td", {}, String(Math.max(0, summary.to_target[name])))), h("td", {}))))),
-    summary.rounds.length ? h("p", { class: "notice pad-marks" }, st("pad.marks")) : null);
+    summary.rounds.length ? h("p", { class: "notice pad-marks" }, st("pad.marks")) : null,
+    pendingList(sheet));
+}
+
+/** The rounds saved on this device and not yet on the server: as typed (the server scores them),
+ * each to discard; when they are held (refused, or the sheet changed elsewhere), the first one to
+ * save as the next round, or to copy into the form. */
+function pendingList(sheet) {
+  const pending = pendingOf(sheet.id);
+  if (!pending.rounds.length) return null;
+  const next = sheet.summary.rounds.length + 1;
+  const held = pending.held;
+  const rows = pending.rounds.map((one, i) => {
+    const entries = sheet.players.map((name) => `${name}${one.round.ender === name ? " *" : ""}: ${one.round.entries[name] || "—"}`);
+    let actions;
+    if (state.confirm?.kind === "pending" && state.confirm.index === i) {
+      actions = [h("span", { class: "confirm", role: "alert" }, st("pad.discardAsk", { n: next + i })),
+        h("button", { type: "button", class: "danger", "data-key": `confirm-discard-${i}`, onclick: () => {
+          pending.rounds.splice(i, 1); // held rounds stay held: the next one is the user's to decide too
+          setPending(sheet.id, pending);
+          state.confirm = null;
+          drawSheet();
+          netStatus();
+        } }, st("pad.discard")),
+        h("button", { type: "button", "data-key": `keep-pending-${i}`, onclick: () => { state.confirm = null; drawSheet(); } }, st("pad.keep"))];
+    } else {
+      actions = [
+        held && i === 0 ? h("button", { type: "button", class: "start", "data-key": "pending-save", onclick: () => {
+          pending.held = null;
+          pending.rounds.forEach((round, k) => Object.assign(round, { base: sheet.revision, number: next + k }));
+          setPending(sheet.id, pending);
+          flush(sheet.id);
+        } }, st("pad.saveAsNext", { n: next })) : null,
+        held && i === 0 && canEdit(sheet) ? h("button", { type: "button", "data-key": "pending-copy", onclick: () => {
+          state.form = newForm(null, one.round);
+          drawSheet();
+          entryFields()[0]?.focus();
+        } }, st("pad.copyToForm")) : null,
+        h("button", { type: "button", class: "danger", "data-key": `discard-${i}`,
+          onclick: () => { state.confirm = { kind: "pending", index: i }; drawSheet(); } }, st("pad.discard")),
+      ];
+    }
+    return h("li", { "data-pending": i },
+      h("p", {}, h("b", {}, st("pad.pendingRound", { n: next + i })), " ", entries.join(" · ")),
+      h("div", { class: "row" }, actions));
+  });
+  const why = !held ? st("pad.pendingHelp")
+    : held.kind === "conflict" ? st("pad.pendingConflict")
+      : st("pad.pendingRefused", { message: mistakeText(held.error) || "" });
+  return h("div", { class: "pad-pending", "data-key": "pending", "data-held": held ? held.kind : null },
+    h("h3", {}, st("pad.pendingTitle")),
+    h("p", { class: held ? "error" : "notice", role: held ? "alert" : null, "data-key": "pending-why" }, why),
+    h("ol", {}, rows));
 }
 
 /** After the game's end, in place of the points to go: a star under each winner. */
@@ -1061,6 +1315,15 @@ document.addEventListener("keydown", (event) => {
 });
 
 window.addEventListener("popstate", () => route());
+window.addEventListener("offline", () => netStatus());
+window.addEventListener("online", async () => {
+  netStatus();
+  await flushAll();
+  if (state.sheet) await reload(state.sheet.id);
+  else if (!location.pathname.match(/^\/scorepad\/./)) openList();
+  netStatus();
+});
 setLanguage(language());
 chrome();
 route();
+registerWorker();

@@ -1,0 +1,110 @@
+"""The web app installed and offline: its manifest, its favicon, its service worker.
+
+    GET /manifest.webmanifest   the web app manifest (name, icons, colours, start_url)
+    GET /favicon.ico            static/icons/favicon.ico (16, 32 and 48 px)
+    GET /sw.js                  the service worker (static/sw.js), with its build
+
+The service worker is served from the root so that its scope is the whole app. The
+server puts its build before its text: `const BUILD = {version, shells, files};` where
+`files` is every file of static/ (the pages' scripts, styles and icons) and the manifest
+and favicon, `shells` the three pages' addresses, and `version` a hash of every file
+of static/ (sw.js's own text too). Any change to a file changes the version, which
+makes the browser install the new worker: it fills a new cache and drops the old one.
+No one bumps a number by hand. tools/make_icons.py draws the icons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+STATIC = Path(__file__).parent / "static"
+WORKER = STATIC / "sw.js"
+#: The pages a visit keeps for offline use: the front page (also a room's and a replay's
+#: page: the same file), the scorepad (also a sheet's page) and the replay viewer.
+SHELLS = ["/", "/scorepad", "/replay"]
+#: The files outside static/ that the pages load.
+ROOT_FILES = ["/manifest.webmanifest", "/favicon.ico"]
+THEME = "#1f5f4f"  # the top bar's felt (style.css)
+BACKGROUND = "#f4f1ea"  # the page's background (style.css)
+
+MANIFEST: dict[str, Any] = {
+    "name": "Skyjo",
+    "short_name": "Skyjo",
+    "description": "The card game Skyjo: against bots, with friends, and a scorepad.",
+    "id": "/",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "background_color": BACKGROUND,
+    "theme_color": THEME,
+    "icons": [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {
+            "src": "/static/icons/maskable-512.png",
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+    ],
+    "shortcuts": [{"name": "Scorepad", "url": "/scorepad"}],
+}
+
+
+def static_files() -> list[Path]:
+    """Every file of static/ but the worker itself, in a stable order."""
+    return sorted(p for p in STATIC.rglob("*") if p.is_file() and p != WORKER)
+
+
+def build() -> dict[str, Any]:
+    """What the worker keeps: its version (a hash of static/'s files, its own text
+    too), the page shells and the files."""
+    digest = hashlib.sha256()
+    for path in [*static_files(), WORKER]:
+        digest.update(path.relative_to(STATIC).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    files = [f"/static/{p.relative_to(STATIC).as_posix()}" for p in static_files()]
+    return {"version": digest.hexdigest()[:16], "shells": SHELLS, "files": files + ROOT_FILES}
+
+
+def worker_text() -> str:
+    """The service worker as served: its build, then static/sw.js."""
+    return f"const BUILD = {json.dumps(build())};\n" + WORKER.read_text(encoding="utf-8")
+
+
+def pwa_router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> JSONResponse:
+        return JSONResponse(
+            MANIFEST,
+            media_type="application/manifest+json",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    @router.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "icons" / "favicon.ico", media_type="image/x-icon")
+
+    @router.get("/sw.js", include_in_schema=False)
+    async def worker() -> Response:
+        # A fresh build on each request (a few hundred KB hashed, in a thread): an edited
+        # file is a new version at once, with no restart. A browser asks once a page load.
+        text = await asyncio.to_thread(worker_text)
+        return Response(
+            text,
+            media_type="text/javascript; charset=utf-8",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    return router

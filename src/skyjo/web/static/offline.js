@@ -1,0 +1,63 @@
+// The app offline: the service worker registered (sw.js keeps the pages and their files), and a
+// status line under the top bar that says when the connection is gone and when it is back
+// (role=status: a screen reader reads it out without moving the focus).
+
+/** Register the service worker, where the browser has them (a secure context: https, or
+ * localhost). Without one the app works as before, online. */
+export function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js").catch((failure) => console.warn("no service worker:", failure));
+}
+
+let line = null;
+
+/** The status line (made once, after the top bar: outside what the pages redraw). */
+function statusLine() {
+  if (!line) {
+    line = document.createElement("p");
+    line.id = "net-status";
+    line.className = "net-status";
+    line.dataset.key = "net-status";
+    line.setAttribute("role", "status");
+    line.setAttribute("aria-live", "polite");
+    (document.getElementById("top") ?? document.body.firstElementChild).after(line);
+  }
+  return line;
+}
+
+/** Say `text` on the status line (empty: hide it); `state` is "offline", "pending" or "back". */
+export function say(text, state = "") {
+  const status = statusLine();
+  if (status.textContent !== text) status.textContent = text;
+  status.dataset.state = text ? state : "";
+}
+
+/** Whether the browser knows it has no connection. */
+export const isOffline = () => navigator.onLine === false;
+
+/** Whether `failure` (a fetch's, or api.js's) means the server could not be reached. */
+export const unreachable = (failure) => Boolean(failure?.offline) || failure instanceof TypeError;
+
+/** Run `action` once, when the connection comes back. */
+export function whenOnline(action) {
+  window.addEventListener("online", () => action(), { once: true });
+}
+
+/** Keep the status line up to date: `offline()` says the connection is gone, `back()` that it
+ * is back (said for a few seconds). Both are functions: their text is in the page's language
+ * at the time. */
+export function watchConnection(offline, back) {
+  let hide = null;
+  const update = (event) => {
+    clearTimeout(hide);
+    if (isOffline()) {
+      say(offline(), "offline");
+    } else if (event?.type === "online") {
+      say(back(), "back");
+      hide = setTimeout(() => say(""), 5000);
+    }
+  };
+  window.addEventListener("offline", update);
+  window.addEventListener("online", update);
+  update();
+}

@@ -1,0 +1,257 @@
+"""The app offline in a real browser: Playwright driving Debian's chromium against
+`skyjo serve` on localhost. The service worker (static/sw.js) registers and controls
+the page; after one visit the front page, a room's page, the replay viewer and the
+scorepad load with no connection (`context.set_offline`, which also cuts the worker's
+own requests: a page it had not kept fails to load); rounds typed offline are kept and
+saved when the connection returns; a sheet changed elsewhere meanwhile loses nothing.
+Screenshots go to tests/web/artifacts/. Every wait is on a condition of the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from browsing import PHONE, SCREENS
+from liveserver import Server
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
+
+#: The scorepad token of "this browser" (as the page keeps the one the server issued).
+BROWSER = "the-browser-of-the-offline-tests-0000"
+API = "/api/scorepad/sheets"
+WORKER_READY = "navigator.serviceWorker.ready.then((r) => r.active !== null)"
+
+
+def open_page(
+    browser: Browser, viewport: dict[str, int], problems: list[str], token: bool = True
+) -> Page:
+    """A page in a fresh context holding this browser's scorepad token (as
+    browsing.open_page, whose notes it keeps but one: a request the browser could not
+    send offline is what these tests ask for)."""
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("dialog", lambda box: (problems.append(f"dialog: {box.message}"), box.dismiss()))
+    page.on("console", lambda m: note(problems, m))
+    if token:
+        page.add_init_script(f"localStorage.setItem('skyjo:scorepad:owner', '{BROWSER}')")
+    return page
+
+
+def note(problems: list[str], message: ConsoleMessage) -> None:
+    if message.type == "error" and "ERR_INTERNET_DISCONNECTED" not in message.text:
+        problems.append(f"console: {message.text}")
+
+
+def _refused(route: Route) -> None:
+    route.abort("internetdisconnected")
+
+
+def go_offline(context: BrowserContext) -> None:
+    """No connection: `set_offline` (navigator.onLine, the page's and the worker's requests),
+    and every API request refused as well: Chromium lets a request through while a page
+    reloads offline (the old page's, as it unloads), which would reach the server."""
+    context.set_offline(True)
+    context.route("**/api/**", _refused)
+
+
+def go_online(context: BrowserContext) -> None:
+    context.unroute("**/api/**", _refused)
+    context.set_offline(False)
+
+
+def visit(page: Page, url: str) -> BrowserContext:
+    """Open `url` and wait until the service worker is active (its files kept); the context."""
+    page.goto(url)
+    page.wait_for_function(WORKER_READY)
+    return page.context
+
+
+def sheet_of(server: Server, sheet_id: str) -> dict[str, Any]:
+    """The sheet as the server has it (another client: the same owner token)."""
+    response = httpx2.get(
+        f"{server.base}{API}/{sheet_id}", headers={"X-Skyjo-Owner": BROWSER}, timeout=10
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def new_sheet(page: Page, base: str, title: str) -> str:
+    """A sheet of Ana and Ben made on the list page; its id, once the worker is active."""
+    visit(page, f"{base}/scorepad")
+    page.fill("[data-key=new-title]", title)
+    page.fill("[data-key=new-player-0]", "Ana")
+    page.fill("[data-key=new-player-1]", "Ben")
+    page.click("[data-key=create]")
+    page.wait_for_selector("[data-key=round-form]")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def enter_totals(page: Page, ender: int, *totals: str) -> None:
+    """Type each player's total, tick the ender, Save."""
+    for i, total in enumerate(totals):
+        page.fill(f"[data-key=total-{i}]", total)
+    page.check(f"[data-key=ender-{ender}]")
+    page.click("[data-key=save-round]")
+
+
+def pending_in_storage(page: Page) -> dict[str, Any]:
+    return page.evaluate("JSON.parse(localStorage.getItem('skyjo:scorepad:pending') || '{}')")
+
+
+def test_the_worker_registers_keeps_the_app_and_controls_the_page_after_a_reload(
+    browser: Browser, server: Server, problems: list[str]
+) -> None:
+    page = open_page(browser, SCREENS["desktop"], problems)
+    visit(page, server.base)
+    page.reload()
+    script = page.evaluate("navigator.serviceWorker.controller?.scriptURL ?? null")
+    assert script == f"{server.base}/sw.js"
+    kept = page.evaluate(
+        """async () => {
+          const names = await caches.keys();
+          const cache = await caches.open(names[0]);
+          return { names, urls: (await cache.keys()).map((r) => new URL(r.url).pathname) };
+        }"""
+    )
+    build = httpx2.get(f"{server.base}/sw.js", timeout=10).text.partition("\n")[0]
+    version = build.split('"version": "')[1].split('"')[0]
+    assert kept["names"] == [f"skyjo-{version}"]
+    for url in ("/", "/scorepad", "/replay", "/static/main.js", "/static/game.js"):
+        assert url in kept["urls"], url
+    assert not [url for url in kept["urls"] if url.startswith("/api/")]
+    page.context.close()
+
+
+def test_the_front_page_a_room_and_the_replay_viewer_load_offline(
+    browser: Browser, server: Server, problems: list[str], artifacts: Path
+) -> None:
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": None}]})
+    for name, viewport in (("phone", SCREENS["phone"]), ("desktop", SCREENS["desktop"])):
+        page = open_page(browser, viewport, problems)
+        context = visit(page, server.base)
+        go_offline(context)
+        page.goto(server.base)
+        page.wait_for_selector("[data-key=start]")
+        status = page.locator("#net-status")
+        expect(status).to_have_attribute("role", "status")
+        expect(status).to_contain_text("You are offline")
+        expect(page.locator(".open-games")).to_contain_text("when the connection returns")
+        page.screenshot(path=artifacts / f"offline-front-{name}.png", full_page=True)
+        page.goto(f"{server.base}/replay")
+        page.wait_for_selector("[data-key=record-file]")
+        expect(status).to_contain_text("You are offline")
+        # a room's page: the app, which says the room opens when the connection returns ...
+        page.goto(f"{server.base}/r/{room['code']}")
+        expect(page.locator("[data-key=offline-page]")).to_contain_text(room["code"])
+        assert page.locator("[data-key=take-seat]").count() == 0
+        # ... and does so by itself
+        go_online(context)
+        page.wait_for_selector("[data-key=take-seat]")
+        expect(status).to_contain_text("Back online")
+        context.close()
+
+
+def test_a_page_never_visited_is_not_kept(
+    browser: Browser, server: Server, problems: list[str]
+) -> None:
+    """The offline pages come from the worker's cache, not from the network: a browser
+    that never ran the worker gets the browser's error offline."""
+    page = open_page(browser, PHONE, problems, token=False)
+    go_offline(page.context)
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(f"{server.base}/scorepad")
+    page.context.close()
+
+
+def test_rounds_entered_offline_are_saved_when_the_connection_returns(
+    browser: Browser, server: Server, problems: list[str], artifacts: Path
+) -> None:
+    for name, viewport in (("phone", SCREENS["phone"]), ("desktop", SCREENS["desktop"])):
+        page = open_page(browser, viewport, problems)
+        sheet_id = new_sheet(page, server.base, f"Offline {name}")
+        context = page.context
+        go_offline(context)
+        page.reload()  # the sheet's page, offline: as last seen
+        page.wait_for_selector("[data-key=round-form]")
+        expect(page.locator("[data-key=sheet-title]")).to_have_text(f"Offline {name}")
+        status = page.locator("#net-status")
+        expect(status).to_have_attribute("role", "status")
+        expect(status).to_contain_text("You are offline")
+        enter_totals(page, 0, "12", "20")
+        expect(page.locator("[data-key=round-form]")).to_have_attribute("data-queued", "1")
+        expect(page.locator("#pad-form-title")).to_have_text("Round 2")
+        enter_totals(page, 1, "3", "-4")
+        expect(page.locator("[data-key=pending] li")).to_have_count(2)
+        expect(status).to_contain_text("2 rounds are kept on this device")
+        # reloaded offline: the sheet as last seen and the rounds not saved yet
+        page.reload()
+        pending = page.locator("[data-key=pending]")
+        expect(pending.locator("li").nth(0)).to_contain_text("Round 1: Ana *: 12 · Ben: 20")
+        expect(pending.locator("li").nth(1)).to_contain_text("Round 2: Ana: 3 · Ben *: -4")
+        assert page.get_attribute(".pad-sheet-page", "data-rounds") == "0"
+        assert sheet_of(server, sheet_id)["typed"] == []
+        page.screenshot(path=artifacts / f"offline-scorepad-{name}.png", full_page=True)
+        go_online(context)
+        expect(status).to_contain_text("Back online: the 2 rounds kept on this device are saved.")
+        expect(page.locator(".pad-sheet-page")).to_have_attribute("data-rounds", "2")
+        expect(pending).to_have_count(0)
+        assert sheet_of(server, sheet_id)["typed"] == [
+            {"ender": "Ana", "entries": {"Ana": "12", "Ben": "20"}},
+            {"ender": "Ben", "entries": {"Ana": "3", "Ben": "-4"}},
+        ]
+        assert pending_in_storage(page) == {}
+        page.screenshot(path=artifacts / f"offline-scorepad-saved-{name}.png", full_page=True)
+        context.close()
+
+
+def test_a_sheet_changed_elsewhere_meanwhile_loses_nothing_typed_offline(
+    browser: Browser, server: Server, problems: list[str], artifacts: Path
+) -> None:
+    """Another device saves round 1 while this one, offline, keeps its own round 1. Back
+    online, the server refuses this one's (its revision is stale): nothing is saved over
+    the other's, the round stays on this device, shown with the fresh sheet and a plain
+    sentence, across a reload, until the user saves it as round 2 (or discards it)."""
+    page = open_page(browser, PHONE, problems)
+    sheet_id = new_sheet(page, server.base, "Two devices")
+    context = page.context
+    go_offline(context)
+    page.reload()
+    page.wait_for_selector("[data-key=round-form]")
+    enter_totals(page, 0, "12", "20")
+    page.wait_for_selector("[data-key=pending]")
+    other = sheet_of(server, sheet_id)
+    body = {
+        "revision": other["revision"],
+        "round": {"ender": "Ben", "entries": {"Ana": "9", "Ben": "2"}},
+    }
+    added = httpx2.post(
+        f"{server.base}{API}/{sheet_id}/rounds",
+        json=body,
+        headers={"X-Skyjo-Owner": BROWSER},
+        timeout=10,
+    )
+    assert added.status_code == 200, added.text
+    go_online(context)
+    pending = page.locator("[data-key=pending][data-held=conflict]")
+    expect(pending).to_contain_text("changed on another device")
+    expect(pending.locator("li")).to_contain_text("Round 2: Ana *: 12 · Ben: 20")
+    expect(page.locator(".pad-sheet-page")).to_have_attribute("data-rounds", "1")  # the other's
+    expect(page.locator("#net-status")).to_contain_text("not saved")
+    page.screenshot(path=artifacts / "offline-scorepad-conflict-phone.png", full_page=True)
+    assert [r["entries"] for r in sheet_of(server, sheet_id)["typed"]] == [{"Ana": "9", "Ben": "2"}]
+    page.reload()  # held, not sent again by itself: still there
+    expect(pending.locator("li")).to_contain_text("Round 2: Ana *: 12 · Ben: 20")
+    assert list(pending_in_storage(page)) == [sheet_id]
+    page.click("[data-key=pending-save]")
+    expect(page.locator(".pad-sheet-page")).to_have_attribute("data-rounds", "2")
+    expect(page.locator("[data-key=pending]")).to_have_count(0)
+    expect(page.locator("#net-status")).to_contain_text("is saved")
+    assert [r["entries"] for r in sheet_of(server, sheet_id)["typed"]] == [
+        {"Ana": "9", "Ben": "2"},
+        {"Ana": "12", "Ben": "20"},
+    ]
+    problems[:] = [p for p in problems if "status of 409" not in p]
+    context.close()
