@@ -103,13 +103,13 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
     assert said("fr", calls) == [
         [
             "Tu as pioché un 5",
-            "Tu as posé le 5 en [1, 2] et défaussé le 9",
+            "Tu as posé le 5 en ligne 2, colonne 3 et défaussé le 9",
             f"Tes dernières cartes ont été retournées{nb}: 3, 4",
             "Tu as éliminé une colonne de 7",
         ],
         [
             "Ana a pioché un 5",
-            "Ana a posé le 5 en [1, 2] et défaussé le 9",
+            "Ana a posé le 5 en ligne 2, colonne 3 et défaussé le 9",
             f"Les dernières cartes d'Ana ont été retournées{nb}: 3, 4",
             "Ana a éliminé une colonne de 7",
         ],
@@ -122,13 +122,13 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
     assert said("de", calls) == [
         [
             "Du hast eine 5 gezogen",
-            "Du hast die 5 bei [1, 2] hingelegt und die 9 abgelegt",
+            "Du hast die 5 in Zeile 2, Spalte 3 hingelegt und die 9 abgelegt",
             "Deine letzten Karten wurden aufgedeckt: 3, 4",
             "Du hast eine 7er-Spalte abgeräumt",
         ],
         [
             "Ana hat eine 5 gezogen",
-            "Ana hat die 5 bei [1, 2] hingelegt und die 9 abgelegt",
+            "Ana hat die 5 in Zeile 2, Spalte 3 hingelegt und die 9 abgelegt",
             "Die letzten Karten von Ana wurden aufgedeckt: 3, 4",
             "Ana hat eine 7er-Spalte abgeräumt",
         ],
@@ -166,14 +166,14 @@ def test_french_and_german_tell_a_turn_with_the_cards_articles() -> None:
         [
             "Tu as pris le 11 de la défausse",
             "Tu as pioché un 8",
-            "Tu as défaussé le 12 et retourné un -2 en [2, 3]",
+            "Tu as défaussé le 12 et retourné un -2 en ligne 3, colonne 4",
             f"Tu as retourné toutes tes cartes{nb}: les autres jouent encore une fois",
             f"Temps écoulé{nb}: un bot a joué pour Ana",
         ],
         [
             "Ben a pris le 11 de la défausse",
             "Ben a pioché un 8",
-            "Ben a défaussé le 12 et retourné un -2 en [2, 3]",
+            "Ben a défaussé le 12 et retourné un -2 en ligne 3, colonne 4",
             f"Ben a retourné toutes ses cartes{nb}: les autres jouent encore une fois",
             f"Temps écoulé{nb}: un bot a joué pour Ana",
         ],
@@ -184,14 +184,14 @@ def test_french_and_german_tell_a_turn_with_the_cards_articles() -> None:
         [
             "Du hast die 11 vom Ablagestapel genommen",
             "Du hast eine 8 gezogen",
-            "Du hast die 12 abgelegt und eine -2 bei [2, 3] aufgedeckt",
+            "Du hast die 12 abgelegt und eine -2 in Zeile 3, Spalte 4 aufgedeckt",
             "Du hast alle Karten aufgedeckt: Alle anderen sind noch einmal dran",
             "Zeit abgelaufen: Ein Bot hat für Ana gespielt",
         ],
         [
             "Ben hat die 11 vom Ablagestapel genommen",
             "Ben hat eine 8 gezogen",
-            "Ben hat die 12 abgelegt und eine -2 bei [2, 3] aufgedeckt",
+            "Ben hat die 12 abgelegt und eine -2 in Zeile 3, Spalte 4 aufgedeckt",
             "Ben hat alle Karten aufgedeckt: Alle anderen sind noch einmal dran",
             "Zeit abgelaufen: Ein Bot hat für Ana gespielt",
         ],
