@@ -1,6 +1,7 @@
 // The app offline: the service worker registered (sw.js keeps the pages and their files), and a
 // status line under the top bar that says when the connection is gone and when it is back
-// (role=status: a screen reader reads it out without moving the focus).
+// (a screen reader hears each change through the page's one live region, a11y.js).
+import { announce } from "./a11y.js";
 
 /** Register the service worker, where the browser has them (a secure context: https, or
  * localhost). Without one the app works as before, online. */
@@ -18,8 +19,6 @@ function statusLine() {
     line.id = "net-status";
     line.className = "net-status";
     line.dataset.key = "net-status";
-    line.setAttribute("role", "status");
-    line.setAttribute("aria-live", "polite");
     (document.getElementById("top") ?? document.body.firstElementChild).after(line);
   }
   return line;
@@ -28,7 +27,10 @@ function statusLine() {
 /** Say `text` on the status line (empty: hide it); `state` is "offline", "pending" or "back". */
 export function say(text, state = "") {
   const status = statusLine();
-  if (status.textContent !== text) status.textContent = text;
+  if (status.textContent !== text) {
+    status.textContent = text;
+    announce(text);
+  }
   status.dataset.state = text ? state : "";
 }
 
