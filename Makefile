@@ -25,10 +25,8 @@ lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
-# Three workers on two cores: the browser tests spend much of their time waiting on
-# the browser and the server, and a third worker fills that time.
 test: lint .numba-stamp
-	$(BIN)/pytest -n 3 --dist worksteal -q
+	$(BIN)/pytest -n 2 --dist worksteal -q
 
 bench: $(BIN)/skyjo
 	$(BIN)/python bench/engine.py
