@@ -28,20 +28,33 @@ def sentence_tables(path: Path, prefix: str) -> dict[str, dict[str, str]]:
     return tables
 
 
-def render(path: Path, function: str, language: str, errors: list[dict[str, Any]]) -> list[str]:
-    """The JS module `path`'s `function` (in `language`) applied to each error, run by node."""
+#: A browser's globals as the client's modules read them: the saved choice (every
+#: `localStorage` key answers it) and the browser's languages.
+BROWSER = (
+    "const [module, setup] = process.argv.slice(1);"
+    "const { saved, languages, language } = JSON.parse(setup);"
+    "globalThis.localStorage = { getItem: () => saved, setItem() {} };"
+    "const browser = { value: { languages, language }, configurable: true };"
+    "Object.defineProperty(globalThis, 'navigator', browser);"
+    "globalThis.document = { documentElement: {} };"
+)
+
+
+def run_js(module: Path, expression: str, data: Any = None, **browser: Any) -> Any:
+    """The JSON value of `expression` over the JS module `module` (imported as `mod`) and
+    `data` (as `input`), run by node in a stubbed browser: `saved` (the language chosen
+    before), `languages` and `language` (the browser's)."""
     assert shutil.which("node"), "node is not installed (.ci/run installs nodejs)"
-    script = (
-        "const [lang, module] = process.argv.slice(1);"
-        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
-        "globalThis.document = { documentElement: {} };"
-        f"const {{ {function} }} = await import(module);"
-        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
-        f"process.stdout.write(JSON.stringify(JSON.parse(input).map({function})));"
+    script = BROWSER + (
+        "let text = ''; for await (const chunk of process.stdin) text += chunk;"
+        "const input = JSON.parse(text);"
+        "const mod = await import(module);"
+        f"process.stdout.write(JSON.stringify({expression}));"
     )
+    setup = {"saved": None, "languages": [], "language": "en-US", **browser}
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, language, path.as_uri()],
-        input=json.dumps(errors),
+        ["node", "--input-type=module", "-e", script, module.as_uri(), json.dumps(setup)],
+        input=json.dumps(data),
         capture_output=True,
         text=True,
         check=False,
@@ -49,6 +62,11 @@ def render(path: Path, function: str, language: str, errors: list[dict[str, Any]
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def render(path: Path, function: str, language: str, errors: list[dict[str, Any]]) -> list[str]:
+    """The JS module `path`'s `function` (in `language`) applied to each error, run by node."""
+    return run_js(path, f"input.map(mod.{function})", errors, saved=language)
 
 
 def core_kinds(module: Any, error: str) -> set[str]:

@@ -5,11 +5,10 @@ name; the round's end likewise."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
+
+from i18n_js import run_js
 
 from skyjo.web import app as web_app
 
@@ -19,26 +18,7 @@ SEATS = [{"name": "Ana"}, {"name": "Ben"}]
 
 def said(language: str, calls: list[list]) -> list:
     """Each `[function, *arguments]` of text.js called in `language` (by node)."""
-    assert shutil.which("node"), "node is not installed (.ci/run installs nodejs)"
-    script = (
-        "const [lang, module] = process.argv.slice(1);"
-        "globalThis.localStorage = { getItem: () => lang, setItem() {} };"
-        "globalThis.document = { documentElement: {} };"
-        "const text = await import(module);"
-        "let input = ''; for await (const chunk of process.stdin) input += chunk;"
-        "const calls = JSON.parse(input);"
-        "process.stdout.write(JSON.stringify(calls.map(([f, ...a]) => text[f](...a))));"
-    )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, language, TEXT.as_uri()],
-        input=json.dumps(calls),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_js(TEXT, "input.map(([f, ...a]) => mod[f](...a))", calls, saved=language)
 
 
 EVENTS = [

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from i18n_js import run_js
 
 from skyjo.web import app as web_app
 
@@ -50,32 +49,12 @@ SAME_WORDS = {
     "fr": {"Chat", "Total", "total {n}", "CSV", "JSON", "Pause", "Skyjo"},
     "de": {"Chat", "CSV", "JSON", "Pause", "Minus", "R{n}", "Skyjo"},
 }
-STUBS = (
-    "const [module, setup] = process.argv.slice(1);"
-    "const { saved, languages, language } = JSON.parse(setup);"
-    "globalThis.localStorage = { getItem: () => saved, setItem() {} };"
-    "const browser = { value: { languages, language }, configurable: true };"
-    "Object.defineProperty(globalThis, 'navigator', browser);"
-    "globalThis.document = { documentElement: {} };"
-    "const mod = await import(module);"
-)
 
 
-def node(module: Path, expression: str, **setup: Any) -> Any:
-    """The JSON value of `expression` (over the imported module `mod`), run by node
-    with a browser whose saved choice is `saved` and languages `languages`/`language`."""
-    assert shutil.which("node"), "node is not installed (.ci/run installs nodejs)"
-    script = STUBS + f"process.stdout.write(JSON.stringify({expression}));"
-    config = {"saved": None, "languages": [], "language": "en-US", **setup}
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, module.as_uri(), json.dumps(config)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+def node(module: Path, expression: str, **browser: Any) -> Any:
+    """The JSON value of `expression` over the imported module `mod`, run by node in a
+    browser whose saved choice is `saved` and languages `languages`/`language`."""
+    return run_js(module, expression, **browser)
 
 
 def placeholders(sentence: str) -> set[str]:
