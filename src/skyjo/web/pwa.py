@@ -67,12 +67,13 @@ def static_files() -> list[Path]:
 def build() -> dict[str, Any]:
     """What the worker keeps: its version (a hash of static/'s files, its own text
     too), the page shells and the files."""
+    kept = static_files()
     digest = hashlib.sha256()
-    for path in [*static_files(), WORKER]:
+    for path in [*kept, WORKER]:
         digest.update(path.relative_to(STATIC).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")
-    files = [f"/static/{p.relative_to(STATIC).as_posix()}" for p in static_files()]
+    files = [f"/static/{p.relative_to(STATIC).as_posix()}" for p in kept]
     return {"version": digest.hexdigest()[:16], "shells": SHELLS, "files": files + ROOT_FILES}
 
 
