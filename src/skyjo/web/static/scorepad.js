@@ -1316,7 +1316,14 @@ document.addEventListener("keydown", (event) => {
 
 window.addEventListener("popstate", () => route());
 window.addEventListener("offline", () => netStatus());
+// A page being left sends nothing: Chromium may say "online" to the old page of an offline
+// reload, and a round sent then would reach the server with nobody to hear the answer.
+let leaving = false;
+window.addEventListener("beforeunload", () => { leaving = true; });
+window.addEventListener("pagehide", () => { leaving = true; });
+window.addEventListener("pageshow", () => { leaving = false; });
 window.addEventListener("online", async () => {
+  if (leaving) return;
   netStatus();
   await flushAll();
   if (state.sheet) await reload(state.sheet.id);
