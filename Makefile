@@ -25,7 +25,10 @@ lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
+# The system packages the tests drive (chromium, nodejs, postgresql): installed when
+# missing and possible, else one line naming them and the command that installs them.
 test: lint .numba-stamp
+	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
 bench: $(BIN)/skyjo
