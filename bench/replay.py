@@ -20,7 +20,8 @@ from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
-from skyjo.engine import FACE_DOWN, SWAP, TAKE_DISCARD, new_game, observe, step
+from skyjo.engine import SWAP, TAKE_DISCARD, new_game, step
+from skyjo.observation import FACE_DOWN, observe
 from skyjo.record import replay, write_record
 
 

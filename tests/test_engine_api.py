@@ -25,10 +25,7 @@ from helpers import (
 
 from skyjo.engine import (
     ACTION_NAMES,
-    CLEARED,
     DRAW,
-    FACE_DOWN,
-    FACE_UP,
     FLIP,
     GAME_INFO,
     NEXT_ROUND,
@@ -36,7 +33,6 @@ from skyjo.engine import (
     REVEAL,
     SWAP,
     TAKE_DISCARD,
-    Event,
     IllegalActionError,
     Phase,
     action_from_name,
@@ -45,12 +41,12 @@ from skyjo.engine import (
     legal_action_mask,
     legal_actions,
     new_game,
-    observe,
     start_round,
     step,
     step_with_events,
-    visible_event,
 )
+from skyjo.events import Event, visible_event
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, observe
 from skyjo.rules import CARD_COUNTS, DECK, Rules
 
 # Ana reveals [0, 0] and [1, 0] (5 + 5), Ben [0, 0] and [1, 1] (2 + 1): Ana starts.

@@ -21,16 +21,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
-from skyjo.engine import (
-    DRAW,
-    NEXT_ROUND,
-    Event,
-    State,
-    new_game,
-    reshuffle,
-    start_round,
-    step_with_events,
-)
+from skyjo.engine import DRAW, NEXT_ROUND, State, new_game, reshuffle, start_round, step_with_events
+from skyjo.events import Event
 from skyjo.record import Record, replay
 from skyjo.tui.game import BoardApp
 from skyjo.tui.narrate import event_lines

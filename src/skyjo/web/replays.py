@@ -22,15 +22,15 @@ from typing import Any
 from skyjo.engine import (
     DRAW,
     NEXT_ROUND,
-    Event,
     Phase,
     State,
     new_game,
-    observe,
     reshuffle,
     start_round,
     step_with_events,
 )
+from skyjo.events import Event
+from skyjo.observation import observe
 from skyjo.record import Record, RecordError, read_record, replay
 from skyjo.scoring import winners
 
