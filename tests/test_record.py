@@ -26,10 +26,9 @@ from skyjo.record import (
     RecordError,
     load_record,
     read_record,
-    replay,
-    replay_summary,
     write_record,
 )
+from skyjo.replayer import replay, replay_summary
 from skyjo.rules import DECK, Rules
 from skyjo.scoring import Scoresheet, score_round
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
 
+from skyjo.errors import SkyjoError
 from skyjo.events import Event, History
 from skyjo.rules import (
     COLS,
@@ -98,8 +99,27 @@ GAME_INFO = GameInfo()
 _REVEAL, _TURNS, _FINAL_TURNS, _ROUND_OVER, _GAME_OVER = (int(p) for p in Phase)
 
 
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state; the state is unchanged."""
+class IllegalActionError(SkyjoError):
+    """An action that the rules do not allow in this state; the state is unchanged.
+
+    `kind` and `params` say why (`why_illegal`): e.g. ``flip_face_up`` with
+    ``{"seat": 1, "position": [0, 2]}`` (RULES.md 2.5).
+    """
+
+
+class EngineError(SkyjoError):
+    """A bad argument to the engine, not a move: a missing or non-integer seed,
+    rules that are not a `Rules`, an action id or name that does not exist, a
+    seat that is not at the table. `kind` and `params` name which."""
+
+
+class Reason(NamedTuple):
+    """Why an action is illegal: the error's `kind`, its JSON-ready `params`,
+    and the English `sentence`."""
+
+    kind: str
+    params: dict[str, Any]
+    sentence: str
 
 
 class RoundResult(NamedTuple):
@@ -252,14 +272,22 @@ def new_game(
     """
     check_player_count(num_players)
     if seed is None and deck is None:
-        raise ValueError(
-            "new_game needs an explicit seed (or a deck): randomness is never implicit"
+        raise EngineError(
+            "new_game needs an explicit seed (or a deck): randomness is never implicit",
+            "seed_missing",
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"a seed must be an integer, not {_shown(seed)}")
+        raise EngineError(
+            f"a seed must be an integer, not {_shown(seed)}",
+            "seed_not_integer",
+            {"value": _shown(seed)},
+        )
     if rules is not None and not isinstance(rules, Rules):
-        raise ValueError(
-            f"rules must be a skyjo.Rules (e.g. Rules(ender_penalty='always')), not {_shown(rules)}"
+        raise EngineError(
+            "rules must be a skyjo.Rules (e.g. Rules(ender_penalty='always')), "
+            f"not {_shown(rules)}",
+            "rules_not_rules",
+            {"value": _shown(rules)},
         )
     game = Game(
         rules=rules or Rules(),
@@ -276,15 +304,22 @@ def new_game(
     return _deal(state, deck, None)
 
 
-def start_round(state: State, deck: tuple[int, ...] | list[int]) -> State:
+def start_round(
+    state: State, deck: tuple[int, ...] | list[int], events: list[Event] | None = None
+) -> State:
     """Deal the next round from an explicit `deck` (top first), as a replay does.
 
     The same as the `NEXT_ROUND` action, but with the deck given rather than
-    shuffled from the state's key.
+    shuffled from the state's key. When `events` is a list, the `dealt` event
+    is appended to it.
     """
     if state.phase != Phase.ROUND_OVER:
-        raise IllegalActionError("a new round can only be dealt once a round is over")
-    return _deal(state, deck, None)
+        raise IllegalActionError(
+            "a new round can only be dealt once a round is over",
+            "round_not_over",
+            {"phase": Phase(state.phase).name.lower()},
+        )
+    return _deal(state, deck, events)
 
 
 def _deal(
@@ -411,7 +446,7 @@ def step(state: State, action: int, events: list[Event] | None = None) -> State:
                 return _reveal(state, action - REVEAL, events)
         elif phase == _ROUND_OVER and action == NEXT_ROUND:
             return _deal(state, None, events)
-    raise IllegalActionError(why_illegal(state, action))
+    raise IllegalActionError(*_reason_args(state, action))
 
 
 def step_with_events(state: State, action: int) -> tuple[State, tuple[Event, ...]]:
@@ -436,45 +471,98 @@ def _action_id(state: State, action: Any) -> int:
     """The int action id of an integral `action`; anything else is illegal."""
     as_int = _integral(action)
     if as_int is None:
-        raise IllegalActionError(why_illegal(state, action))
+        raise IllegalActionError(*_reason_args(state, action))
     return as_int
 
 
-def why_illegal(state: State, action: Any) -> str:
-    """A sentence saying why `action` is not legal in `state`."""
+def why_illegal(state: State, action: Any, who: str | None = None) -> Reason:
+    """Why `action` is not legal in `state` (RULES.md 2.3-2.5): the kind, the
+    params and the sentence. The sentence calls the player to act `who`
+    (by default ``seat N``); `params` holds the seat's number."""
     as_int = _integral(action)
     if as_int is None:
-        return f"an action is an integer, not {_shown(action)}"
+        shown = _shown(action)
+        return Reason(
+            "action_not_integer", {"value": shown}, f"an action is an integer, not {shown}"
+        )
     action = as_int
     if not 0 <= action < NUM_ACTIONS:
-        return f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})"
-    who = f"seat {state.player}"
+        return Reason(
+            "action_unknown",
+            {"action": action, "last": NUM_ACTIONS - 1},
+            f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})",
+        )
+    seat = state.player
+    who = who if who is not None else f"seat {seat}"
     name = action_name(action)
     phase = state.phase
+    mine = {"seat": seat, "action": action}
     if phase == Phase.GAME_OVER:
-        return f"the game is over: no {name}"
+        return Reason("game_over", {"action": action}, f"the game is over: no {name}")
     if phase == Phase.ROUND_OVER:
-        return f"the round is over: the only action is next round, not {name}"
+        return Reason(
+            "round_over",
+            {"action": action},
+            f"the round is over: the only action is next round, not {name}",
+        )
     if phase == Phase.REVEAL:
         if not REVEAL <= action < REVEAL + GRID_SIZE:
-            return f"{who} must first turn up two cards, not {name}"
-        return f"{who} cannot reveal {_where(action - REVEAL)}: that card is already face up"
+            return Reason("reveal_first", mine, f"{who} must first turn up two cards, not {name}")
+        k = action - REVEAL
+        return Reason(
+            "reveal_face_up",
+            _at(seat, k),
+            f"{who} cannot reveal {_where(k)}: that card is already face up",
+        )
     k = (action - SWAP) % GRID_SIZE  # the position of an exchange or a flip
     if state.held is None:
         if action in (SWAP + k, FLIP + k):
-            return f"{who} must first draw or take the discard, not {name}"
-        return f"{who} is taking a turn: {name} is not a turn's first step"
+            return Reason(
+                "take_first", mine, f"{who} must first draw or take the discard, not {name}"
+            )
+        return Reason(
+            "not_a_first_step", mine, f"{who} is taking a turn: {name} is not a turn's first step"
+        )
     if action in (DRAW, TAKE_DISCARD):
-        return f"{who} already holds a card and must place it, not {name}"
+        return Reason(
+            "must_place", mine, f"{who} already holds a card and must place it, not {name}"
+        )
     if action == FLIP + k and state.source == TAKE_DISCARD:
-        return f"{who} took the discard and must exchange it: it may not be put back"
+        return Reason(
+            "discard_not_put_back",
+            {"seat": seat},
+            f"{who} took the discard and must exchange it: it may not be put back",
+        )
     if action == FLIP + k:
-        if state.cleared[state.player] & _BIT[k]:
-            return f"{who} cannot flip {_where(k)}: that column is cleared"
-        return f"{who} cannot flip {_where(k)}: that card is already face up"
+        if state.cleared[seat] & _BIT[k]:
+            return Reason(
+                "flip_cleared",
+                _at(seat, k),
+                f"{who} cannot flip {_where(k)}: that column is cleared",
+            )
+        return Reason(
+            "flip_face_up",
+            _at(seat, k),
+            f"{who} cannot flip {_where(k)}: that card is already face up",
+        )
     if action == SWAP + k:
-        return f"{who} cannot exchange {_where(k)}: that column is cleared"
-    return f"{who} must place the held card, not {name}"
+        return Reason(
+            "exchange_cleared",
+            _at(seat, k),
+            f"{who} cannot exchange {_where(k)}: that column is cleared",
+        )
+    return Reason("place_held", mine, f"{who} must place the held card, not {name}")
+
+
+def _reason_args(state: State, action: Any) -> tuple[str, str, dict[str, Any]]:
+    """The arguments of the `IllegalActionError` for `action` in `state`."""
+    kind, params, sentence = why_illegal(state, action)
+    return sentence, kind, params
+
+
+def _at(seat: int, k: int) -> dict[str, Any]:
+    """The params of a reason about seat's grid position k: `[row, col]`."""
+    return {"seat": seat, "position": list(divmod(k, COLS))}
 
 
 def _where(k: int) -> str:
@@ -543,13 +631,22 @@ def _take_discard(state: State, events: list[Event] | None) -> State:
                         history.plus(TAKE_DISCARD), game))  # fmt: skip
 
 
-def reshuffle(state: State, order: tuple[int, ...] | list[int] | None = None) -> State:
+def reshuffle(
+    state: State,
+    order: tuple[int, ...] | list[int] | None = None,
+    events: list[Event] | None = None,
+) -> State:
     """Turn the discard pile, all but its top card, into a new draw pile
     (RULES.md 2.7). `order` gives the new draw pile (top first), as a replay
-    does; without it the cards are shuffled from the state's key."""
+    does; without it the cards are shuffled from the state's key. When
+    `events` is a list, the `reshuffled` event is appended to it."""
     if state.draw_top != len(state.draw_pile):
-        raise IllegalActionError("the draw pile is not empty: there is nothing to reshuffle")
-    return _reshuffle(state, order, None)
+        raise IllegalActionError(
+            "the draw pile is not empty: there is nothing to reshuffle",
+            "draw_pile_not_empty",
+            {"draw_pile_size": len(state.draw_pile) - state.draw_top},
+        )
+    return _reshuffle(state, order, events)
 
 
 def _reshuffle(
@@ -563,7 +660,9 @@ def _reshuffle(
         pile = tuple(order)
         if Counter(pile) != Counter(below_top):
             raise IllegalActionError(
-                "the reshuffled draw pile is not the discard pile less its top card"
+                "the reshuffled draw pile is not the discard pile less its top card",
+                "reshuffle_not_discard_pile",
+                {"given": len(pile), "expected": len(below_top)},
             )
     if events is not None:
         events.append(Event("reshuffled", count=len(pile)))
@@ -680,7 +779,11 @@ def action_name(action: int) -> str:
     `discard and flip [1, 0]`, `next round`."""
     as_int = _integral(action)
     if as_int is None:
-        raise ValueError(f"an action is an integer, not {_shown(action)}")
+        raise EngineError(
+            f"an action is an integer, not {_shown(action)}",
+            "action_not_integer",
+            {"value": _shown(action)},
+        )
     action = as_int
     if action == DRAW:
         return "draw"
@@ -694,7 +797,11 @@ def action_name(action: int) -> str:
         return f"exchange {_where(action - SWAP)}"
     if FLIP <= action < FLIP + GRID_SIZE:
         return f"discard and flip {_where(action - FLIP)}"
-    raise ValueError(f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})")
+    raise EngineError(
+        f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})",
+        "action_unknown",
+        {"action": action, "last": NUM_ACTIONS - 1},
+    )
 
 
 def _shown(value: Any, limit: int = 40) -> str:
@@ -711,7 +818,9 @@ def action_from_name(name: str) -> int:
     try:
         return ACTION_NAMES.index(name)
     except ValueError:
-        raise ValueError(f"there is no action named {name!r}") from None
+        raise EngineError(
+            f"there is no action named {name!r}", "action_name_unknown", {"name": _shown(name)}
+        ) from None
 
 
 def history(state: State) -> list[int]:

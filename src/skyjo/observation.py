@@ -19,6 +19,7 @@ from skyjo.engine import (
     ALL_POSITIONS,
     DRAW,
     TAKE_DISCARD,
+    EngineError,
     Phase,
     RoundResult,
     State,
@@ -127,11 +128,17 @@ def observe(state: State, viewer: int | None) -> Observation:
     if viewer is not None:
         seat = _integral(viewer)
         if seat is None:
-            raise ValueError(
-                f"a seat is an integer (or None for a spectator), not {_shown(viewer)}"
+            raise EngineError(
+                f"a seat is an integer (or None for a spectator), not {_shown(viewer)}",
+                "seat_not_integer",
+                {"value": _shown(viewer)},
             )
         if not 0 <= seat < state.num_players:
-            raise ValueError(f"there is no seat {seat} in a {state.num_players}-player game")
+            raise EngineError(
+                f"there is no seat {seat} in a {state.num_players}-player game",
+                "seat_unknown",
+                {"seat": seat, "players": state.num_players},
+            )
         viewer = seat
     held = state.held
     if held is not None and state.source == DRAW and viewer != state.player:
