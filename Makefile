@@ -10,22 +10,15 @@ $(BIN)/skyjo: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-# Numba's on-disk cache (`cache=True`) checks only each function's own file:
-# a function that calls into an edited module would go on running its stale
-# compiled code. Any edit under src/ or bench/ drops every cached compilation.
-.numba-stamp: $(shell find src bench -name '*.py')
-	find src bench tests -name '*.nbi' -delete -o -name '*.nbc' -delete
-	touch $@
-
 .PHONY: run test lint bench
-run: $(BIN)/skyjo .numba-stamp
+run: $(BIN)/skyjo
 	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
-test: lint .numba-stamp
+test: lint
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
 bench: $(BIN)/skyjo

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skyjo import kernel
+from skyjo import kernel, numba_cache
 from skyjo.engine import (
     DRAW,
     GAME_INFO,
@@ -385,7 +385,7 @@ def test_a_cached_function_is_stamped_with_the_compiled_modules_it_imports(
     every compiled module its module imports, directly or through others, so
     that editing a callee (a policy, the kernel) recompiles its callers."""
     locator = kernel.place._cache._impl.locator
-    assert isinstance(locator, kernel._PackageStamp)
+    assert isinstance(locator, numba_cache._PackageStamp)
     assert [name for name, _ in locator.get_source_stamp()] == ["kernel.py"]  # engine: not compiled
 
     package = tmp_path / "skyjo"
@@ -400,11 +400,27 @@ def test_a_cached_function_is_stamped_with_the_compiled_modules_it_imports(
     }
     for name, text in files.items():
         (package / name).write_text(text)
-    monkeypatch.setattr(kernel, "_PACKAGE", package)
-    stamped = type("Locator", (kernel._PackageStamp,), {"_py_file": str(package / "caller.py")})()
+    monkeypatch.setattr(numba_cache, "_PACKAGE", package)
+    stamped = type(
+        "Locator", (numba_cache._PackageStamp,), {"_py_file": str(package / "caller.py")}
+    )()
     before = stamped.get_source_stamp()
     assert [name for name, _ in before] == ["callee.py", "caller.py"]  # by path
     (package / "other.py").write_text("from numba import njit  # edited\n")
     assert stamped.get_source_stamp() == before
     (package / "callee.py").write_text("from numba import njit  # edited\n")
     assert stamped.get_source_stamp() != before
+
+
+def test_a_file_outside_the_package_that_imports_it_is_stamped_too(tmp_path: Any) -> None:
+    """A benchmark's compiled function calling the kernel (bench/kernel.py) is
+    stamped with the kernel's source too; a file that does not import the
+    package is left to Numba's own locators."""
+    bench = tmp_path / "bench.py"
+    bench.write_text("from numba import njit\nfrom skyjo import kernel\n")
+    other = tmp_path / "other.py"
+    other.write_text("from numba import njit\nimport numpy\n")
+    assert numba_cache._PackageStamp._ours(str(bench))
+    assert not numba_cache._PackageStamp._ours(str(other))
+    stamped = type("Locator", (numba_cache._PackageStamp,), {"_py_file": str(bench)})()
+    assert [name for name, _ in stamped.get_source_stamp()] == ["bench.py", "kernel.py"]
