@@ -10,15 +10,8 @@ $(BIN)/skyjo: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-# Numba's on-disk cache (`cache=True`) checks only each function's own file:
-# a function that calls into an edited module would go on running its stale
-# compiled code. Any edit under src/ or bench/ drops every cached compilation.
-.numba-stamp: $(shell find src bench -name '*.py')
-	find src bench tests -name '*.nbi' -delete -o -name '*.nbc' -delete
-	touch $@
-
 .PHONY: run test lint bench
-run: $(BIN)/skyjo .numba-stamp
+run: $(BIN)/skyjo
 	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
@@ -27,7 +20,7 @@ lint: $(BIN)/skyjo
 
 # The system packages the tests drive (chromium, nodejs, postgresql): installed when
 # missing and possible, else one line naming them and the command that installs them.
-test: lint .numba-stamp
+test: lint
 	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
 

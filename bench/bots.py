@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo.bots import make_bot, split_specs
-from skyjo.engine import Phase, new_game, observe, step
+from skyjo.engine import Phase, new_game, step
+from skyjo.observation import observe
 
 
 def move_times(

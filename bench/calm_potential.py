@@ -39,7 +39,8 @@ from machine import describe  # bench/machine.py, beside this script
 from skyjo.bots import make_bot
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.search import SearchV2Bot, critical
-from skyjo.engine import FLIP, SWAP, TAKE_DISCARD, Observation, Phase, new_game, observe, step
+from skyjo.engine import FLIP, SWAP, TAKE_DISCARD, Phase, new_game, step
+from skyjo.observation import Observation, observe
 
 Z95 = 1.959964
 

@@ -21,7 +21,8 @@ from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
-from skyjo.engine import DRAW, TAKE_DISCARD, History, Phase, legal_actions, new_game, step
+from skyjo.engine import DRAW, TAKE_DISCARD, Phase, legal_actions, new_game, step
+from skyjo.events import History
 
 GAME_OVER = int(Phase.GAME_OVER)
 

@@ -28,8 +28,9 @@ from skyjo import kernel
 from skyjo.bots import game_odds
 from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import _Valuer
-from skyjo.engine import new_game, observe
+from skyjo.engine import new_game
 from skyjo.kernel import SCORES
+from skyjo.observation import observe
 from skyjo.rules import MAX_PLAYERS
 
 #: Totals (first player, second player) at which the two models are shown.

@@ -3,9 +3,9 @@ on many games, and its throughput against the engine's.
 
 - The check plays `--games` games (2,000 by default; `make kernel-check`) on
   the engine and, mirrored action by action, on a kernel table, with the
-  test's long-round, column-clearing random players (`tests/test_kernel.py`,
-  `play_mirrored`), cycling through 2 to 8 players and the three
-  `ender_penalty` variants; any difference stops it with the game's
+  test's long-round, column-clearing random players (`play_mirrored` of
+  `tests/kernel_mirror.py`, the copy the tests run), cycling through 2 to 8
+  players and the three `ender_penalty` variants; any difference stops it with the game's
   parameters. It prints what the games went through: rounds, reshuffles,
   column clears during rounds and at the final reveal, doubled enders.
 - The throughput: whole games (to 100) between uniformly random legal
@@ -25,7 +25,6 @@ on many games, and its throughput against the engine's.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import random
@@ -33,7 +32,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import numpy as np
 import typer
@@ -47,23 +46,15 @@ from skyjo.bots import fastplay
 from skyjo.engine import DRAW, NUM_ACTIONS, TAKE_DISCARD, Phase, legal_actions, new_game, step
 from skyjo.rules import DECK, ENDER_PENALTIES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from kernel_mirror import play_mirrored  # tests/kernel_mirror.py: the check's one copy
+
 GAME_OVER = int(Phase.GAME_OVER)
 _DECK = np.array(DECK, np.int8)
 
 
-def _mirror() -> Any:
-    """`play_mirrored` of tests/test_kernel.py (the test's own driver)."""
-    path = Path(__file__).resolve().parent.parent / "tests" / "test_kernel.py"
-    spec = importlib.util.spec_from_file_location("test_kernel", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.play_mirrored
-
-
 def check(games: int, seed: int) -> tuple[Counter[str], float]:
     """Play `games` mirrored games; what they went through, and the time taken."""
-    play_mirrored = _mirror()
     seen: Counter[str] = Counter()
     start = time.perf_counter()
     for i in range(games):

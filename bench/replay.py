@@ -2,7 +2,7 @@
 
 Builds records of one endless round (two players who take the discard and
 exchange it for a face-up card, so the round never ends) of 20,000 to
-160,000 turns, then times `skyjo.record.replay` of each and prints the time
+160,000 turns, then times `skyjo.replayer.replay` of each and prints the time
 per 1,000 turns, which stays flat when replaying is linear.
 
     python bench/replay.py
@@ -20,8 +20,10 @@ from machine import describe  # bench/machine.py, beside this script
 from rich.console import Console
 from rich.table import Table
 
-from skyjo.engine import FACE_DOWN, SWAP, TAKE_DISCARD, new_game, observe, step
-from skyjo.record import replay, write_record
+from skyjo.engine import SWAP, TAKE_DISCARD, new_game, step
+from skyjo.observation import FACE_DOWN, observe
+from skyjo.record import write_record
+from skyjo.replayer import replay
 
 
 def endless_round(turns: int) -> dict:

@@ -48,19 +48,8 @@ from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected_v2 import LOOKAHEAD, ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
-from skyjo.engine import (
-    CLEARED,
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    FLIP,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-    observe,
-    step,
-)
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLUMN_PARTNERS
 
 Z95 = 1.959964

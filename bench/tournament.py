@@ -31,7 +31,8 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo.bots import bot_names, make_bot
-from skyjo.engine import NEXT_ROUND, Phase, new_game, observe, step
+from skyjo.engine import NEXT_ROUND, Phase, new_game, step
+from skyjo.observation import observe
 from skyjo.sim import make_config, run_tournament
 from skyjo.sim.tournament import default_workers
 

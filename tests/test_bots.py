@@ -33,9 +33,9 @@ from skyjo.engine import (
     history,
     legal_actions,
     new_game,
-    observe,
     step,
 )
+from skyjo.observation import observe
 from skyjo.rules import DECK, GRID_SIZE, Rules
 
 ANA, BEN = 0, 1

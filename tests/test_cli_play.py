@@ -11,7 +11,7 @@ from helpers import assert_bad_input
 from typer.testing import CliRunner
 
 from skyjo.cli import app
-from skyjo.record import replay, replay_summary
+from skyjo.replayer import replay, replay_summary
 
 runner = CliRunner()
 

@@ -17,7 +17,8 @@ from typer.testing import CliRunner, Result
 from skyjo import engine
 from skyjo.cli import app
 from skyjo.engine import Phase, State
-from skyjo.record import MAX_RECORD_BYTES, replay, replay_summary, write_record
+from skyjo.record import MAX_RECORD_BYTES, write_record
+from skyjo.replayer import replay, replay_summary
 from skyjo.rules import Rules
 
 VECTORS = Path(__file__).parent / "data" / "vectors"

@@ -25,10 +25,7 @@ from helpers import (
 
 from skyjo.engine import (
     ACTION_NAMES,
-    CLEARED,
     DRAW,
-    FACE_DOWN,
-    FACE_UP,
     FLIP,
     GAME_INFO,
     NEXT_ROUND,
@@ -36,7 +33,7 @@ from skyjo.engine import (
     REVEAL,
     SWAP,
     TAKE_DISCARD,
-    Event,
+    EngineError,
     IllegalActionError,
     Phase,
     action_from_name,
@@ -45,12 +42,15 @@ from skyjo.engine import (
     legal_action_mask,
     legal_actions,
     new_game,
-    observe,
+    reshuffle,
     start_round,
     step,
     step_with_events,
-    visible_event,
+    why_illegal,
 )
+from skyjo.errors import SkyjoError
+from skyjo.events import Event, visible_event
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, observe
 from skyjo.rules import CARD_COUNTS, DECK, Rules
 
 # Ana reveals [0, 0] and [1, 0] (5 + 5), Ben [0, 0] and [1, 1] (2 + 1): Ana starts.
@@ -576,6 +576,86 @@ def test_action_name_of_what_is_not_an_integer(action):
 def test_new_game_refuses_rules_that_are_not_rules(rules):
     with pytest.raises(ValueError, match=r"rules must be a skyjo\.Rules"):
         new_game(2, seed=1, rules=rules)
+
+
+#: Every kind an illegal action may have (`why_illegal`).
+ILLEGAL_KINDS = {
+    "action_not_integer",
+    "action_unknown",
+    "game_over",
+    "round_over",
+    "reveal_first",
+    "reveal_face_up",
+    "take_first",
+    "not_a_first_step",
+    "must_place",
+    "discard_not_put_back",
+    "flip_cleared",
+    "flip_face_up",
+    "exchange_cleared",
+    "place_held",
+}
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_an_illegal_action_carries_its_kind_and_params(phase):
+    """Each refusal of `step` is a `SkyjoError` whose kind and JSON-ready
+    params come with its sentence (`why_illegal`), for every illegal action."""
+    state = PHASES[phase]
+    legal = legal_actions(state)
+    for action in [a for a in range(-1, NUM_ACTIONS + 1) if a not in legal] + [1.5, "draw"]:
+        with pytest.raises(IllegalActionError) as caught:
+            step(state, action)
+        error = caught.value
+        assert isinstance(error, SkyjoError)
+        assert error.kind in ILLEGAL_KINDS
+        assert json.loads(json.dumps(error.params)) == error.params
+        assert (error.kind, error.params, str(error)) == tuple(why_illegal(state, action))
+
+
+def test_the_params_of_an_illegal_action_name_its_seat_and_position():
+    drawn = PHASES["drawn"]
+    k = next(k for k in range(12) if not drawn.hidden[drawn.player] >> k & 1)
+    reason = why_illegal(drawn, FLIP + k)
+    assert reason.kind == "flip_face_up"
+    assert reason.params == {"seat": drawn.player, "position": list(divmod(k, 4))}
+    named = why_illegal(drawn, FLIP + k, who="Ana")
+    assert named.sentence.startswith("Ana cannot flip") and named.params == reason.params
+    assert why_illegal(PHASES["taken"], FLIP + k).kind == "discard_not_put_back"
+    assert why_illegal(PHASES["round over"], DRAW).kind == "round_over"
+
+
+@pytest.mark.parametrize(
+    ("call", "kind"),
+    [
+        (lambda: new_game(2), "seed_missing"),
+        (lambda: new_game(2, seed="1"), "seed_not_integer"),
+        (lambda: new_game(2, seed=1, rules="positive"), "rules_not_rules"),
+        (lambda: action_name(NUM_ACTIONS), "action_unknown"),
+        (lambda: action_name(None), "action_not_integer"),
+        (lambda: action_from_name("jump"), "action_name_unknown"),
+        (lambda: observe(table(), 5), "seat_unknown"),
+        (lambda: observe(table(), "1"), "seat_not_integer"),
+    ],
+)
+def test_a_bad_argument_to_the_engine_carries_its_kind(call, kind):
+    with pytest.raises(EngineError) as caught:
+        call()
+    assert caught.value.kind == kind
+    assert json.loads(json.dumps(caught.value.params)) == caught.value.params
+
+
+def test_start_round_and_reshuffle_refusals_carry_their_kind():
+    with pytest.raises(IllegalActionError) as caught:
+        start_round(table(), deck_for([BEN, ANA], 0))
+    assert caught.value.kind == "round_not_over"
+    with pytest.raises(IllegalActionError) as caught:
+        reshuffle(table())
+    assert caught.value.kind == "draw_pile_not_empty"
+    empty = empty_draw_pile(table())
+    with pytest.raises(IllegalActionError) as caught:
+        reshuffle(empty, [5])
+    assert caught.value.kind == "reshuffle_not_discard_pile"
 
 
 def test_the_history_grows_in_place_along_a_game_and_copies_when_it_branches():

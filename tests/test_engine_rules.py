@@ -41,12 +41,12 @@ from skyjo.engine import (
     cards_in_play,
     legal_actions,
     new_game,
-    observe,
     raw_score,
     reshuffle,
     start_round,
     step,
 )
+from skyjo.observation import observe
 from skyjo.rules import CARD_COUNTS, DECK_SIZE, Rules
 from skyjo.scoring import winners
 

@@ -30,15 +30,8 @@ from skyjo.bots import BotError, make_bot
 from skyjo.bots.base import Bot
 from skyjo.bots.external import PROTOCOL, ExternalBot, split_command
 from skyjo.bots.random_bot import RandomBot
-from skyjo.engine import (
-    State,
-    current_player,
-    history,
-    is_over,
-    new_game,
-    observe,
-    step,
-)
+from skyjo.engine import State, current_player, history, is_over, new_game, step
+from skyjo.observation import observe
 from skyjo.rules import Rules
 from skyjo.seeds import bot_seed, fresh_seed
 from skyjo.shuffle import shuffled_deck

@@ -43,11 +43,11 @@ from skyjo.engine import (
     State,
     legal_actions,
     new_game,
-    observe,
     reshuffle,
     step,
     step_with_events,
 )
+from skyjo.observation import observe
 from skyjo.rules import COLS, COLUMNS, ENDER_PENALTIES, GRID_SIZE, MAX_PLAYERS, ROWS, Rules
 from skyjo.scoring import round_scores, score_grid
 

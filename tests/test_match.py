@@ -9,17 +9,7 @@ from typing import Any, ClassVar
 import pytest
 
 from skyjo.bots import make_bot
-from skyjo.engine import (
-    DRAW,
-    FACE_DOWN,
-    GAME_INFO,
-    SWAP,
-    TAKE_DISCARD,
-    IllegalActionError,
-    Observation,
-    Phase,
-    observe,
-)
+from skyjo.engine import DRAW, GAME_INFO, SWAP, TAKE_DISCARD, IllegalActionError, Phase
 from skyjo.match import (
     FORMAT,
     MAX_NAME,
@@ -32,6 +22,7 @@ from skyjo.match import (
     check_seats,
     name_key,
 )
+from skyjo.observation import FACE_DOWN, Observation, observe
 from skyjo.rules import MAX_TARGET_SCORE, Rules, RulesError
 from skyjo.seeds import bot_seed
 

@@ -32,9 +32,9 @@ from skyjo.engine import (
     legal_action_mask,
     legal_actions,
     new_game,
-    observe,
     step,
 )
+from skyjo.observation import observe
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE, Rules
 
 #: Deterministic: the same examples on every run, and none saved between runs.

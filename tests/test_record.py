@@ -8,6 +8,7 @@ pile and reshuffle (RULES.md 2.7).
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -26,10 +27,9 @@ from skyjo.record import (
     RecordError,
     load_record,
     read_record,
-    replay,
-    replay_summary,
     write_record,
 )
+from skyjo.replayer import replay, replay_summary, steps
 from skyjo.rules import DECK, Rules
 from skyjo.scoring import Scoresheet, score_round
 
@@ -861,3 +861,52 @@ def test_a_number_too_long_is_named_not_pythons_message() -> None:
     with pytest.raises(RecordError, match="a number of 5000 digits is too long") as caught:
         read_record(text)
     assert "4300" not in str(caught.value)
+
+
+# ---------------------------------------------------------------- the stepwise replayer
+
+
+def test_steps_walk_every_action_with_the_engines_events() -> None:
+    """`steps` yields the first deal, then one step per engine action of the
+    history (RULES.md 5), ending on `replay`'s state; a reshuffle of the record
+    opens its draw's step with the engine's `reshuffled` event (RULES.md 2.7),
+    and each later round's deal is a `NEXT_ROUND` step with `dealt`."""
+    state = find_game(lambda s: len(s.results) >= 2 and any(s.reshuffles), target=100, long=True)
+    for doc in (write_record(state, names(state.num_players)), _without_seed(state)):
+        walked = list(steps(doc))
+        assert walked[0].action is None and walked[0].events == ()
+        assert [s.action for s in walked[1:]] == engine.history(state)
+        assert same(walked[-1].state, replay(doc).state)
+        for before, after in itertools.pairwise(walked):
+            assert after.seat == before.state.player
+            kinds = [e.kind for e in after.events]
+            assert (after.action == NEXT_ROUND) == (kinds == ["dealt"])
+            if "reshuffled" in kinds:
+                assert after.action == DRAW and kinds[:2] == ["reshuffled", "drew"]
+        reshuffled = sum(e.kind == "reshuffled" for s in walked for e in s.events)
+        assert reshuffled == sum(map(len, state.reshuffles))
+
+
+def _without_seed(state: State) -> Doc:
+    doc = write_record(state, names(state.num_players))
+    del doc["seed"]
+    return doc
+
+
+def test_a_record_error_carries_the_kind_and_params_of_its_reason() -> None:
+    """An illegal move carries the engine's kind (`engine.why_illegal`); the
+    record's own checks carry theirs; `str()` is the one line it always was."""
+    _, doc = base_game()
+    seat = starter_of(doc)
+    row, col = doc["rounds"][0]["reveals"][seat][0]
+    doc["rounds"][0]["turns"][0] = {"take": "deck", "flip": [row, col]}
+    error = error_of(doc)
+    assert (error.kind, error.params) == ("flip_face_up", {"seat": seat, "position": [row, col]})
+    _, doc = base_game()
+    doc["rounds"][0]["reshuffles"] = [[1, 2, 3]]
+    assert (error_of(doc).kind, error_of(doc).params) == (
+        "reshuffle_unused",
+        {"given": 1, "used": 0},
+    )
+    assert error_of({"format": "x"}).kind == "format_unknown"
+    assert error_of("{").kind == "json_invalid"

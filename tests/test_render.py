@@ -8,26 +8,21 @@ from collections import Counter
 import pytest
 
 from skyjo.engine import (
-    CLEARED,
     DRAW,
-    EVENT_KINDS,
-    FACE_DOWN,
-    FACE_UP,
     FLIP,
     NEXT_ROUND,
     REVEAL,
     SWAP,
     TAKE_DISCARD,
-    Event,
     Phase,
     State,
     legal_actions,
     new_game,
-    observe,
     step,
     step_with_events,
-    visible_event,
 )
+from skyjo.events import EVENT_KINDS, Event, visible_event
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, observe
 from skyjo.render import (
     describe_event,
     describe_events,

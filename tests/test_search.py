@@ -22,15 +22,14 @@ from skyjo.engine import (
     FLIP,
     SWAP,
     TAKE_DISCARD,
-    Observation,
     Phase,
     State,
     cards_in_play,
     legal_actions,
     new_game,
-    observe,
     step,
 )
+from skyjo.observation import Observation, observe
 from skyjo.rules import DECK, GRID_SIZE, Rules
 
 FAST = {"iterations": 120}  # a small budget: the tests check behaviour, not strength

@@ -21,8 +21,9 @@ from typer.testing import CliRunner, Result
 import skyjo.bots
 from skyjo.bots import BotError, bot_names
 from skyjo.cli import app
-from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Observation, Phase
+from skyjo.engine import DRAW, SWAP, TAKE_DISCARD, IllegalActionError, Phase
 from skyjo.match import MAX_NAME
+from skyjo.observation import Observation
 from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 from skyjo.sim import (

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from skyjo import engine
 from skyjo.cli import app
-from skyjo.record import read_record, replay, replay_summary, write_record
+from skyjo.record import read_record, write_record
+from skyjo.replayer import replay, replay_summary
 
 VECTORS = Path(__file__).parent / "data" / "vectors"
 RECORDS = sorted(p for p in VECTORS.glob("*.json") if not p.name.endswith(".expected.json"))

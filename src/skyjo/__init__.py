@@ -1,6 +1,7 @@
 """skyjo: the card game Skyjo in Python, with an exact rules engine.
 
-The pure core lives in `skyjo.engine` (state, actions, step, observation),
+The pure core lives in `skyjo.engine` (state, actions, step), with
+`skyjo.observation` (what a player sees) and `skyjo.events` beside it,
 the rule variants in `skyjo.rules`, scoring in `skyjo.scoring` and game records
 in `skyjo.record`. Adapters (command line, bots, simulators) build on these.
 """
@@ -14,17 +15,16 @@ from skyjo.engine import (
     SWAP,
     TAKE_DISCARD,
     IllegalActionError,
-    Observation,
     Phase,
     State,
     action_name,
     legal_action_mask,
     legal_actions,
     new_game,
-    observe,
     step,
     step_with_events,
 )
+from skyjo.observation import Observation, observe
 from skyjo.rules import Rules, RulesError
 
 __all__ = [

@@ -29,8 +29,8 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from skyjo.engine import DRAW
-from skyjo.record import Replay, replay, replay_summary
 from skyjo.render import visible
+from skyjo.replayer import Replay, replay, replay_summary
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
 

@@ -1,4 +1,4 @@
-"""The pure core of Skyjo: state, actions, legal mask, step, observation.
+"""The pure core of Skyjo: state, actions, legal mask, step.
 
 A game is a small immutable `State` (a named tuple of ints and tuples) and a
 few pure functions over it, in the style of pgx and OpenSpiel:
@@ -9,7 +9,9 @@ few pure functions over it, in the style of pgx and OpenSpiel:
 - `step(state, action)` returns the next state (`step_with_events` also says
   what happened); an illegal action raises `IllegalActionError` and changes
   nothing;
-- `observe(state, viewer)` holds exactly what one player may see.
+- what one player may see is in `skyjo.observation` (`observe`), the events
+  a step reports and the history a state holds in `skyjo.events`; both are
+  beside the engine, and the engine imports `skyjo.events` only.
 
 A turn is split into two actions so that a player who draws sees the card
 before deciding (RULES.md 2.5): first `DRAW` or `TAKE_DISCARD`, then
@@ -27,12 +29,12 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
 from typing import Any, NamedTuple
 
+from skyjo.errors import SkyjoError
+from skyjo.events import Event, History
 from skyjo.rules import (
     COLS,
     COLUMNS,
@@ -97,8 +99,27 @@ GAME_INFO = GameInfo()
 _REVEAL, _TURNS, _FINAL_TURNS, _ROUND_OVER, _GAME_OVER = (int(p) for p in Phase)
 
 
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state; the state is unchanged."""
+class IllegalActionError(SkyjoError):
+    """An action that the rules do not allow in this state; the state is unchanged.
+
+    `kind` and `params` say why (`why_illegal`): e.g. ``flip_face_up`` with
+    ``{"seat": 1, "position": [0, 2]}`` (RULES.md 2.5).
+    """
+
+
+class EngineError(SkyjoError):
+    """A bad argument to the engine, not a move: a missing or non-integer seed,
+    rules that are not a `Rules`, an action id or name that does not exist, a
+    seat that is not at the table. `kind` and `params` name which."""
+
+
+class Reason(NamedTuple):
+    """Why an action is illegal: the error's `kind`, its JSON-ready `params`,
+    and the English `sentence`."""
+
+    kind: str
+    params: dict[str, Any]
+    sentence: str
 
 
 class RoundResult(NamedTuple):
@@ -234,145 +255,6 @@ def _join_bits(masks: Any) -> int:
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
 
 
-class History:
-    """Every action of a game, oldest first: an immutable sequence of ints that
-    grows by one action in constant time (amortized).
-
-    States along one game share a buffer: a state's history is the first
-    `length` bytes of it. Appending to the newest history extends the buffer in
-    place; appending to an older one (a search trying several moves from one
-    state) copies its prefix first. The appended byte is checked after the
-    append, so two threads extending the same history never see each other's
-    action. So replaying a long game is linear, where concatenating bytes was
-    quadratic.
-    """
-
-    __slots__ = ("_buffer", "_length")
-
-    def __init__(self, actions: bytes | bytearray | Iterable[int] = b"") -> None:
-        self._buffer = bytearray(actions)
-        self._length = len(self._buffer)
-
-    def plus(self, action: int) -> History:
-        """This history followed by `action`."""
-        buffer, length = self._buffer, self._length
-        if len(buffer) == length:
-            buffer.append(action)
-            if buffer[length] == action:  # our byte, not another thread's
-                return _history(buffer, length + 1)
-        copy = buffer[:length]
-        copy.append(action)
-        return _history(copy, length + 1)
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._buffer[: self._length])
-
-    def __getitem__(self, index: int) -> int:
-        if not -self._length <= index < self._length:
-            raise IndexError("history index out of range")
-        return self._buffer[index % self._length]
-
-    def to_bytes(self) -> bytes:
-        return bytes(self._buffer[: self._length])
-
-    def count(self, action: int) -> int:
-        return self._buffer.count(action, 0, self._length)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, History):
-            return self._length == other._length and (
-                self._buffer is other._buffer or self.to_bytes() == other.to_bytes()
-            )
-        if isinstance(other, bytes | bytearray):
-            return self.to_bytes() == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.to_bytes())
-
-    def __repr__(self) -> str:
-        return f"History({self.to_bytes()!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return History, (self.to_bytes(),)
-
-
-def _history(buffer: bytearray, length: int) -> History:
-    history = History.__new__(History)
-    history._buffer = buffer
-    history._length = length
-    return history
-
-
-#: Every kind of `Event`, in the order they can happen.
-EVENT_KINDS = (
-    "dealt",
-    "revealed",
-    "drew",
-    "took_discard",
-    "exchanged",
-    "discarded",
-    "flipped",
-    "column_cleared",
-    "reshuffled",
-    "final_turns",
-    "round_ended",
-    "ender_doubled",
-    "game_over",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, for interfaces to show (see `visible_event`).
-
-    By `kind` (`position` is a grid index, row * 4 + col):
-
-    - `dealt`: a round was dealt (from the second round on);
-    - `revealed`: `player` turned up `card` at `position` in the opening; at
-      the round's end, `cards` lists the player's face-down cards turned up;
-    - `drew` (`card`, hidden from the others by `visible_event`), `took_discard`
-      (`card`);
-    - `exchanged`: `card` went to `position`, `cards` holds the card it replaced;
-    - `discarded` (`card`) then `flipped` (`card` turned up at `position`);
-    - `column_cleared`: `cards` left `player`'s column, `position` is the grid
-      index of its top card (so also the column's number);
-    - `reshuffled`: `count` cards became the draw pile;
-    - `final_turns`: `player` ended the round;
-    - `round_ended` (`player` is the ender, `scores` the round scores),
-      `ender_doubled` (`card` is the doubled score), `game_over` (`scores` the totals).
-    """
-
-    kind: str
-    player: int | None = None
-    card: int | None = None
-    position: int | None = None
-    cards: tuple[int, ...] | None = None
-    scores: tuple[int, ...] | None = None
-    count: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for name in ("player", "card", "position", "cards", "scores", "count"):
-            value = getattr(self, name)
-            if value is not None:
-                data[name] = list(value) if isinstance(value, tuple) else value
-        if self.position is not None:
-            data["position"] = list(divmod(self.position, COLS))
-        return data
-
-
-def visible_event(event: Event, viewer: int | None) -> Event:
-    """The event as `viewer` may see it: a drawn card is seen only by the drawer
-    until it is placed (RULES.md 2.5)."""
-    if event.kind == "drew" and event.player != viewer:
-        return Event("drew", event.player)
-    return event
-
-
 # --- dealing ----------------------------------------------------------------
 
 
@@ -390,14 +272,22 @@ def new_game(
     """
     check_player_count(num_players)
     if seed is None and deck is None:
-        raise ValueError(
-            "new_game needs an explicit seed (or a deck): randomness is never implicit"
+        raise EngineError(
+            "new_game needs an explicit seed (or a deck): randomness is never implicit",
+            "seed_missing",
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"a seed must be an integer, not {_shown(seed)}")
+        raise EngineError(
+            f"a seed must be an integer, not {_shown(seed)}",
+            "seed_not_integer",
+            {"value": _shown(seed)},
+        )
     if rules is not None and not isinstance(rules, Rules):
-        raise ValueError(
-            f"rules must be a skyjo.Rules (e.g. Rules(ender_penalty='always')), not {_shown(rules)}"
+        raise EngineError(
+            "rules must be a skyjo.Rules (e.g. Rules(ender_penalty='always')), "
+            f"not {_shown(rules)}",
+            "rules_not_rules",
+            {"value": _shown(rules)},
         )
     game = Game(
         rules=rules or Rules(),
@@ -414,15 +304,22 @@ def new_game(
     return _deal(state, deck, None)
 
 
-def start_round(state: State, deck: tuple[int, ...] | list[int]) -> State:
+def start_round(
+    state: State, deck: tuple[int, ...] | list[int], events: list[Event] | None = None
+) -> State:
     """Deal the next round from an explicit `deck` (top first), as a replay does.
 
     The same as the `NEXT_ROUND` action, but with the deck given rather than
-    shuffled from the state's key.
+    shuffled from the state's key. When `events` is a list, the `dealt` event
+    is appended to it.
     """
     if state.phase != Phase.ROUND_OVER:
-        raise IllegalActionError("a new round can only be dealt once a round is over")
-    return _deal(state, deck, None)
+        raise IllegalActionError(
+            "a new round can only be dealt once a round is over",
+            "round_not_over",
+            {"phase": Phase(state.phase).name.lower()},
+        )
+    return _deal(state, deck, events)
 
 
 def _deal(
@@ -549,7 +446,7 @@ def step(state: State, action: int, events: list[Event] | None = None) -> State:
                 return _reveal(state, action - REVEAL, events)
         elif phase == _ROUND_OVER and action == NEXT_ROUND:
             return _deal(state, None, events)
-    raise IllegalActionError(why_illegal(state, action))
+    raise IllegalActionError(*_reason_args(state, action))
 
 
 def step_with_events(state: State, action: int) -> tuple[State, tuple[Event, ...]]:
@@ -574,45 +471,98 @@ def _action_id(state: State, action: Any) -> int:
     """The int action id of an integral `action`; anything else is illegal."""
     as_int = _integral(action)
     if as_int is None:
-        raise IllegalActionError(why_illegal(state, action))
+        raise IllegalActionError(*_reason_args(state, action))
     return as_int
 
 
-def why_illegal(state: State, action: Any) -> str:
-    """A sentence saying why `action` is not legal in `state`."""
+def why_illegal(state: State, action: Any, who: str | None = None) -> Reason:
+    """Why `action` is not legal in `state` (RULES.md 2.3-2.5): the kind, the
+    params and the sentence. The sentence calls the player to act `who`
+    (by default ``seat N``); `params` holds the seat's number."""
     as_int = _integral(action)
     if as_int is None:
-        return f"an action is an integer, not {_shown(action)}"
+        shown = _shown(action)
+        return Reason(
+            "action_not_integer", {"value": shown}, f"an action is an integer, not {shown}"
+        )
     action = as_int
     if not 0 <= action < NUM_ACTIONS:
-        return f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})"
-    who = f"seat {state.player}"
+        return Reason(
+            "action_unknown",
+            {"action": action, "last": NUM_ACTIONS - 1},
+            f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})",
+        )
+    seat = state.player
+    who = who if who is not None else f"seat {seat}"
     name = action_name(action)
     phase = state.phase
+    mine = {"seat": seat, "action": action}
     if phase == Phase.GAME_OVER:
-        return f"the game is over: no {name}"
+        return Reason("game_over", {"action": action}, f"the game is over: no {name}")
     if phase == Phase.ROUND_OVER:
-        return f"the round is over: the only action is next round, not {name}"
+        return Reason(
+            "round_over",
+            {"action": action},
+            f"the round is over: the only action is next round, not {name}",
+        )
     if phase == Phase.REVEAL:
         if not REVEAL <= action < REVEAL + GRID_SIZE:
-            return f"{who} must first turn up two cards, not {name}"
-        return f"{who} cannot reveal {_where(action - REVEAL)}: that card is already face up"
+            return Reason("reveal_first", mine, f"{who} must first turn up two cards, not {name}")
+        k = action - REVEAL
+        return Reason(
+            "reveal_face_up",
+            _at(seat, k),
+            f"{who} cannot reveal {_where(k)}: that card is already face up",
+        )
     k = (action - SWAP) % GRID_SIZE  # the position of an exchange or a flip
     if state.held is None:
         if action in (SWAP + k, FLIP + k):
-            return f"{who} must first draw or take the discard, not {name}"
-        return f"{who} is taking a turn: {name} is not a turn's first step"
+            return Reason(
+                "take_first", mine, f"{who} must first draw or take the discard, not {name}"
+            )
+        return Reason(
+            "not_a_first_step", mine, f"{who} is taking a turn: {name} is not a turn's first step"
+        )
     if action in (DRAW, TAKE_DISCARD):
-        return f"{who} already holds a card and must place it, not {name}"
+        return Reason(
+            "must_place", mine, f"{who} already holds a card and must place it, not {name}"
+        )
     if action == FLIP + k and state.source == TAKE_DISCARD:
-        return f"{who} took the discard and must exchange it: it may not be put back"
+        return Reason(
+            "discard_not_put_back",
+            {"seat": seat},
+            f"{who} took the discard and must exchange it: it may not be put back",
+        )
     if action == FLIP + k:
-        if state.cleared[state.player] & _BIT[k]:
-            return f"{who} cannot flip {_where(k)}: that column is cleared"
-        return f"{who} cannot flip {_where(k)}: that card is already face up"
+        if state.cleared[seat] & _BIT[k]:
+            return Reason(
+                "flip_cleared",
+                _at(seat, k),
+                f"{who} cannot flip {_where(k)}: that column is cleared",
+            )
+        return Reason(
+            "flip_face_up",
+            _at(seat, k),
+            f"{who} cannot flip {_where(k)}: that card is already face up",
+        )
     if action == SWAP + k:
-        return f"{who} cannot exchange {_where(k)}: that column is cleared"
-    return f"{who} must place the held card, not {name}"
+        return Reason(
+            "exchange_cleared",
+            _at(seat, k),
+            f"{who} cannot exchange {_where(k)}: that column is cleared",
+        )
+    return Reason("place_held", mine, f"{who} must place the held card, not {name}")
+
+
+def _reason_args(state: State, action: Any) -> tuple[str, str, dict[str, Any]]:
+    """The arguments of the `IllegalActionError` for `action` in `state`."""
+    kind, params, sentence = why_illegal(state, action)
+    return sentence, kind, params
+
+
+def _at(seat: int, k: int) -> dict[str, Any]:
+    """The params of a reason about seat's grid position k: `[row, col]`."""
+    return {"seat": seat, "position": list(divmod(k, COLS))}
 
 
 def _where(k: int) -> str:
@@ -681,13 +631,22 @@ def _take_discard(state: State, events: list[Event] | None) -> State:
                         history.plus(TAKE_DISCARD), game))  # fmt: skip
 
 
-def reshuffle(state: State, order: tuple[int, ...] | list[int] | None = None) -> State:
+def reshuffle(
+    state: State,
+    order: tuple[int, ...] | list[int] | None = None,
+    events: list[Event] | None = None,
+) -> State:
     """Turn the discard pile, all but its top card, into a new draw pile
     (RULES.md 2.7). `order` gives the new draw pile (top first), as a replay
-    does; without it the cards are shuffled from the state's key."""
+    does; without it the cards are shuffled from the state's key. When
+    `events` is a list, the `reshuffled` event is appended to it."""
     if state.draw_top != len(state.draw_pile):
-        raise IllegalActionError("the draw pile is not empty: there is nothing to reshuffle")
-    return _reshuffle(state, order, None)
+        raise IllegalActionError(
+            "the draw pile is not empty: there is nothing to reshuffle",
+            "draw_pile_not_empty",
+            {"draw_pile_size": len(state.draw_pile) - state.draw_top},
+        )
+    return _reshuffle(state, order, events)
 
 
 def _reshuffle(
@@ -701,7 +660,9 @@ def _reshuffle(
         pile = tuple(order)
         if Counter(pile) != Counter(below_top):
             raise IllegalActionError(
-                "the reshuffled draw pile is not the discard pile less its top card"
+                "the reshuffled draw pile is not the discard pile less its top card",
+                "reshuffle_not_discard_pile",
+                {"given": len(pile), "expected": len(below_top)},
             )
     if events is not None:
         events.append(Event("reshuffled", count=len(pile)))
@@ -818,7 +779,11 @@ def action_name(action: int) -> str:
     `discard and flip [1, 0]`, `next round`."""
     as_int = _integral(action)
     if as_int is None:
-        raise ValueError(f"an action is an integer, not {_shown(action)}")
+        raise EngineError(
+            f"an action is an integer, not {_shown(action)}",
+            "action_not_integer",
+            {"value": _shown(action)},
+        )
     action = as_int
     if action == DRAW:
         return "draw"
@@ -832,7 +797,11 @@ def action_name(action: int) -> str:
         return f"exchange {_where(action - SWAP)}"
     if FLIP <= action < FLIP + GRID_SIZE:
         return f"discard and flip {_where(action - FLIP)}"
-    raise ValueError(f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})")
+    raise EngineError(
+        f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})",
+        "action_unknown",
+        {"action": action, "last": NUM_ACTIONS - 1},
+    )
 
 
 def _shown(value: Any, limit: int = 40) -> str:
@@ -849,7 +818,9 @@ def action_from_name(name: str) -> int:
     try:
         return ACTION_NAMES.index(name)
     except ValueError:
-        raise ValueError(f"there is no action named {name!r}") from None
+        raise EngineError(
+            f"there is no action named {name!r}", "action_name_unknown", {"name": _shown(name)}
+        ) from None
 
 
 def history(state: State) -> list[int]:
@@ -872,159 +843,3 @@ def cards_in_play(state: State) -> list[int]:
     for seat, grid in enumerate(state.grids):
         cards += (v for k, v in enumerate(grid) if not state.cleared[seat] & _BIT[k])
     return cards
-
-
-FACE_DOWN, FACE_UP, CLEARED = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one player may see (RULES.md 2): every face-up card, the discard
-    pile, the size of the draw pile, whose turn, the scores. Never a face-down
-    value, the deck order, or a card drawn by someone else before it is placed.
-
-    `cards[seat][k]` is the value at grid index k when face up, else None;
-    `status[seat][k]` is FACE_DOWN, FACE_UP or CLEARED.
-    """
-
-    viewer: int | None  #: the seat, or None for a spectator
-    num_players: int
-    round: int
-    phase: Phase
-    current_player: int
-    held: int | None  #: the card in the current player's hand, if the viewer may see it
-    source: str | None  #: "deck" or "discard" while the current player holds a card
-    cards: tuple[tuple[int | None, ...], ...]
-    status: tuple[tuple[int, ...], ...]
-    discard_pile: tuple[int, ...]
-    draw_pile_size: int
-    starter: int | None
-    ender: int | None
-    totals: tuple[int, ...]
-    round_scores: tuple[tuple[int, ...], ...]
-    legal_actions: tuple[int, ...]  #: the viewer's legal actions (empty when not its turn)
-    rules: Rules
-    #: every finished round: its ender, raw and final scores (public history)
-    results: tuple[RoundResult, ...] = ()
-    #: after a reshuffle in this round, the values the draw pile holds, sorted
-    #: (never its order): each was face up on the discard pile, so a player
-    #: with a good memory knows them; None before any reshuffle of the round
-    draw_pile_known: tuple[int, ...] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
-
-        def cell(value: int | None, status: int) -> int | str | None:
-            return "x" if status == CLEARED else value
-
-        return {
-            "viewer": self.viewer,
-            "num_players": self.num_players,
-            "round": self.round,
-            "phase": self.phase.name.lower(),
-            "current_player": self.current_player,
-            "held": self.held,
-            "source": self.source,
-            "grids": [
-                [
-                    [cell(values[r * COLS + c], status[r * COLS + c]) for c in range(COLS)]
-                    for r in range(GRID_SIZE // COLS)
-                ]
-                for values, status in zip(self.cards, self.status, strict=True)
-            ],
-            "discard_pile": list(self.discard_pile),
-            "draw_pile_size": self.draw_pile_size,
-            "starter": self.starter,
-            "ender": self.ender,
-            "totals": list(self.totals),
-            "round_scores": [list(s) for s in self.round_scores],
-            "legal_actions": list(self.legal_actions),
-            "rules": self.rules.to_dict(),
-            "results": [
-                {
-                    "ender": r.ender,
-                    "raw": list(r.raw),
-                    "scores": list(r.scores),
-                    "doubled": r.doubled,
-                }
-                for r in self.results
-            ],
-            "draw_pile_known": None if self.draw_pile_known is None else list(self.draw_pile_known),
-        }
-
-
-_POSITIONS = tuple(_positions(m) for m in range(1 << GRID_SIZE))  # per 12-bit mask
-
-
-@cache
-def _status_row(hidden: int, cleared: int) -> tuple[int, ...]:
-    """One grid's FACE_DOWN / FACE_UP / CLEARED per position, from its two masks."""
-    return tuple(
-        CLEARED if cleared & bit else FACE_DOWN if hidden & bit else FACE_UP for bit in _BIT
-    )
-
-
-def observe(state: State, viewer: int | None) -> Observation:
-    """What `viewer` may see of `state`: a seat, or None for a spectator, who
-    sees only what is face up (a drawn card only once it is placed)."""
-    if viewer is not None:
-        seat = _integral(viewer)
-        if seat is None:
-            raise ValueError(
-                f"a seat is an integer (or None for a spectator), not {_shown(viewer)}"
-            )
-        if not 0 <= seat < state.num_players:
-            raise ValueError(f"there is no seat {seat} in a {state.num_players}-player game")
-        viewer = seat
-    held = state.held
-    if held is not None and state.source == DRAW and viewer != state.player:
-        held = None
-    cards, status = [], []
-    cells, hidden_bits, cleared_bits = state.cells, state.hidden_bits, state.cleared_bits
-    for shift in range(0, GRID_SIZE * state.num_players, GRID_SIZE):
-        hidden = hidden_bits >> shift & ALL_POSITIONS
-        status.append(_status_row(hidden, cleared_bits >> shift & ALL_POSITIONS))
-        grid = cells[shift : shift + GRID_SIZE]
-        if hidden:
-            shown = list(grid)
-            for k in _POSITIONS[hidden]:
-                shown[k] = None
-            grid = tuple(shown)
-        cards.append(grid)
-    source = {DRAW: "deck", TAKE_DISCARD: "discard"}.get(state.source)
-    return Observation(
-        viewer=viewer,
-        num_players=state.num_players,
-        round=state.round,
-        phase=Phase(state.phase),
-        current_player=state.player,
-        held=held,
-        source=source,
-        cards=tuple(cards),
-        status=tuple(status),
-        discard_pile=state.discard_pile,
-        draw_pile_size=len(state.draw_pile) - state.draw_top,
-        starter=state.starter if state.starter >= 0 else None,
-        ender=state.ender,
-        totals=state.totals,
-        round_scores=tuple(r.scores for r in state.results),
-        legal_actions=legal_actions(state)
-        if viewer is not None and viewer == current_player(state)
-        else (),
-        rules=state.rules,
-        results=state.results,
-        draw_pile_known=_draw_pile_known(state, viewer),
-    )
-
-
-def _draw_pile_known(state: State, viewer: int | None) -> tuple[int, ...] | None:
-    """The values of a reshuffled draw pile as `viewer` knows them (RULES.md 2.7):
-    the pile at the reshuffle less the cards drawn from it since, each seen
-    once placed; a card someone else holds, drawn and not yet placed, is still
-    unknown to the viewer, so it counts as in the pile. None before a reshuffle."""
-    if not state.reshuffles or not state.reshuffles[-1]:
-        return None
-    known = list(state.draw_pile[state.draw_top :])
-    if state.held is not None and state.source == DRAW and viewer != state.player:
-        known.append(state.held)
-    return tuple(sorted(known))

@@ -107,17 +107,12 @@ and cleared masks, piles, hand, seats, scores) of a table and of a state.
 
 from __future__ import annotations
 
-import ast
-import functools
-import hashlib
-import os
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.core import caching, config
 
+import skyjo.numba_cache  # noqa: F401  (before the first njit: the stale-cache fix)
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -141,102 +136,6 @@ from skyjo.rules import (
     Rules,
     check_player_count,
 )
-
-# --- compiled caches -------------------------------------------------------------
-#
-# Numba's cache (`cache=True`) keys a compiled function on its own source file
-# only, but the compiled code of a function holds that of every compiled
-# function it calls, from other modules too (the playouts inline the kernel's
-# `place` and the policy's `choose`): edited callees would leave callers
-# stale. So each compiled function of this package is cached under a stamp of
-# its module's source and of every compiled module of the package that it
-# imports, directly or through others (a module is compiled when its source
-# uses `njit`). This registration comes before the first `njit` of the
-# package: every compiled module imports this one before compiling.
-
-_PACKAGE = Path(__file__).resolve().parent
-
-
-@functools.cache
-def _imports(path: Path) -> tuple[Path, ...]:
-    """The package's modules that `path` imports, as files."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        for name in names:
-            parts = name.split(".")
-            if parts[0] != _PACKAGE.name:
-                continue
-            base = _PACKAGE.joinpath(*parts[1:])
-            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                if candidate.is_file() and candidate != path:
-                    found.append(candidate)
-    return tuple(sorted(set(found)))
-
-
-@functools.cache
-def _compiled(path: Path) -> bool:
-    return "njit" in path.read_text(encoding="utf-8")
-
-
-def _stamped_sources(path: Path) -> list[Path]:
-    """`path` and the compiled modules it imports, directly or not."""
-    seen, todo = {path}, [path]
-    while todo:
-        for other in _imports(todo.pop()):
-            if other not in seen:
-                seen.add(other)
-                todo.append(other)
-    return sorted(p for p in seen if p == path or _compiled(p))
-
-
-@functools.cache
-def _digest(path: Path, mtime: float, size: int) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-class _PackageStamp:
-    """A cache locator's stamp: the digests of the function's module and of the
-    compiled modules it imports (see above)."""
-
-    _py_file: str
-
-    def get_source_stamp(self) -> tuple[tuple[str, str], ...]:
-        paths = _stamped_sources(Path(self._py_file).resolve())
-        stamp = []
-        for path in paths:
-            st = os.stat(path)
-            stamp.append((path.name, _digest(path, st.st_mtime, st.st_size)))
-        return tuple(stamp)
-
-    @classmethod
-    def _ours(cls, py_file: str) -> bool:
-        return Path(py_file).resolve().is_relative_to(_PACKAGE)
-
-
-class _InTreeLocator(_PackageStamp, caching.InTreeCacheLocator):
-    @classmethod
-    def from_function(cls, py_func: Any, py_file: str) -> Any:
-        if config.CACHE_DIR or not cls._ours(py_file):
-            return None
-        return super().from_function(py_func, py_file)
-
-
-class _CacheDirLocator(_PackageStamp, caching.UserProvidedCacheLocator):
-    @classmethod
-    def from_function(cls, py_func: Any, py_file: str) -> Any:
-        if not cls._ours(py_file):
-            return None
-        return super().from_function(py_func, py_file)
-
-
-if _InTreeLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes[:0] = [_CacheDirLocator, _InTreeLocator]
-
 
 #: `held` when no card is held; what `draw` returns on an empty draw pile.
 NO_CARD = -100

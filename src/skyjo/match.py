@@ -40,18 +40,17 @@ from skyjo.engine import (
     GAME_INFO,
     NEXT_ROUND,
     SWAP,
-    Event,
     IllegalActionError,
-    Observation,
     Phase,
     State,
     new_game,
-    observe,
     step,
     step_with_events,
-    visible_event,
 )
-from skyjo.record import Record, RecordError, load_record, read_record, replay, write_record
+from skyjo.events import Event, visible_event
+from skyjo.observation import Observation, observe
+from skyjo.record import Record, RecordError, load_record, read_record, write_record
+from skyjo.replayer import replay
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count
 from skyjo.scoring import winners
 from skyjo.seeds import bot_seed, fresh_seed

@@ -1,15 +1,15 @@
-"""Game records: write, read, validate and replay them (RULES.md 5).
+"""Game records: write, read and validate them (RULES.md 5).
 
 A game record is the JSON document of RULES.md 5. This module turns an engine
-`State` into one (`write_record`), parses and checks the shape of one
-(`read_record`, `load_record`), replays it through the engine, checking every
-turn (`replay`), and sums it up in the `skyjo replay --json` shape of
-RULES.md 6 (`replay_summary`).
+`State` into one (`write_record`) and parses and checks the shape of one
+(`read_record`, `load_record`). Replaying one through the engine, checking
+every turn, is `skyjo.replayer` (`steps`, `replay`, `replay_summary`).
 
-Every problem with a record raises `RecordError` (a `ValueError`), whose
-message is one line naming the round, the turn and the reason, with the
-players' names, e.g. ``round 2, turn 7 (Ben): Ben cannot flip [0, 1]: that
-card is already face up``. Rounds and turns are counted from 1.
+Every problem with a record raises `RecordError` (a `SkyjoError`, so a
+`ValueError`), whose message is one line naming the round, the turn and the
+reason, with the players' names, e.g. ``round 2, turn 7 (Ben): Ben cannot
+flip [0, 1]: that card is already face up``, and whose `kind` and `params`
+name the reason. Rounds and turns are counted from 1.
 
 Decisions where RULES.md 5 is silent:
 
@@ -24,18 +24,12 @@ Decisions where RULES.md 5 is silent:
 - Player names are non-empty strings, not only whitespace, all different.
 - Documents above `MAX_RECORD_BYTES` are refused before parsing; JSON with
   duplicate keys or with NaN/Infinity is malformed.
-- When a record has a seed and a deck (or a reshuffle) is exactly what the
-  engine would have shuffled from its key, the replay lets the engine shuffle,
-  so that the replayed state, the key included, equals the state of the game
-  that was played; a game resumed from its record thus goes on as it would
-  have.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -49,11 +43,9 @@ from skyjo.engine import (
     REVEAL,
     SWAP,
     TAKE_DISCARD,
-    IllegalActionError,
-    Phase,
-    RoundResult,
     State,
 )
+from skyjo.errors import SkyjoError
 from skyjo.rules import (
     COLS,
     GRID_SIZE,
@@ -65,21 +57,16 @@ from skyjo.rules import (
     index_of,
     position,
 )
-from skyjo.scoring import winners
 
 __all__ = [
     "FORMAT",
     "MAX_RECORD_BYTES",
     "Record",
     "RecordError",
-    "Replay",
     "RoundRecord",
-    "RoundSummary",
     "Turn",
     "load_record",
     "read_record",
-    "replay",
-    "replay_summary",
     "write_record",
 ]
 
@@ -97,14 +84,17 @@ _TAKES = ("deck", "discard")
 _REVEALS_PER_PLAYER = 2
 
 
-class RecordError(ValueError):
+class RecordError(SkyjoError):
     """A game record that is malformed or does not replay (RULES.md 5, 6).
 
     `round` is the round concerned (from 1) or None for the record as a whole;
     `turn` the turn within that round (from 1), ``"reveals"`` for the opening
     reveals (RULES.md 2.3), or None; `player` the name of the player concerned
     (the one to act, or the one the turn names), if known. `str()` is one line:
-    ``round 2, turn 7 (Ben): <reason>``.
+    ``round 2, turn 7 (Ben): <reason>``. `kind` and `params` name the reason
+    (`skyjo.errors`); each raise of this module gives them, and an illegal
+    move carries the engine's (`engine.why_illegal`). `kind` is
+    ``record_invalid`` only for an error built without one.
     """
 
     def __init__(
@@ -113,12 +103,15 @@ class RecordError(ValueError):
         round: int | None = None,
         turn: int | str | None = None,
         player: str | None = None,
+        *,
+        kind: str = "record_invalid",
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.reason = " ".join(reason.split())
         self.round = round
         self.turn = turn
         self.player = player
-        super().__init__(self._message())
+        super().__init__(self._message(), kind, params)
 
     def _message(self) -> str:
         where = []
@@ -143,8 +136,8 @@ class _At:
     turn: int | str | None = None
     player: str | None = None
 
-    def error(self, reason: str) -> RecordError:
-        return RecordError(reason, self.round, self.turn, self.player)
+    def error(self, reason: str, kind: str, params: Mapping[str, Any] | None = None) -> RecordError:
+        return RecordError(reason, self.round, self.turn, self.player, kind=kind, params=params)
 
     def but(self, **changes: Any) -> _At:
         return replace(self, **changes)
@@ -264,7 +257,9 @@ def write_record(state: State, players: Sequence[str]) -> dict[str, Any]:
     names = _check_players(list(players) if not isinstance(players, str) else players, _At())
     if len(names) != state.num_players:
         raise RecordError(
-            f"the game has {state.num_players} players but {len(names)} names were given"
+            f"the game has {state.num_players} players but {len(names)} names were given",
+            kind="names_count",
+            params={"players": state.num_players, "names": len(names)},
         )
     per_round: list[list[int]] = [[]]
     for action in engine.history(state):
@@ -313,7 +308,11 @@ def load_record(path: str | Path) -> Record:
         with path.open("rb") as file:
             data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from error
+        raise RecordError(
+            f"cannot read {path}: {error.strerror or error}",
+            kind="file_unreadable",
+            params={"path": str(path), "detail": str(error.strerror or error)},
+        ) from error
     return read_record(data)
 
 
@@ -325,7 +324,7 @@ def read_record(data: str | bytes | Mapping[str, Any]) -> Record:
     every round its deck (the 150 cards, RULES.md 1; or a seed to shuffle it),
     its reveals (two different positions per player, RULES.md 2.3), its turns
     (one of the three moves of RULES.md 2.5) and its reshuffles. Whether the
-    turns are legal is checked by `replay`. Raises `RecordError`.
+    turns are legal is checked by `skyjo.replayer`. Raises `RecordError`.
     """
     if isinstance(data, str | bytes | bytearray):
         return _read_document(_parse_json(data))
@@ -338,7 +337,9 @@ def _parse_json(data: str | bytes | bytearray) -> Any:
     if size > MAX_RECORD_BYTES:
         raise RecordError(
             f"the record is too large: more than {MAX_RECORD_BYTES} bytes "
-            f"({MAX_RECORD_BYTES // (1024 * 1024)} MB)"
+            f"({MAX_RECORD_BYTES // (1024 * 1024)} MB)",
+            kind="record_too_large",
+            params={"limit": MAX_RECORD_BYTES},
         )
 
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -366,45 +367,79 @@ def _parse_json(data: str | bytes | bytearray) -> Any:
     except json.JSONDecodeError as error:
         raise RecordError(
             f"the record is not valid JSON: {error.msg} at line {error.lineno}, "
-            f"column {error.colno}"
+            f"column {error.colno}",
+            kind="json_invalid",
+            params={"detail": error.msg, "line": error.lineno, "column": error.colno},
         ) from error
     except UnicodeDecodeError as error:
         raise RecordError(
-            f"the record is not valid JSON: it is not UTF-8 text ({error})"
+            f"the record is not valid JSON: it is not UTF-8 text ({error})",
+            kind="json_not_utf8",
+            params={"detail": str(error)},
         ) from error
     except (ValueError, RecursionError) as error:
-        raise RecordError(f"the record is not valid JSON: {error}") from error
+        raise RecordError(
+            f"the record is not valid JSON: {error}",
+            kind="json_invalid",
+            params={"detail": str(error)},
+        ) from error
 
 
 def _read_document(document: Any) -> Record:
     """Check the top level of a record (RULES.md 5) and read its rounds."""
     at = _At()
     if not isinstance(document, Mapping):
-        raise at.error(f"a game record must be a JSON object, not {_kind(document)}")
+        raise at.error(
+            f"a game record must be a JSON object, not {_kind(document)}",
+            "record_not_object",
+            {"type": _kind(document)},
+        )
     unknown = [key for key in document if key not in _RECORD_KEYS]
     if unknown:
         raise at.error(
-            f"unknown key {_keys(unknown)} in the record (a record has {', '.join(_RECORD_KEYS)})"
+            f"unknown key {_keys(unknown)} in the record (a record has {', '.join(_RECORD_KEYS)})",
+            "record_unknown_key",
+            {"keys": [_show(key) for key in unknown], "known": list(_RECORD_KEYS)},
         )
     if "format" not in document:
-        raise at.error(f'the record has no "format": expected "{FORMAT}"')
+        raise at.error(
+            f'the record has no "format": expected "{FORMAT}"',
+            "format_missing",
+            {"expected": FORMAT},
+        )
     if document["format"] != FORMAT:
-        raise at.error(f'unknown record format {_show(document["format"])}: expected "{FORMAT}"')
+        raise at.error(
+            f'unknown record format {_show(document["format"])}: expected "{FORMAT}"',
+            "format_unknown",
+            {"format": _show(document["format"]), "expected": FORMAT},
+        )
     if "players" not in document:
-        raise at.error('the record has no "players"')
+        raise at.error('the record has no "players"', "players_missing")
     players = _check_players(document["players"], at)
     try:
         rules = Rules.from_dict(document.get("rules"))
     except (ValueError, TypeError) as error:
-        raise at.error(f"bad rules: {error}") from error
+        raise at.error(
+            f"bad rules: {error}",
+            getattr(error, "kind", "rules_invalid"),
+            getattr(error, "params", {"detail": str(error)}),
+        ) from error
     seed = document.get("seed")
     if seed is not None and not _is_int(seed):
-        raise at.error(f"the seed must be an integer, not {_show(seed)}")
+        raise at.error(
+            f"the seed must be an integer, not {_show(seed)}",
+            "seed_not_integer",
+            {"value": _show(seed)},
+        )
     rounds = document.get("rounds")
     if rounds is None:
-        raise at.error('the record has no "rounds"')
+        raise at.error('the record has no "rounds"', "rounds_missing")
     if not _is_list(rounds) or not rounds:
-        raise at.error(f"rounds must be a list of at least one round, not {_show(rounds)}")
+        raise at.error(
+            f"rounds must be a list of at least one round, not {_show(rounds)}",
+            "rounds_not_list",
+            {"value": _show(rounds)},
+        )
     read = tuple(
         _read_round(value, number, players, seed, number == len(rounds))
         for number, value in enumerate(rounds, start=1)
@@ -415,19 +450,37 @@ def _read_document(document: Any) -> Record:
 def _check_players(value: Any, at: _At) -> tuple[str, ...]:
     """Players: a list of 2 to 8 different non-empty names (RULES.md 1)."""
     if not _is_list(value):
-        raise at.error(f"players must be a list of names, not {_show(value)}")
+        raise at.error(
+            f"players must be a list of names, not {_show(value)}",
+            "players_not_list",
+            {"value": _show(value)},
+        )
     if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        raise at.error(f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
+        raise at.error(
+            f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}",
+            "player_count",
+            {"count": len(value), "min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        )
     for name in value:
         if not isinstance(name, str) or not name.strip():
-            raise at.error(f"a player's name must be a non-empty string, not {_show(name)}")
+            raise at.error(
+                f"a player's name must be a non-empty string, not {_show(name)}",
+                "name_empty",
+                {"name": _show(name)},
+            )
         if not _is_text(name):
             raise at.error(
-                f"the player's name {_show(name)} holds a lone surrogate: it is not Unicode text"
+                f"the player's name {_show(name)} holds a lone surrogate: it is not Unicode text",
+                "name_surrogate",
+                {"name": _show(name)},
             )
     repeated = sorted({name for name in value if value.count(name) > 1})
     if repeated:
-        raise at.error(f"each player appears once, but {', '.join(repeated)} is repeated")
+        raise at.error(
+            f"each player appears once, but {', '.join(repeated)} is repeated",
+            "name_repeated",
+            {"names": repeated},
+        )
     return tuple(value)
 
 
@@ -438,24 +491,34 @@ def _read_round(
     at = _At(round=number)
     if not isinstance(value, Mapping):
         raise at.error(
-            f"a round must be an object with deck, reveals and turns, not {_kind(value)}"
+            f"a round must be an object with deck, reveals and turns, not {_kind(value)}",
+            "round_not_object",
+            {"type": _kind(value)},
         )
     unknown = [key for key in value if key not in _ROUND_KEYS]
     if unknown:
         raise at.error(
-            f"unknown key {_keys(unknown)} in the round (a round has {', '.join(_ROUND_KEYS)})"
+            f"unknown key {_keys(unknown)} in the round (a round has {', '.join(_ROUND_KEYS)})",
+            "round_unknown_key",
+            {"keys": [_show(key) for key in unknown], "known": list(_ROUND_KEYS)},
         )
     deck: tuple[int, ...] | None = None
     if "deck" in value:
         try:
             deck = check_deck(value["deck"])
         except ValueError as error:
-            raise at.error(str(error)) from error
+            raise _refused(at, error, "deck_invalid") from error
     elif seed is None:
-        raise at.error("the round has no deck, and the record has no seed to shuffle one")
+        raise at.error(
+            "the round has no deck, and the record has no seed to shuffle one", "deck_missing"
+        )
     turns_data = value.get("turns", [])
     if not _is_list(turns_data):
-        raise at.error(f"turns must be a list of turns, not {_show(turns_data)}")
+        raise at.error(
+            f"turns must be a list of turns, not {_show(turns_data)}",
+            "turns_not_list",
+            {"value": _show(turns_data)},
+        )
     reveals = _read_reveals(value.get("reveals", []), at, players, bool(turns_data), is_last)
     turns = tuple(
         _read_turn(turn, at.but(turn=t), players) for t, turn in enumerate(turns_data, start=1)
@@ -464,7 +527,8 @@ def _read_round(
         if turn.half:
             raise at.but(turn=t, player=turn.player).error(
                 'the turn neither exchanges nor flips: give "swap": [row, col] or "flip" '
-                "(only the very last turn of a record may be a half turn)"
+                "(only the very last turn of a record may be a half turn)",
+                "half_turn_not_last",
             )
     reshuffles = _read_reshuffles(value.get("reshuffles", []), at)
     return RoundRecord(deck, reveals, turns, reshuffles)
@@ -480,29 +544,54 @@ def _read_reveals(
     """
     at = at.but(turn="reveals")
     if not _is_list(value):
-        raise at.error(f"reveals must be a list with two positions per player, not {_show(value)}")
+        raise at.error(
+            f"reveals must be a list with two positions per player, not {_show(value)}",
+            "reveals_not_list",
+            {"value": _show(value)},
+        )
     if len(value) > len(players):
-        raise at.error(f"the reveals list {len(value)} players, but the game has {len(players)}")
+        raise at.error(
+            f"the reveals list {len(value)} players, but the game has {len(players)}",
+            "reveals_too_many",
+            {"count": len(value), "players": len(players)},
+        )
     reveals = []
     for seat, pair in enumerate(value):
         name = players[seat]
         here = at.but(player=name)
         if not _is_list(pair) or not 1 <= len(pair) <= _REVEALS_PER_PLAYER:
             raise here.error(
-                f"{name} must turn up two positions, as [[row, col], [row, col]], not {_show(pair)}"
+                f"{name} must turn up two positions, as [[row, col], [row, col]], "
+                f"not {_show(pair)}",
+                "reveal_not_pair",
+                {"player": name, "value": _show(pair)},
             )
         positions = tuple(_read_position(p, here, f"{name}'s revealed position") for p in pair)
         if len(positions) == 2 and positions[0] == positions[1]:
-            raise here.error(f"{name} turns up {_where(positions[0])} twice")
+            raise here.error(
+                f"{name} turns up {_where(positions[0])} twice",
+                "reveal_twice",
+                {"player": name, "position": list(position(positions[0]))},
+            )
         if len(positions) < _REVEALS_PER_PLAYER and seat + 1 < len(value):
-            raise here.error(f"{name} turns up one card only, yet the next player reveals")
+            raise here.error(
+                f"{name} turns up one card only, yet the next player reveals",
+                "reveal_one_only",
+                {"player": name},
+            )
         reveals.append(positions)
     complete = len(reveals) == len(players) and all(len(p) == 2 for p in reveals)
     if not complete and (has_turns or not is_last):
         done = sum(len(p) == 2 for p in reveals)
         after = "turns follow" if has_turns else "a later round follows"
         raise at.error(
-            f"only {done} of the {len(players)} players turned up their two cards, yet {after}"
+            f"only {done} of the {len(players)} players turned up their two cards, yet {after}",
+            "reveals_unfinished",
+            {
+                "done": done,
+                "players": len(players),
+                "followed_by": "turns" if has_turns else "round",
+            },
         )
     return tuple(reveals)
 
@@ -512,29 +601,46 @@ def _read_turn(value: Any, at: _At, players: tuple[str, ...]) -> Turn:
     discard and flip (RULES.md 2.5, 5), optionally naming its player."""
     if not isinstance(value, Mapping):
         raise at.error(
-            f'a turn must be an object like {{"take": "deck", "swap": [0, 1]}}, not {_kind(value)}'
+            f'a turn must be an object like {{"take": "deck", "swap": [0, 1]}}, not {_kind(value)}',
+            "turn_not_object",
+            {"type": _kind(value)},
         )
     unknown = [key for key in value if key not in _TURN_KEYS]
     if unknown:
         raise at.error(
-            f"unknown key {_keys(unknown)} in a turn (a turn has {', '.join(_TURN_KEYS)})"
+            f"unknown key {_keys(unknown)} in a turn (a turn has {', '.join(_TURN_KEYS)})",
+            "turn_unknown_key",
+            {"keys": [_show(key) for key in unknown], "known": list(_TURN_KEYS)},
         )
     player = value.get("player")
     if "player" in value:
         if not isinstance(player, str) or player not in players:
-            raise at.error(f"unknown player {_show(player)} (the players are {', '.join(players)})")
+            raise at.error(
+                f"unknown player {_show(player)} (the players are {', '.join(players)})",
+                "player_unknown",
+                {"player": _show(player), "players": list(players)},
+            )
         at = at.but(player=player)
     if "take" not in value:
-        raise at.error('the turn does not say what it takes: "take": "deck" or "discard"')
+        raise at.error(
+            'the turn does not say what it takes: "take": "deck" or "discard"', "take_missing"
+        )
     if not isinstance(value["take"], str) or value["take"] not in _TAKES:
-        raise at.error(f'unknown take {_show(value["take"])}: a turn takes "deck" or "discard"')
+        raise at.error(
+            f'unknown take {_show(value["take"])}: a turn takes "deck" or "discard"',
+            "take_unknown",
+            {"take": _show(value["take"])},
+        )
     take: Literal["deck", "discard"] = "deck" if value["take"] == "deck" else "discard"
     if "swap" in value and "flip" in value:
-        raise at.error("the turn both exchanges and flips: a turn does one or the other")
+        raise at.error(
+            "the turn both exchanges and flips: a turn does one or the other", "swap_and_flip"
+        )
     if take == "discard" and "flip" in value:
         raise at.error(
             "the turn takes the discard and flips: a card taken from the discard pile "
-            "must be exchanged, it may not be put back"
+            "must be exchanged, it may not be put back",
+            "discard_not_put_back",
         )
     if "swap" in value:
         return Turn(
@@ -550,11 +656,18 @@ def _read_turn(value: Any, at: _At, players: tuple[str, ...]) -> Turn:
 def _read_position(value: Any, at: _At, what: str) -> int:
     """A grid position `[row, col]`, row 0-2, column 0-3 (RULES.md 2.1); its grid index."""
     if not _is_list(value) or len(value) != 2 or not all(_is_int(v) for v in value):
-        raise at.error(f"{what} must be [row, col], two integers, not {_show(value)}")
+        raise at.error(
+            f"{what} must be [row, col], two integers, not {_show(value)}",
+            "position_shape",
+            {"value": _show(value)},
+        )
     row, col = value
     if not (0 <= row < ROWS and 0 <= col < COLS):
         raise at.error(
-            f"{what} [{row}, {col}] is off the grid (rows 0 to {ROWS - 1}, columns 0 to {COLS - 1})"
+            f"{what} [{row}, {col}] is off the grid "
+            f"(rows 0 to {ROWS - 1}, columns 0 to {COLS - 1})",
+            "position_off_grid",
+            {"position": [row, col], "rows": ROWS, "columns": COLS},
         )
     return index_of(row, col)
 
@@ -562,285 +675,37 @@ def _read_position(value: Any, at: _At, what: str) -> int:
 def _read_reshuffles(value: Any, at: _At) -> tuple[tuple[int, ...], ...]:
     """Reshuffles: one list of card values per reshuffle, top first (RULES.md 2.7, 5)."""
     if not _is_list(value):
-        raise at.error(f"reshuffles must be a list of lists of cards, not {_show(value)}")
+        raise at.error(
+            f"reshuffles must be a list of lists of cards, not {_show(value)}",
+            "reshuffles_not_list",
+            {"value": _show(value)},
+        )
     piles = []
     for number, pile in enumerate(value, start=1):
         if not _is_list(pile):
-            raise at.error(f"reshuffle {number} must be a list of cards, not {_show(pile)}")
+            raise at.error(
+                f"reshuffle {number} must be a list of cards, not {_show(pile)}",
+                "reshuffle_not_list",
+                {"reshuffle": number, "value": _show(pile)},
+            )
         for card in pile:
             if not _is_int(card):
-                raise at.error(f"reshuffle {number} holds {_show(card)}, not a card value")
+                raise at.error(
+                    f"reshuffle {number} holds {_show(card)}, not a card value",
+                    "reshuffle_not_card",
+                    {"reshuffle": number, "value": _show(card)},
+                )
         piles.append(tuple(pile))
     return tuple(piles)
 
 
-# --- replaying ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RoundSummary:
-    """How a round of a replay stands (RULES.md 6): its ender (a seat, None until
-    someone ends it, RULES.md 2.8) and, once scored, its result (RULES.md 2.9, 2.10)."""
-
-    ender: int | None
-    result: RoundResult | None
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """A replayed record: the record, the engine's final `state` and each round's summary."""
-
-    record: Record
-    state: State
-    rounds: tuple[RoundSummary, ...]
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is over: a total reached the target (RULES.md 3)."""
-        return self.state.phase == Phase.GAME_OVER
-
-
-def replay(record: Record | str | bytes | Mapping[str, Any]) -> Replay:
-    """Replay a game record through the engine, checking every move (RULES.md 2, 5).
-
-    Deals each round from its deck (or from the seed), applies the reveals and
-    then each turn as its two engine actions. Before a draw from an empty draw
-    pile (RULES.md 2.7), the record's next reshuffle becomes the draw pile; if
-    the record gives none, the engine shuffles from the seed (an error without
-    one). Raises `RecordError` naming the round, the turn and the reason for an
-    illegal move, a turn by the wrong player, a turn after the round ended, a
-    round after the game is over or before the previous one is finished, a
-    wrong or unused reshuffle. The record may stop anywhere (a game in progress).
-    """
-    if not isinstance(record, Record):
-        record = read_record(record)
-    names = record.players
-    seed = record.seed
-    state: State | None = None
-    for number, rnd in enumerate(record.rounds, start=1):
-        at = _At(round=number)
-        if state is None:
-            state = _first_deal(record, rnd, at)
-        else:
-            state = _next_deal(state, record, rnd, at)
-        state = _replay_reveals(state, rnd, at, names)
-        used = 0
-        for t, turn in enumerate(rnd.turns, start=1):
-            state, used = _replay_turn(state, turn, rnd, used, seed, at.but(turn=t), names)
-        if used < len(rnd.reshuffles):
-            given = len(rnd.reshuffles)
-            raise at.error(
-                f"the record gives {given} reshuffle{'s' if given != 1 else ''} but the draw "
-                f"pile {_ran_out(used)}: reshuffle {used + 1} is never used"
-            )
-    assert state is not None
-    return Replay(record, state, _summaries(state))
-
-
-def _first_deal(record: Record, rnd: RoundRecord, at: _At) -> State:
-    """Deal round 1 (RULES.md 2.1-2.2) from its deck, or from the seed."""
-    n, seed, rules = len(record.players), record.seed, record.rules
-    try:
-        if rnd.deck is None or (seed is not None and engine.shuffled_deck(seed)[0] == rnd.deck):
-            return engine.new_game(n, seed, rules)
-        return engine.new_game(n, seed, rules, deck=rnd.deck)
-    except ValueError as error:
-        raise at.error(str(error)) from error
-
-
-def _next_deal(state: State, record: Record, rnd: RoundRecord, at: _At) -> State:
-    """Deal a later round, once the previous one is over and the game is not (RULES.md 3)."""
-    names = record.players
-    previous = at.round - 1 if at.round is not None else 0
-    if state.phase == Phase.GAME_OVER:
-        totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals, strict=True))
-        raise at.error(
-            f"the game is over after round {previous} (totals {totals}; target "
-            f"{record.rules.target_score}): no round may follow"
-        )
-    if state.phase != Phase.ROUND_OVER:
-        raise at.error(
-            f"round {previous} is unfinished, so no new round can start: {_stand(state, names)}"
-        )
-    try:
-        if rnd.deck is None or (
-            record.seed is not None and engine.shuffled_deck(state.key)[0] == rnd.deck
-        ):
-            return engine.step(state, NEXT_ROUND)
-        return engine.start_round(state, rnd.deck)
-    except ValueError as error:
-        raise at.error(str(error)) from error
-
-
-def _replay_reveals(state: State, rnd: RoundRecord, at: _At, names: tuple[str, ...]) -> State:
-    """Apply the opening reveals, two per player in seat order (RULES.md 2.3)."""
-    for seat, pair in enumerate(rnd.reveals):
-        here = at.but(turn="reveals", player=names[seat])
-        for k in pair:
-            if state.phase != Phase.REVEAL or state.player != seat:
-                raise here.error(f"it is not {names[seat]}'s turn to reveal")
-            state = _apply(state, REVEAL + k, here, names)
-    return state
-
-
-def _replay_turn(
-    state: State,
-    turn: Turn,
-    rnd: RoundRecord,
-    used: int,
-    seed: int | None,
-    at: _At,
-    names: tuple[str, ...],
-) -> tuple[State, int]:
-    """Apply one turn (RULES.md 2.5), reshuffling first if it draws from an empty
-    pile (RULES.md 2.7). Returns the new state and the number of reshuffles used."""
-    if state.phase not in (Phase.TURNS, Phase.FINAL_TURNS):
-        raise at.but(player=turn.player).error(_no_turn_now(state, names))
-    who = names[state.player]
-    at = at.but(player=who)
-    if turn.player is not None and turn.player != who:
-        raise at.error(f"the turn names {turn.player}, but it is {who}'s turn")
-    actions = turn.actions()
-    if actions[0] == DRAW and state.draw_top == len(state.draw_pile):
-        if used < len(rnd.reshuffles):
-            state = _apply_reshuffle(state, rnd.reshuffles[used], used + 1, seed, at)
-            used += 1
-        elif seed is None:
-            raise at.error(
-                f"{who} draws from an empty draw pile, and the record gives no "
-                f"reshuffle {used + 1} (nor a seed to shuffle one)"
-            )
-    for action in actions:
-        state = _apply(state, action, at, names)
-    return state, used
-
-
-def _apply_reshuffle(
-    state: State, order: tuple[int, ...], number: int, seed: int | None, at: _At
-) -> State:
-    """Make the discard pile, less its top card, the draw pile in `order` (RULES.md 2.7)."""
-    if seed is not None:
-        shuffled = engine.reshuffle(state)  # as the engine would have: keeps the key in step
-        if shuffled.draw_pile == order:
-            return shuffled
-    expected = Counter(state.discard_pile[:-1])
-    given = Counter(order)
-    if given != expected:
-        wrong = next(
-            f"{given[v]} of {v} instead of {expected[v]}"
-            for v in sorted(set(given) | set(expected))
-            if given[v] != expected[v]
-        )
-        raise at.error(
-            f"reshuffle {number} is not the discard pile less its top card: it gives "
-            f"{len(order)} cards for {len(state.discard_pile) - 1}, {wrong}"
-        )
-    try:
-        return engine.reshuffle(state, order)
-    except IllegalActionError as error:  # pragma: no cover - checked just above
-        raise at.error(f"reshuffle {number}: {error}") from error
-
-
-def _apply(state: State, action: int, at: _At, names: tuple[str, ...]) -> State:
-    """One engine step; an illegal action becomes a `RecordError` with names."""
-    try:
-        return engine.step(state, action)
-    except IllegalActionError:
-        raise at.error(_why_illegal(state, action, names)) from None
-
-
-def _why_illegal(state: State, action: int, names: tuple[str, ...]) -> str:
-    """Why a reveal or a placement of a record is illegal (RULES.md 2.3, 2.5, 2.6),
-    with the player's name; other cases fall back on the engine's reason."""
-    who = names[state.player]
-    if REVEAL <= action < REVEAL + GRID_SIZE and state.phase == Phase.REVEAL:
-        k = action - REVEAL
-        return f"{who} cannot reveal {_where(k)}: that card is already face up"
-    if state.held is not None and SWAP <= action < FLIP + GRID_SIZE:
-        k = (action - SWAP) % GRID_SIZE
-        bit = 1 << k
-        if action >= FLIP and state.source == TAKE_DISCARD:
-            return f"{who} took the discard and must exchange it: it may not be put back"
-        if state.cleared[state.player] & bit:
-            verb = "flip" if action >= FLIP else "exchange"
-            return f"{who} cannot {verb} {_where(k)}: that column is cleared"
-        if action >= FLIP and not state.hidden[state.player] & bit:
-            return f"{who} cannot flip {_where(k)}: that card is already face up"
-    return engine.why_illegal(state, action).replace(f"seat {state.player}", who)
-
-
-def _no_turn_now(state: State, names: tuple[str, ...]) -> str:
-    """Why no turn can be played in `state` (the round is over or the reveals are not)."""
-    if state.phase == Phase.REVEAL:
-        return f"{names[state.player]} has not turned up two cards yet: no turn can be played"
-    ender = names[state.ender] if state.ender is not None else "nobody"
-    if state.phase == Phase.GAME_OVER:
-        return (
-            f"the round is over ({ender} ended it and every other player had one more "
-            "turn) and so is the game: no turn may follow"
-        )
-    return (
-        f"the round is over ({ender} ended it and every other player had one more turn): "
-        "no turn may follow"
-    )
-
-
-def _stand(state: State, names: tuple[str, ...]) -> str:
-    """Where an unfinished round stands, in words."""
-    if state.phase == Phase.REVEAL:
-        return f"{names[state.player]} has not turned up two cards yet"
-    if state.ender is not None:
-        return f"{names[state.ender]} ended it, but it is still {names[state.player]}'s last turn"
-    return f"nobody has ended it yet and it is {names[state.player]}'s turn"
-
-
-def _summaries(state: State) -> tuple[RoundSummary, ...]:
-    """Each round's ender and result, from the final state (RULES.md 2.8-2.10)."""
-    rounds = []
-    for number in range(state.round + 1):
-        if number < len(state.results):
-            result = state.results[number]
-            rounds.append(RoundSummary(result.ender, result))
-        else:
-            rounds.append(RoundSummary(state.ender, None))
-    return tuple(rounds)
-
-
-def replay_summary(replay: Replay, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The `skyjo replay --json` document of RULES.md 6.
-
-    ``{"rounds": [{"ender": "Cleo", "raw": {...}, "scores": {...}}], "totals":
-    {...}, "finished": bool, "winners": [...]}``: a round in progress has only
-    its ender (null until someone ends it, RULES.md 2.8); `winners` is empty
-    until the game is over and lists every player with the lowest total
-    (RULES.md 3). `players` defaults to the record's names.
-    """
-    names = tuple(players) if players is not None else replay.record.players
-    if len(names) != replay.state.num_players:
-        raise RecordError(
-            f"the game has {replay.state.num_players} players but {len(names)} names were given"
-        )
-    rounds: list[dict[str, Any]] = []
-    for summary in replay.rounds:
-        if summary.result is None:
-            rounds.append({"ender": None if summary.ender is None else names[summary.ender]})
-        else:
-            result = summary.result
-            rounds.append(
-                {
-                    "ender": names[result.ender],
-                    "raw": dict(zip(names, result.raw, strict=True)),
-                    "scores": dict(zip(names, result.scores, strict=True)),
-                }
-            )
-    totals = dict(zip(names, replay.state.totals, strict=True))
-    finished = replay.finished
-    return {
-        "rounds": rounds,
-        "totals": totals,
-        "finished": finished,
-        "winners": winners(totals) if finished else [],
-    }
+def _refused(at: _At, error: ValueError, fallback: str) -> RecordError:
+    """A refusal of another module (a deck, the rules) at `at`, with its kind and
+    params when it has them, else `fallback` with the sentence as `detail`."""
+    kind = getattr(error, "kind", None)
+    if kind is None:
+        return at.error(str(error), fallback, {"detail": str(error)})
+    return at.error(str(error), kind, getattr(error, "params", {}))
 
 
 # --- small helpers ----------------------------------------------------------------
@@ -894,9 +759,3 @@ def _keys(keys: Sequence[Any]) -> str:
 def _where(k: int) -> str:
     row, col = position(k)
     return f"[{row}, {col}]"
-
-
-def _ran_out(count: int) -> str:
-    if count == 0:
-        return "never ran out"
-    return "ran out only once" if count == 1 else f"ran out only {count} times"

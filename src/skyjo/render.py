@@ -26,17 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from skyjo.engine import (
-    CLEARED,
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    Event,
-    Observation,
-    Phase,
-    State,
-    observe,
-)
+from skyjo.engine import DRAW, Phase, State
+from skyjo.events import Event
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLS, GRID_SIZE, ROWS
 from skyjo.scoring import winners
 

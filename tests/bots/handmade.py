@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skyjo.engine import (
-    CLEARED,
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    FLIP,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-)
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import GRID_SIZE, Rules
 
 Cell = int | str | None

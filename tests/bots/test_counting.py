@@ -22,7 +22,7 @@ from skyjo.bots.counting import (
     unseen_cards,
 )
 from skyjo.bots.expected_v2 import ExpectedV2Bot
-from skyjo.engine import Observation
+from skyjo.observation import Observation
 
 # Ana (seat 0, to play) shows 12, 12 and 0 and holds a 9 she drew; Ben shows 7
 # and -2 and cleared his column of 5s, which lie on the discard pile under its

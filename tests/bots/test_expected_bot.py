@@ -16,19 +16,9 @@ from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import valuation as va
 from skyjo.bots.expected import ExpectedBot
 from skyjo.bots.expected_v2 import ExpectedV2Bot
-from skyjo.engine import (
-    DRAW,
-    FACE_UP,
-    FLIP,
-    SWAP,
-    TAKE_DISCARD,
-    Phase,
-    action_name,
-    new_game,
-    observe,
-    step,
-)
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
 from skyjo.match import Match, Seat
+from skyjo.observation import FACE_UP, observe
 from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 

@@ -17,7 +17,8 @@ from skyjo.bots import forecast
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchV2Bot, _Valuer, critical
-from skyjo.engine import Phase, observe
+from skyjo.engine import Phase
+from skyjo.observation import observe
 from skyjo.rules import MAX_PLAYERS
 
 BENCH = Path(__file__).parents[2] / "bench"

@@ -13,7 +13,8 @@ from skyjo import kernel
 from skyjo.bots import game_odds
 from skyjo.bots.game_odds import LOW, REFERENCE, SIZE, chance, solve
 from skyjo.bots.search import SearchV2Bot, _Valuer
-from skyjo.engine import new_game, observe
+from skyjo.engine import new_game
+from skyjo.observation import observe
 from skyjo.rules import Rules
 
 BENCH = Path(__file__).parents[2] / "bench"

@@ -19,7 +19,8 @@ from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected_v2 import ExpectedV2Bot
 from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
-from skyjo.engine import Phase, State, new_game, observe, step
+from skyjo.engine import Phase, State, new_game, step
+from skyjo.observation import observe
 from skyjo.rules import Rules
 
 V1_GAMES = Path(__file__).parent / "data" / "search_v1_games.json"

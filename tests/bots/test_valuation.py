@@ -13,7 +13,8 @@ import pytest
 
 from skyjo.bots import valuation as va
 from skyjo.bots.expected_v2 import ExpectedV2Bot, table
-from skyjo.engine import Phase, new_game, observe, step
+from skyjo.engine import Phase, new_game, step
+from skyjo.observation import observe
 from skyjo.rules import GRID_SIZE
 
 #: A small pool: four 3s, two 5s, one 7, three 10s (ten cards).

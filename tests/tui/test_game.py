@@ -21,19 +21,9 @@ from tuidriver import (
 )
 
 from skyjo.bots import make_bot
-from skyjo.engine import (
-    DRAW,
-    FLIP,
-    REVEAL,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-    new_game,
-    observe,
-    step,
-)
+from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Phase, new_game, step
 from skyjo.match import Match, Seat
+from skyjo.observation import Observation, observe
 from skyjo.rules import Rules
 from skyjo.tui.board import Piles, SeatGrid
 from skyjo.tui.game import GameApp, join_parts

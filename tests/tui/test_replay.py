@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from skyjo.cli import app as cli
 from skyjo.engine import DRAW, State
 from skyjo.match import Match, Seat, load_game
-from skyjo.record import read_record, replay
+from skyjo.record import read_record
+from skyjo.replayer import replay
 from skyjo.rules import Rules
 from skyjo.tui.board import SeatGrid
 from skyjo.tui.cards import GONE, framed

@@ -25,8 +25,9 @@ from typer.testing import CliRunner
 
 from skyjo.bots import make_bot
 from skyjo.cli import app as cli
-from skyjo.engine import DRAW, FLIP, SWAP, Observation, Phase
+from skyjo.engine import DRAW, FLIP, SWAP, Phase
 from skyjo.match import Match, Seat
+from skyjo.observation import Observation
 from skyjo.rules import Rules
 from skyjo.tui.game import GameApp
 from skyjo.tui.lineup import load_match, save_match

@@ -7,8 +7,10 @@ import re
 
 import pytest
 
-from skyjo.engine import Event, RoundResult, new_game, observe
+from skyjo.engine import RoundResult, new_game
+from skyjo.events import Event
 from skyjo.match import MatchError
+from skyjo.observation import observe
 from skyjo.rules import Rules
 from skyjo.tui import cards
 from skyjo.tui.lineup import bot_names, lineup

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from webapp import serving
 from webclient import Conn, create_room
 
-from skyjo.record import replay
+from skyjo.replayer import replay
 from skyjo.web.lobby import Lobby
 
 BOTS = [{"name": "Ana", "bot": "greedy"}, {"name": "Ben", "bot": "random"}]

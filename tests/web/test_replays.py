@@ -16,7 +16,8 @@ from webclient import Conn, create_room, play_game
 
 from skyjo.engine import DRAW, new_game, step
 from skyjo.match import Match, Seat
-from skyjo.record import read_record, replay
+from skyjo.record import read_record
+from skyjo.replayer import replay
 from skyjo.web import app as web_app
 from skyjo.web.replays import MAX_UPLOAD
 

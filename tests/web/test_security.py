@@ -16,7 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room, play_game
 
-from skyjo.engine import DRAW, FACE_DOWN, State, new_game, observe, step
+from skyjo.engine import DRAW, State, new_game, step
+from skyjo.observation import FACE_DOWN, observe
 
 #: Keys that would carry the server's secrets; none may appear in any message.
 SECRET_KEYS = {"secret", "seed", "deck", "decks", "draw_pile", "reshuffles", "record", "key"}

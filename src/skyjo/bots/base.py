@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from skyjo.engine import Observation
+from skyjo.observation import Observation
 
 
 class Bot(Protocol):

@@ -20,18 +20,8 @@ from __future__ import annotations
 
 import random
 
-from skyjo.engine import (
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    FLIP,
-    NEXT_ROUND,
-    REVEAL,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-)
+from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP, TAKE_DISCARD, Phase
+from skyjo.observation import FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import GRID_SIZE
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skyjo.engine import CLEARED, FACE_UP, Observation
+from skyjo.observation import CLEARED, FACE_UP, Observation
 from skyjo.rules import CARD_COUNTS
 
 

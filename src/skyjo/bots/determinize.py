@@ -25,21 +25,10 @@ from numba import njit
 
 from skyjo import kernel
 from skyjo.bots.counting import hidden_places, pools
-from skyjo.engine import (
-    CLEARED,
-    DRAW,
-    FACE_DOWN,
-    REVEAL,
-    TAKE_DISCARD,
-    Game,
-    History,
-    Observation,
-    Phase,
-    State,
-    reshuffle,
-    step,
-)
+from skyjo.engine import DRAW, REVEAL, TAKE_DISCARD, Game, Phase, State, reshuffle, step
+from skyjo.events import History
 from skyjo.kernel import DRAW_END, DRAW_PILE, DRAW_TOP, HELD, Tables
+from skyjo.observation import CLEARED, FACE_DOWN, Observation
 from skyjo.rules import COLS, GRID_SIZE
 
 _SOURCES = {"deck": DRAW, "discard": TAKE_DISCARD, None: -1}

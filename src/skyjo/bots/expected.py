@@ -40,18 +40,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from skyjo.bots.counting import draw_pile_cards, pools
-from skyjo.engine import (
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    FLIP,
-    NEXT_ROUND,
-    REVEAL,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-)
+from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP, TAKE_DISCARD, Phase
+from skyjo.observation import FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS
 
 #: A column as three cells, top to bottom: a face-up value, or None when face down.

@@ -61,16 +61,8 @@ from skyjo.bots import valuation as va
 from skyjo.bots.base import Bot
 from skyjo.bots.counting import draw_pile_cards, pools
 from skyjo.bots.expected import ExpectedBot as ExpectedV1Bot
-from skyjo.engine import (
-    CLEARED,
-    FACE_DOWN,
-    FACE_UP,
-    NEXT_ROUND,
-    REVEAL,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-)
+from skyjo.engine import NEXT_ROUND, REVEAL, TAKE_DISCARD, Phase
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
 #: The weight of the one-draw look-ahead. 1 until session 16, when paired 2p

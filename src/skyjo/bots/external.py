@@ -39,7 +39,8 @@ from typing import IO, Any
 
 from skyjo.bots import make_bot
 from skyjo.bots.base import Bot, BotError
-from skyjo.engine import ACTION_NAMES, Observation, action_from_name
+from skyjo.engine import ACTION_NAMES, action_from_name
+from skyjo.observation import Observation
 from skyjo.rules import Rules
 from skyjo.scoring import winners
 

@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from skyjo import kernel
-from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Observation, Phase, State
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, State
 from skyjo.kernel import (
     CLEARED,
     DISCARD_LEN,
@@ -64,6 +64,7 @@ from skyjo.kernel import (
     SOURCE,
     TURNS,
 )
+from skyjo.observation import Observation
 from skyjo.rules import COLUMN_PARTNERS, COLUMNS, DECK, GRID_SIZE
 
 #: The mean of the 150 cards: what a face-down card is worth before any is seen.

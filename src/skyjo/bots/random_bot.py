@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from skyjo.engine import Observation
+from skyjo.observation import Observation
 
 
 class RandomBot:

@@ -67,20 +67,9 @@ from skyjo.bots.expected import ExpectedBot
 from skyjo.bots.expected_v2 import ExpectedV2Bot
 from skyjo.bots.fastplay import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing, scratch
 from skyjo.bots.playout_policy import DEFAULT_POLICY, MEAN_CARD, Policy, params
-from skyjo.engine import (
-    CLEARED,
-    DRAW,
-    FACE_DOWN,
-    FACE_UP,
-    FLIP,
-    SWAP,
-    TAKE_DISCARD,
-    Observation,
-    Phase,
-    observe,
-    step,
-)
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
 from skyjo.kernel import PENALTY, PHASE, PLAYERS, POSITIVE, TARGET, TOTALS
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE, MAX_PLAYERS
 
 #: The default budget, per opponent: simulated turns per decision, all

@@ -540,7 +540,10 @@ def _play(match: Match, labels: Sequence[str], index: int) -> GameResult:
             match.play_bot()
         except IllegalActionError as error:
             raise IllegalActionError(
-                f"bot {labels[seat]!r} (seat {seat}, game {index}) chose an illegal action: {error}"
+                f"bot {labels[seat]!r} (seat {seat}, game {index}) "
+                f"chose an illegal action: {error}",
+                error.kind,
+                {**error.params, "bot": labels[seat], "game": index},
             ) from None
         before, state = state, match.state
         if before.held is not None:  # a placement: the end of a turn

@@ -18,7 +18,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import RichLog
 
-from skyjo.engine import CLEARED, FACE_DOWN, Phase
+from skyjo.engine import Phase
+from skyjo.observation import CLEARED, FACE_DOWN
 from skyjo.rules import COLS, GRID_SIZE, ROWS
 from skyjo.tui import cards
 from skyjo.tui.view import SeatView, TableView

@@ -27,7 +27,6 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
 from skyjo.engine import (
-    CLEARED,
     DRAW,
     FLIP,
     NEXT_ROUND,
@@ -35,10 +34,10 @@ from skyjo.engine import (
     SWAP,
     TAKE_DISCARD,
     IllegalActionError,
-    Observation,
     Phase,
 )
 from skyjo.match import Match, MatchError, Update
+from skyjo.observation import CLEARED, Observation
 from skyjo.rules import COLS, GRID_SIZE
 from skyjo.tui import board
 from skyjo.tui.board import GameLog, Piles, SeatGrid, Table

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from skyjo.engine import Event, Observation, RoundResult, State
+from skyjo.engine import RoundResult, State
+from skyjo.events import Event
+from skyjo.observation import Observation
 from skyjo.render import describe_events
 from skyjo.scoring import score_round
 

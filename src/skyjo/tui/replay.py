@@ -1,8 +1,8 @@
 """Replay a game record step by step on the game's board (`skyjo replay --watch`).
 
-A record (RULES.md 5) is first checked by `skyjo.record.replay`; its steps
-are then the engine's states along the game's actions, dealt from the
-record's decks and reshuffled in its order, so a record without a seed
+A record (RULES.md 5) is replayed by `skyjo.replayer.steps`, which checks
+it: its steps are the engine's states along the game's actions, dealt from
+the record's decks and reshuffled in its order, so a record without a seed
 replays as well. A record shows everything: the board shows every card,
 face-down ones in brackets, and every drawn card.
 
@@ -21,17 +21,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
-from skyjo.engine import (
-    DRAW,
-    NEXT_ROUND,
-    Event,
-    State,
-    new_game,
-    reshuffle,
-    start_round,
-    step_with_events,
-)
-from skyjo.record import Record, replay
+from skyjo.engine import State
+from skyjo.record import Record
+from skyjo.replayer import steps
 from skyjo.tui.game import BoardApp
 from skyjo.tui.narrate import event_lines
 from skyjo.tui.screens import HelpScreen, TextScreen, scoresheet
@@ -50,31 +42,19 @@ class Frame:
 
 
 def frames(record: Record) -> list[Frame]:
-    """Every step of the recorded game, the dealt first round first."""
-    final = replay(record).state
+    """Every step of the recorded game (`skyjo.replayer.steps`), the dealt first
+    round first; a record that does not replay raises `RecordError`."""
     names = record.players
-    state = new_game(len(names), record.seed, record.rules, deck=final.decks[0])
-    steps = [Frame(state, (Text(f"Replay: {', '.join(names)}; round 1 dealt"),))]
-    for action in final.history:
+    shown: list[Frame] = []
+    before: State | None = None
+    for state, events, _, _ in steps(record):
+        if before is None:
+            lines = [Text(f"Replay: {', '.join(names)}; round 1 dealt")]
+        else:
+            lines = event_lines(events, names, before, state.results, state.rules.ender_penalty)
+        shown.append(Frame(state, tuple(lines)))
         before = state
-        state, events = _step(state, action, final)
-        lines = event_lines(events, names, before, state.results, state.rules.ender_penalty)
-        steps.append(Frame(state, tuple(lines)))
-    assert state.history == final.history and state.cells == final.cells
-    return steps
-
-
-def _step(state: State, action: int, final: State) -> tuple[State, tuple[Event, ...]]:
-    """One action of the record, with the record's deck or reshuffle where it needs one."""
-    if action == NEXT_ROUND:
-        return start_round(state, final.decks[state.round + 1]), (Event("dealt"),)
-    before: tuple[Event, ...] = ()
-    if action == DRAW and state.draw_top == len(state.draw_pile):
-        order = final.reshuffles[state.round][len(state.reshuffles[-1])]
-        state = reshuffle(state, order)
-        before = (Event("reshuffled", count=len(order)),)
-    state, events = step_with_events(state, action)
-    return state, before + events
+    return shown
 
 
 def round_starts(steps: Sequence[Frame]) -> list[int]:

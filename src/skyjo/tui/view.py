@@ -12,16 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from skyjo.engine import (
-    CLEARED,
-    FACE_DOWN,
-    FACE_UP,
-    Observation,
-    Phase,
-    RoundResult,
-    State,
-    observe,
-)
+from skyjo.engine import Phase, RoundResult, State
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import GRID_SIZE
 
 

@@ -16,8 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from skyjo.bots import parse_spec
-from skyjo.engine import DRAW, TAKE_DISCARD, Phase, State, observe
+from skyjo.engine import DRAW, TAKE_DISCARD, Phase, State
 from skyjo.match import Match, Seat
+from skyjo.observation import observe
 from skyjo.render import describe_events, render_observation
 from skyjo.rules import Rules
 from skyjo.scoring import winners

@@ -3,11 +3,11 @@
 A replay is built only from a record that may be shown whole: a game of this
 server once it is over (`Lobby.finished`), or a record someone uploads (theirs
 already; `checked` reads it, and the lobby keeps it under a stable link).
-`frames` checks the record with `skyjo.record.read_record` and `replay` (a bad
-record raises `RecordError`, whose one-line message names the round, the turn
-and the reason), then plays it again step by step through the engine, from
-each round's recorded deck and reshuffles, so that a record without a seed
-replays as well as one with.
+`frames` reads the record with `skyjo.record.read_record` and replays it step
+by step with `skyjo.replayer.steps`, which checks it (a bad record raises
+`RecordError`, whose one-line message names the round, the turn and the
+reason) and deals each round from its recorded deck and reshuffles in its
+order, so that a record without a seed replays as well as one with.
 
 Each frame is what a spectator would have seen after that step, and more: the
 game is over, so a drawn card is shown at once (in `held` and in its `drew`
@@ -19,19 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from skyjo.engine import (
-    DRAW,
-    NEXT_ROUND,
-    Event,
-    Phase,
-    State,
-    new_game,
-    observe,
-    reshuffle,
-    start_round,
-    step_with_events,
-)
-from skyjo.record import Record, RecordError, read_record, replay
+from skyjo.engine import NEXT_ROUND, Phase, State
+from skyjo.events import Event
+from skyjo.observation import observe
+from skyjo.record import Record, read_record
+from skyjo.replayer import steps
 from skyjo.scoring import winners
 
 #: The longest record a replay is made of (bytes of JSON); RULES.md allows 5 MB,
@@ -53,30 +45,12 @@ def frames(data: str | bytes | Mapping[str, Any] | Record) -> dict[str, Any]:
     deal, then one per step: `number`, `seat`, `action`, `events`, `observation`),
     `rounds` (the first frame of each round), `finished` and `winners`."""
     record = data if isinstance(data, Record) else read_record(data)
-    final = replay(record).state
-    n = len(record.players)
-    decks, reshuffles = final.game.decks, final.game.reshuffles
-    state = new_game(n, record.seed, record.rules, deck=decks[0])
-    shown = [_frame(0, None, None, (), state)]
+    shown: list[dict[str, Any]] = []
     starts = [0]
-    round_index, used = 0, 0
-    for number, action in enumerate(final.history, 1):
-        seat = state.player
-        before: tuple[Event, ...] = ()
+    for number, (state, events, action, seat) in enumerate(steps(record)):
         if action == NEXT_ROUND:
-            round_index, used = round_index + 1, 0
-            state, events = start_round(state, decks[round_index]), (Event("dealt"),)
             starts.append(number)
-        else:
-            if action == DRAW and state.draw_top == len(state.draw_pile):
-                order = reshuffles[round_index][used]
-                used += 1
-                state = reshuffle(state, order)
-                before = (Event("reshuffled", count=len(order)),)
-            state, events = step_with_events(state, action)
-        shown.append(_frame(number, seat, int(action), before + events, state))
-    if state.cells != final.cells or state.totals != final.totals:  # pragma: no cover
-        raise RecordError("the record does not replay the same way twice")
+        shown.append(_frame(number, seat, action, events, state))
     over = state.phase == Phase.GAME_OVER
     return {
         "players": list(record.players),

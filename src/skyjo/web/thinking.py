@@ -42,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from skyjo.bots import Bot, make_bot
-from skyjo.engine import Observation
+from skyjo.observation import Observation
 
 #: A bot's key in its worker: (room code, match number, bot seed).
 Key = tuple[str, int, int]
