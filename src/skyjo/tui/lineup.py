@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from skyjo.bots import parse_spec, split_specs
-from skyjo.match import Match, MatchError, Seat, check_name, check_seats
+from skyjo.match import Match, Seat, check_name, check_seats
 
 #: One human, and three bots of increasing strength: `skyjo play` alone.
 DEFAULT_HUMANS = ("You",)
@@ -25,15 +25,22 @@ DEFAULT_BOTS = ("greedy", "expected", "search")
 MAX_HUMANS = 8
 
 
+class LineupError(ValueError):
+    """An option of `skyjo play` (`--humans`, `--bots`, `--resume`) the terminal
+    refuses, in its own English words: not a refusal of the core, which carry
+    their kinds (`skyjo.errors`: a name `check_name` refuses, a saved match
+    `Match.from_dict` refuses, raise those)."""
+
+
 def split_humans(humans: str) -> list[str]:
     """The names of `--humans`, comma-separated, each checked as a seat's name."""
     names = [name.strip() for name in humans.split(",")]
     if not any(names):
-        raise MatchError("--humans takes 1 to 8 names, comma-separated (for example Ana,Ben)")
+        raise LineupError("--humans takes 1 to 8 names, comma-separated (for example Ana,Ben)")
     if not all(names):
-        raise MatchError(f"--humans {humans!r} holds an empty name")
+        raise LineupError(f"--humans {humans!r} holds an empty name")
     if len(names) > MAX_HUMANS:
-        raise MatchError(f"--humans takes 1 to {MAX_HUMANS} names, not {len(names)}")
+        raise LineupError(f"--humans takes 1 to {MAX_HUMANS} names, not {len(names)}")
     return [check_name(name) for name in names]
 
 
@@ -66,7 +73,7 @@ def lineup(humans: str | None, bots: str | None) -> list[Seat]:
     seats = [Seat(name) for name in names]
     seats += [Seat(name, spec) for name, spec in zip(bot_names(specs, names), specs, strict=True)]
     if not 2 <= len(seats) <= 8:
-        raise MatchError(
+        raise LineupError(
             f"a table has 2 to 8 seats, not {len(seats)} "
             f"({_count(len(names), 'human')} and {_count(len(specs), 'bot')})"
         )
@@ -94,15 +101,17 @@ def save_match(match: Match, path: Path) -> None:
 
 
 def load_match(path: Path) -> Match:
-    """The match saved in `path` by `save_match`; a `MatchError` names what is wrong."""
+    """The match saved in `path` by `save_match`; a `LineupError` (a file that
+    cannot be read) or a `MatchError` (a document that is no saved match) names
+    what is wrong."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise MatchError(f"--resume: there is no file {str(path)!r}") from None
+        raise LineupError(f"--resume: there is no file {str(path)!r}") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise MatchError(f"--resume: cannot read {str(path)!r}: {error}") from None
+        raise LineupError(f"--resume: cannot read {str(path)!r}: {error}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise MatchError(f"--resume: {str(path)!r} is not JSON ({error})") from None
+        raise LineupError(f"--resume: {str(path)!r} is not JSON ({error})") from None
     return Match.from_dict(data)
