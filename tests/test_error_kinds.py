@@ -20,6 +20,7 @@ from skyjo.rules import RulesError
 from skyjo.scorepad.sheet import SheetError
 from skyjo.scorepad.store import ConflictError, StoreError
 from skyjo.scoring import GRID_KINDS, ScoringError
+from skyjo.tui.lineup import LineupError
 
 SRC = Path(skyjo.__file__).parent
 STATIC = SRC / "web" / "static"
@@ -40,6 +41,7 @@ TABLES: dict[type[SkyjoError], tuple[Path, str] | None] = {
     StoreError: (SCOREPAD, "mistake"),
     ConflictError: (SCOREPAD, "mistake"),
     ScoringError: None,
+    LineupError: None,  # the terminal's own refusals of `skyjo play`'s options, in English
 }
 
 

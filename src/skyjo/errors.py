@@ -10,7 +10,8 @@ The hierarchy (every class a `SkyjoError`, so a `ValueError`):
 - `skyjo.rules.RulesError`: rule options, numbers of players, decks;
 - `skyjo.scoring.ScoringError`: grids, rounds and scoresheets that cannot be scored;
 - `skyjo.match.MatchError`, with `NotYourTurn` and `MatchOver`: seats, names,
-  moves out of turn, saved matches;
+  moves out of turn, saved matches (and `skyjo.tui.lineup.LineupError`: the
+  tables `skyjo play` cannot seat from its options);
 - `skyjo.scorepad.sheet.SheetError` (with `round` and `player`): what a person
   entered on a scoresheet;
 - `skyjo.scorepad.store.StoreError`, with `ConflictError`: sheets not found or
@@ -23,9 +24,11 @@ adds its own table to its parents' (`kinds()` merges them up the class tree).
 `SkyjoError.__init__` refuses (`TypeError`: a bug, never the user's mistake) a
 kind its class does not declare, or params whose keys are not the declared
 names (give or take `EXTRA`). So the tables are the code's own list of every
-kind: tests/test_error_kinds.py walks every subclass's `kinds()` and checks that
+kind: tests/test_error_kinds.py walks every subclass's `KINDS` and checks that
 each language of the web client has a sentence for each, naming the same
-params, and that every raise site in src/ names a declared kind.
+params (but for the classes no page shows: `ScoringError`, which reaches the
+scorepad only as a `SheetError`, and `LineupError`), and that every raise site
+in src/ names a declared kind with its params.
 """
 
 from __future__ import annotations
