@@ -12,6 +12,24 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+#: Placeholders a translation may leave out, by key: their values are English text from
+#: the server (a `detail`, `what` or `reason` sentence), or say nothing a reader needs
+#: (the empty name; the code of the room just asked for). A translation never adds one.
+OMITTABLE = {
+    "kind.illegal": {"detail"},
+    "kind.not_over": {"detail"},
+    "kind.text_empty": {"what"},
+    "kind.text_too_long": {"what"},
+    "kind.text_control": {"what"},
+    "kind.match_stopped": {"reason"},
+    "kind.no_room": {"code"},
+    "kind.name_empty": {"name"},
+    "mistake.name_empty": {"name"},
+    "mistake.no_sheet": {"detail"},
+    "mistake.not_a_number": {"what"},
+    "mistake.request_fields": {"what"},
+}
+
 
 def sentence_tables(path: Path, prefix: str) -> dict[str, dict[str, str]]:
     """The `"<prefix>.<kind>": "sentence"` strings of each language's table (`en`,

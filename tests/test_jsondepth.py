@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skyjo.jsondepth import MAX_DEPTH, TooDeep, check_depth, nesting_depth
-from skyjo.scorepad.sheet import SheetError, import_json
+from skyjo.scorepad.exports import import_json
+from skyjo.scorepad.sheet import SheetError
 
 
 def _depth(value: object) -> int:

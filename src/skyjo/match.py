@@ -33,7 +33,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from skyjo.bots import Bot, make_bot, parse_spec
 from skyjo.engine import (
@@ -47,11 +47,12 @@ from skyjo.engine import (
     step,
     step_with_events,
 )
+from skyjo.errors import SkyjoError
 from skyjo.events import Event, visible_event
 from skyjo.observation import Observation, observe
 from skyjo.record import Record, RecordError, load_record, read_record, write_record
 from skyjo.replayer import replay
-from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_player_count
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, check_player_count
 from skyjo.scoring import winners
 from skyjo.seeds import bot_seed, fresh_seed
 
@@ -63,26 +64,52 @@ MAX_NAME = 40
 STAND_IN = "expected"
 
 
-class MatchError(ValueError):
+class MatchError(SkyjoError):
     """A move or a change the match refuses; the match is unchanged. `kind`
-    names the sentence (a stable snake_case id, None for a sentence that has
-    none yet) and `params` the values it names, so an interface writes it in
-    its own language without reading the English message."""
+    names the sentence and `params` the values it names (`skyjo.errors`)."""
 
-    def __init__(
-        self, message: str, kind: str | None = None, params: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.params = dict(params or {})
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        # check_name, check_names (NAME_KINDS)
+        "name_empty": ("name",),
+        "name_surrogate": ("name",),
+        "name_too_long": ("max", "length"),
+        "name_control": ("name",),
+        "name_invisible": ("name", "code"),
+        "name_combining": ("name", "code"),
+        "name_repeated": ("names",),
+        # check_seats
+        "player_count": ("min", "max", "count"),
+        # a seat given to a match
+        "seat_not_integer": ("value",),
+        "seat_out_of_range": ("seat", "seats"),
+        # from_dict
+        "not_saved_match": ("format",),
+        "saved_match_damaged": ("error",),
+        "saved_match_mismatch": (),
+    }
 
 
 class NotYourTurn(MatchError):
     """A seat moved when it was not its turn, or moved a seat a bot plays."""
 
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "not_your_turn": ("player", "you"),
+        "seat_is_bot": ("player",),
+        "human_turn": ("player",),
+    }
+
 
 class MatchOver(MatchError):
-    """A move after the game is over or the match stalled."""
+    """A move after the game is over or the match stalled (`reason`: `Match.stalled`)."""
+
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "game_over": (),
+        "match_stopped": ("reason",),
+    }
+
+
+#: The kinds of `check_name` and `check_names`: what is wrong with a name.
+NAME_KINDS: tuple[str, ...] = tuple(kind for kind in MatchError.KINDS if kind.startswith("name_"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +246,7 @@ def check_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
     seats = tuple(seats)
     try:
         check_player_count(len(seats))
-    except ValueError as error:
+    except RulesError as error:
         params = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(seats)}
         raise MatchError(str(error), "player_count", params) from None
     names = check_names([seat.name for seat in seats])
@@ -336,14 +363,16 @@ class Match:
         self._check_seat(seat)
         self._check_turn(seat)
         if not self.seats[seat].human:
-            raise NotYourTurn(f"{self.seats[seat].name}'s seat is played by a bot")
+            name = self.seats[seat].name
+            raise NotYourTurn(f"{name}'s seat is played by a bot", "seat_is_bot", {"player": name})
         return self._apply(seat, action)
 
     def play_bot(self) -> Update | None:
         """One move of the bot whose turn it is (`NotYourTurn` if a human's)."""
         seat = self._turn_seat()
         if self.seats[seat].human:
-            raise NotYourTurn(f"it is {self.seats[seat].name}'s turn, a human's")
+            name = self.seats[seat].name
+            raise NotYourTurn(f"it is {name}'s turn, a human's", "human_turn", {"player": name})
         return self._apply(seat, self._choose(self._bot(seat), seat))
 
     def play_for(self, seat: int) -> Update | None:
@@ -429,15 +458,22 @@ class Match:
     ) -> Match:
         """The match saved by `to_dict`, at the same state (key and half turn included)."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise MatchError(f"not a saved match (format {FORMAT!r})")
+            raise MatchError(
+                f"not a saved match (format {FORMAT!r})", "not_saved_match", {"format": FORMAT}
+            )
         try:
             seats = [Seat(str(s["name"]), s.get("bot")) for s in data["seats"]]
             secret = data["secret"]
             record = read_record(data["record"])
         except (KeyError, TypeError) as error:
-            raise MatchError(f"a damaged saved match: {error!r}") from None
+            shown = f"{error!r:.80}"
+            raise MatchError(
+                f"a damaged saved match: {shown}", "saved_match_damaged", {"error": shown}
+            ) from None
         if record.seed != secret or list(record.players) != [s.name for s in seats]:
-            raise MatchError("a damaged saved match: its record is not its seats' game")
+            raise MatchError(
+                "a damaged saved match: its record is not its seats' game", "saved_match_mismatch"
+            )
         match = cls(seats, seed=secret, make=make, state=replay(record).state, saved=True)
         match.steps = len(match.state.history)
         match.stalled = data.get("stalled")
@@ -447,22 +483,34 @@ class Match:
 
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise MatchError(f"a seat is an integer, not {seat!r:.40}")
+            shown = f"{seat!r:.40}"
+            raise MatchError(
+                f"a seat is an integer, not {shown}", "seat_not_integer", {"value": shown}
+            )
         if not 0 <= seat < self.num_players:
-            raise MatchError(f"there is no seat {seat} at this {self.num_players}-seat table")
+            raise MatchError(
+                f"there is no seat {seat} at this {self.num_players}-seat table",
+                "seat_out_of_range",
+                {"seat": seat, "seats": self.num_players},
+            )
 
     def _check_turn(self, seat: int) -> None:
         turn = self._turn_seat()
         if turn != seat:
+            player, you = self.seats[turn].name, self.seats[seat].name
             raise NotYourTurn(
-                f"it is {self.seats[turn].name}'s turn, not {self.seats[seat].name}'s"
+                f"it is {player}'s turn, not {you}'s",
+                "not_your_turn",
+                {"player": player, "you": you},
             )
 
     def _turn_seat(self) -> int:
         if self.stalled is not None:
-            raise MatchOver(f"the match stopped: {self.stalled}")
+            raise MatchOver(
+                f"the match stopped: {self.stalled}", "match_stopped", {"reason": self.stalled}
+            )
         if self.state.phase == Phase.GAME_OVER:
-            raise MatchOver("the game is over")
+            raise MatchOver("the game is over", "game_over")
         return self.state.player
 
     def _bot(self, seat: int) -> Bot | None:
@@ -569,6 +617,7 @@ def _close(bot: Any) -> None:
 __all__ = [
     "FORMAT",
     "MAX_NAME",
+    "NAME_KINDS",
     "STAND_IN",
     "IllegalActionError",
     "Match",

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+from skyjo.errors import SkyjoError
 
 ROWS = 3
 COLS = 4
@@ -43,15 +45,23 @@ MIN_TARGET_SCORE = 1
 MAX_TARGET_SCORE = 1000
 
 
-class RulesError(ValueError):
-    """Rules options that are unknown or out of range. `kind` names the sentence
-    (a stable snake_case id) and `params` the values it names, so an interface
-    writes it in its own language without reading the English message."""
+class RulesError(SkyjoError):
+    """Rules options that are unknown or out of range, a number of players Skyjo
+    does not take, a deck that is not the 150 cards (`skyjo.errors`)."""
 
-    def __init__(self, message: str, kind: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.params = dict(params or {})
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "target_not_integer": ("value",),
+        "target_too_low": ("min", "value"),
+        "target_too_high": ("max", "value"),
+        "penalty_unknown": ("choices", "value"),
+        "rules_shape": ("type",),
+        "rules_unknown": ("rules",),
+        "players_not_integer": ("value",),
+        "player_count": ("min", "max", "count"),
+        "deck_not_list": ("size",),
+        "deck_not_cards": ("value",),
+        "deck_wrong": ("size", "count", "wrong"),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +128,36 @@ class Rules:
 
 def check_player_count(players: Any) -> int:
     """`players` if it is a number of players Skyjo takes (RULES.md 1: 2 to 8),
-    else a `ValueError` saying so. Every count of players is checked here."""
+    else a `RulesError` saying so. Every count of players is checked here."""
     if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"the number of players must be an integer, not {players!r:.40}")
+        shown = f"{players!r:.40}"
+        raise RulesError(
+            f"the number of players must be an integer, not {shown}",
+            "players_not_integer",
+            {"value": shown},
+        )
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise RulesError(
+            f"Skyjo takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}",
+            "player_count",
+            {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": players},
+        )
     return players
 
 
 def check_deck(cards: Any) -> tuple[int, ...]:
-    """Check that `cards` is exactly the 150 Skyjo cards in some order (RULES.md 1)."""
+    """Check that `cards` is exactly the 150 Skyjo cards in some order (RULES.md 1);
+    a `RulesError` says what is wrong."""
     if not isinstance(cards, list | tuple):
-        raise ValueError(f"a deck must be a list of {DECK_SIZE} cards")
+        raise RulesError(
+            f"a deck must be a list of {DECK_SIZE} cards", "deck_not_list", {"size": DECK_SIZE}
+        )
     bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, int)]
     if bad:
-        raise ValueError(f"a deck holds card values, not {bad[0]!r}")
+        shown = f"{bad[0]!r:.40}"
+        raise RulesError(
+            f"a deck holds card values, not {shown}", "deck_not_cards", {"value": shown}
+        )
     if len(cards) != DECK_SIZE or Counter(cards) != CARD_COUNTS:
         counts = Counter(cards)
         wrong = [
@@ -140,10 +165,11 @@ def check_deck(cards: Any) -> tuple[int, ...]:
             for v in sorted(set(counts) | set(CARD_COUNTS))
             if counts.get(v, 0) != CARD_COUNTS.get(v, 0)
         ]
-        raise ValueError(
-            f"the deck is not the {DECK_SIZE} Skyjo cards ({len(cards)} cards; "
-            + "; ".join(wrong[:3])
-            + ")"
+        shown = "; ".join(wrong[:3])
+        raise RulesError(
+            f"the deck is not the {DECK_SIZE} Skyjo cards ({len(cards)} cards; {shown})",
+            "deck_wrong",
+            {"size": DECK_SIZE, "count": len(cards), "wrong": shown},
         )
     return tuple(cards)
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from skyjo.errors import SkyjoError
 from skyjo.rules import (
     CARD_COUNTS,
     COLS,
@@ -33,6 +34,7 @@ from skyjo.rules import (
 
 __all__ = [
     "CLEARED",
+    "GRID_KINDS",
     "MAX_ROUND_SCORE",
     "MIN_ROUND_SCORE",
     "ColumnScore",
@@ -79,18 +81,52 @@ count 0); the deck's ten 12 and ten 11 make four of them: 4 x 35 = 140.
 """
 
 
-class ScoringError(ValueError):
+class ScoringError(SkyjoError):
     """Input that cannot be scored: the message names what is wrong, for a
     person (rows and columns counted from 1: "row 1, column 1" is the top left
-    card). `kind` names the sentence (a stable snake_case id) and `params`
-    holds the facts it names, JSON-ready, with positions as RULES.md writes
-    them (`row` 0-2 from the top, `column` 0-3 from the left), so an
-    interface writes its own sentence without reading the English one."""
+    card). `kind` names the sentence and `params` holds the facts it names
+    (`skyjo.errors`), with positions as RULES.md writes them (`row` 0-2 from
+    the top, `column` 0-3 from the left)."""
 
-    def __init__(self, message: str, kind: str, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.params = dict(params or {})
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        # score_grid (GRID_KINDS)
+        "grid_not_list": ("rows", "type"),
+        "grid_rows": ("rows", "count"),
+        "grid_row_not_list": ("row", "size", "value"),
+        "row_length": ("row", "count", "size"),
+        "card_not_number": ("row", "column", "card"),
+        "card_out_of_range": ("row", "column", "card", "min", "max"),
+        "grid_too_many": ("count", "value", "deck"),
+        "column_partly_cleared": ("column", "cleared", "size"),
+        # round_scores, score_round
+        "ender_seat": ("seat", "seats"),
+        "player_count": ("min", "max", "count"),
+        "name_not_text": ("name",),
+        "score_not_integer": ("player", "value"),
+        "score_out_of_range": ("player", "score", "min", "max"),
+        "ender_not_player": ("ender", "players"),
+        "unknown_penalty": ("penalty", "choices"),
+        # Scoresheet
+        "name_repeated": ("names",),
+        "target_invalid": ("value",),
+        "round_after_game_over": ("number", "after"),
+        "round_not_scored": ("number", "value"),
+        "round_players": ("number", "scored", "players"),
+        "game_over": ("target",),
+    }
+
+
+#: The kinds of `score_grid`'s refusals (a grid's shape, its cards, its columns).
+GRID_KINDS: tuple[str, ...] = (
+    "grid_not_list",
+    "grid_rows",
+    "grid_row_not_list",
+    "row_length",
+    "card_not_number",
+    "card_out_of_range",
+    "grid_too_many",
+    "column_partly_cleared",
+)
 
 
 # --------------------------------------------------------------------------

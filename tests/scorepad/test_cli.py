@@ -12,7 +12,8 @@ from helpers import assert_bad_input
 from typer.testing import CliRunner, Result
 
 from skyjo.cli import app
-from skyjo.scorepad.sheet import Sheet, export_json
+from skyjo.scorepad.exports import export_json
+from skyjo.scorepad.sheet import Sheet
 from skyjo.scorepad.store import SheetStore
 
 

@@ -13,21 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from i18n_js import core_kinds, render, sentence_tables
+from i18n_js import render, sentence_tables
 
-from skyjo import match as match_module
-from skyjo import rules as rules_module
+from skyjo.match import NAME_KINDS
+from skyjo.scorepad import entries as entries_module
+from skyjo.scorepad import exports as exports_module
 from skyjo.scorepad import sheet as sheet_module
-from skyjo.scorepad.sheet import (
-    FORMAT,
-    Sheet,
-    SheetError,
-    export_csv,
-    export_json,
-    import_json,
-    parse_entry,
-)
-from skyjo.scoring import Scoresheet, score_grid, score_round
+from skyjo.scorepad.entries import parse_entry
+from skyjo.scorepad.exports import export_csv, export_json, import_json
+from skyjo.scorepad.sheet import FORMAT, Sheet, SheetError
+from skyjo.scoring import GRID_KINDS, Scoresheet, score_grid, score_round
 
 GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"  # RULES.md 4: column 0 is three 7s, cleared
 
@@ -512,10 +507,10 @@ def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() 
 
 
 def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
-    tree = ast.parse(Path(sheet_module.__file__).read_text(encoding="utf-8"))
     calls = [
         node
-        for node in ast.walk(tree)
+        for module in (entries_module, sheet_module, exports_module)
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "SheetError"
     ]
     assert len(calls) >= 35
@@ -525,8 +520,9 @@ def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
         assert kind is not None, ast.unparse(call)
         constants = [n.value for n in ast.walk(kind) if isinstance(n, ast.Constant)]
         named |= {c for c in constants if isinstance(c, str) and re.fullmatch("[a-z_]+", c)}
-    named |= set(sheet_module._GRID_KINDS)
-    named |= {"cards_refused", "players_refused"}
-    named |= core_kinds(match_module, "MatchError") | core_kinds(rules_module, "RulesError")
+    assert named <= set(SheetError.kinds()), named - set(SheetError.kinds())
+    # the kinds a sheet carries on from skyjo.scoring, skyjo.match and skyjo.rules
+    named |= set(SheetError.kinds())
+    assert set(GRID_KINDS) | set(NAME_KINDS) <= named
     tables = sentence_tables(SCOREPAD_I18N, "mistake")
     assert not named - set(tables["en"]) and not named - set(tables["es"])

@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import inspect, text
 
 from skyjo.scorepad import store as store_module
-from skyjo.scorepad.sheet import Sheet, SheetError, export_json, import_json
+from skyjo.scorepad.exports import export_json, import_json
+from skyjo.scorepad.sheet import Sheet, SheetError
 from skyjo.scorepad.store import ConflictError, OpenSheet, SheetStore, StoreError
 from skyjo.web.storage import Store
 

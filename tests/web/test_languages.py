@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from i18n_js import run_js
+from i18n_js import OMITTABLE, run_js
 
 from skyjo.web import app as web_app
 
@@ -21,29 +21,6 @@ SCOREPAD = STATIC / "scorepad-i18n.js"
 LANGUAGES = {"en": "English", "es": "Español", "fr": "Français", "de": "Deutsch"}
 DICTIONARIES = [pytest.param(I18N, id="i18n.js"), pytest.param(SCOREPAD, id="scorepad-i18n.js")]
 
-#: Placeholders a translation may leave out, by key: their values are English text from
-#: the server (a `detail`, `what` or `reason` sentence), or say nothing a reader needs
-#: (the empty name; the code of the room just asked for). A translation never adds one.
-OMITTABLE = {
-    "kind.name_refused": {"detail"},
-    "kind.rules_refused": {"detail"},
-    "kind.seats_refused": {"detail"},
-    "kind.turn_refused": {"detail"},
-    "kind.illegal": {"detail"},
-    "kind.bad_move": {"detail"},
-    "kind.not_over": {"detail"},
-    "kind.text_empty": {"what"},
-    "kind.text_too_long": {"what"},
-    "kind.text_control": {"what"},
-    "kind.match_stopped": {"reason"},
-    "kind.no_room": {"code"},
-    "kind.name_empty": {"name"},
-    "mistake.name_empty": {"name"},
-    "mistake.no_sheet": {"detail"},
-    "mistake.conflict": {"detail"},
-    "mistake.not_a_number": {"what"},
-    "mistake.request_fields": {"what"},
-}
 #: Words French or German write as English does.
 SAME_WORDS = {
     "fr": {"Chat", "Total", "total {n}", "CSV", "JSON", "Pause", "Skyjo"},

@@ -19,8 +19,10 @@ from webclient import Conn, create_room, join_room, play_game, settle
 from skyjo import match as match_module
 from skyjo import rules as rules_module
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
+from skyjo.match import MatchOver, NotYourTurn
+from skyjo.rules import RulesError
 from skyjo.web import app as web_app
-from skyjo.web import limits, lobby, protocol, rooms
+from skyjo.web import limits, lobby, protocol, room_config, rooms
 from skyjo.web.thinking import Thinkers
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
@@ -444,7 +446,7 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
-    for module in (protocol, rooms, lobby, web_app, limits):
+    for module in (protocol, rooms, room_config, lobby, web_app, limits):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (
@@ -456,10 +458,11 @@ def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> N
             kind = node.args[2] if len(node.args) > 2 else given.get("kind", node.args[0])
             if isinstance(kind, ast.Constant):
                 named.add(kind.value)
-            else:  # a kind read from another module's sentence (rooms._read)
+            else:  # a kind named by a variable
                 shown = ast.unparse(kind)
                 assert shown in ("kind", "failure.kind", "code", "fallback"), ast.unparse(node)
-    named |= {kind for kind, _ in rooms._TURN_SENTENCES} | {"turn_refused", "match_stopped"}
+    # the core's refusals the rooms pass on (`protocol.refused`), as their classes declare them
+    named |= set(NotYourTurn.kinds()) | set(MatchOver.kinds()) | set(RulesError.kinds())
     named |= core_kinds(match_module, "MatchError") | core_kinds(rules_module, "RulesError")
     named |= set(limits.SENTENCES) - {"sheets_rate"}  # the scorepad page writes that one
     assert len(named) >= 50

@@ -15,7 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 from webapp import serving
 
-from skyjo.scorepad.sheet import Sheet, SheetError, export_csv, export_json, import_json
+from skyjo.scorepad.exports import export_csv, export_json, import_json
+from skyjo.scorepad.sheet import Sheet, SheetError
 
 API = "/api/scorepad/sheets"
 BROWSER = "a-browser-s-token-kept-in-its-local-storage"

@@ -20,7 +20,8 @@ from browsing import open_page as fresh_page
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 
-from skyjo.scorepad.sheet import Sheet, SheetError, export_json
+from skyjo.scorepad.exports import export_json
+from skyjo.scorepad.sheet import Sheet, SheetError
 
 GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"  # RULES.md 4: column 0 is three 7s, cleared
 MINUS_2S = "-2 1 1 2 / -2 3 1 2 / -2 1 0 3"  # RULES.md 4: three -2s cleared, their -6 gone

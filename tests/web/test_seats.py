@@ -109,7 +109,8 @@ def test_the_turn_timer_plays_a_slow_human_s_move(monkeypatch: pytest.MonkeyPatc
             )
             assert response.status_code == 400, bad
             assert "turn_seconds" in response.json()["error"]["message"]
-        monkeypatch.setattr("skyjo.web.rooms.MIN_TURN_SECONDS", 0.2)  # a test may not wait 5 s
+        # a test may not wait 5 s
+        monkeypatch.setattr("skyjo.web.room_config.MIN_TURN_SECONDS", 0.2)
         seats = [{"name": "Ana"}, {"bot": "greedy"}]
         response = client.post("/api/rooms", json={"seats": seats, "turn_seconds": 1.0})
         assert response.status_code == 201

@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from skyjo.render import visible
-from skyjo.scorepad.sheet import export_csv, export_json, import_json
+from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.store import EDIT, READ, SheetInfo, SheetStore, StoreError
 
 FORMATS = ("json", "csv")
@@ -44,7 +44,11 @@ def guarded(url: str, work: Callable[[], T]) -> T:
         except ArgumentError:
             shown = url
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise StoreError(f"cannot use the database {shown}: {reason}") from error
+        raise StoreError(
+            f"cannot use the database {shown}: {reason}",
+            "database_unusable",
+            {"database": shown, "reason": reason},
+        ) from error
 
 
 def scripted(

@@ -5,267 +5,57 @@ values, and every number is scored by `skyjo.scoring` (`score_grid`,
 `score_round`, `Scoresheet`): this module checks and keeps what people enter,
 it does not score a second time.
 
-A round is an ender and one entry per player: either the player's round total
-(``{"total": 9}``) or their 12 cards (``{"cards": [[7, 5, 2, 4], [7, -1, 3, 1],
-[7, 0, -2, 2]]}``, rows top to bottom, a column cleared during the round
-written ``"x"``). Entries may also be given as a person types them
-(``"9"``, ``"7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"``, see `parse_entry`) and are kept
-in that canonical dict form.
+A round is an ender and one entry per player (`skyjo.scorepad.entries`: a
+round total or 12 cards, or text as a person types them). Exports (JSON and
+CSV) and imports are `skyjo.scorepad.exports`'.
 
 A `Sheet` is immutable. Its rounds are what its changes (add a round, edit
 round n, delete round n) made of its first rounds (`base`, the rounds of an
 imported sheet): `undo` drops the last change and everything is recomputed,
 game over and the winners included. Every change is checked in full before
-it counts; a mistake raises `SheetError` (a `ValueError`) naming the round,
-the player and what is wrong, and leaves the sheet as it was.
+it counts; a mistake raises `SheetError` (a `skyjo.errors.SkyjoError`, defined
+with the entries) naming the round, the player and what is wrong, and leaves
+the sheet as it was.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.match import MatchError, check_names
-from skyjo.rules import (
-    CARD_COUNTS,
-    COLS,
-    GRID_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    ROWS,
-    Rules,
-    RulesError,
-    check_player_count,
-)
+from skyjo.rules import CARD_COUNTS, Rules, RulesError, check_player_count
+from skyjo.scorepad.entries import SheetError, check_entry, entry_score, grid_explanation
 from skyjo.scoring import (
     CLEARED,
-    MAX_ROUND_SCORE,
-    MIN_ROUND_SCORE,
     GridScore,
     RoundScore,
     Scoresheet,
-    ScoringError,
-    score_grid,
     score_round,
     winners,
 )
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MAX_TITLE",
+    "Round",
+    "ScoredRound",
+    "Sheet",
+    "SheetError",
+    "check_title",
+    "make_rules",
+]
 
 #: The `format` and `version` of an exported sheet (JSON).
 FORMAT = "skyjo-scoresheet"
 FORMAT_VERSION = 1
 #: The longest title of a sheet, in characters.
 MAX_TITLE = 100
-#: How a cleared card is written in an entry's cards.
-X = "x"
-
-_NUMBER = re.compile("[-\u2212]?[0-9]{1,9}")
-_MIN_CARD, _MAX_CARD = min(CARD_COUNTS), max(CARD_COUNTS)
-
-
-class SheetError(ValueError):
-    """A mistake in what was entered: nothing changed. `round` (1-based) and
-    `player` say where, when the mistake is in one place, so a form can point
-    at the field. `kind` names the mistake (a short snake_case id, one per
-    sentence: docs/scorepad.md) and `params` holds the values its sentence
-    names, so a page writes the sentence in its own language; the message
-    stays the English sentence. A `round` in `params` means the sentence
-    starts with "round N: "."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        round: int | None = None,
-        player: str | None = None,
-        kind: str | None = None,
-        params: Mapping[str, Any] | None = None,
-    ):
-        super().__init__(message)
-        self.round = round
-        self.player = player
-        self.kind = kind
-        self.params = dict(params or {})
-
-
-#: The kinds of `skyjo.scoring`'s refusals of a grid that the sheet carries on
-#: as they are (`ScoringError.kind` and `.params`, positions from 0); any other
-#: refusal of a grid is `cards_refused`, its sentence as `detail`.
-#: (`skyjo.match` and `skyjo.rules` name their refusals' kinds too.)
-_GRID_KINDS = frozenset(
-    {
-        "card_out_of_range",
-        "card_not_number",
-        "column_partly_cleared",
-        "grid_too_many",
-        "grid_rows",
-        "row_length",
-    }
-)
-
-
-# --------------------------------------------------------------------------
-# Entries: a round total or 12 cards
-# --------------------------------------------------------------------------
-
-
-def parse_entry(text: str, player: str = "this player") -> dict[str, Any] | None:
-    """An entry as a person types it: one number is the round total, 12 cards
-    (row by row, separated by spaces, `/` or commas; `x` for a cleared card)
-    are the grid. Minus signs may be `-` or `\u2212`. Empty text is no entry."""
-    tokens = text.replace("/", " ").replace(",", " ").split()
-    if not tokens:
-        return None
-    if len(tokens) == 1:
-        return {"total": _number(tokens[0], player, "a round total")}
-    if len(tokens) != GRID_SIZE:
-        raise SheetError(
-            f"{player}: {len(tokens)} cards written, but a grid has {GRID_SIZE} "
-            "(or write one number, the round total)",
-            player=player,
-            kind="card_count",
-            params={"player": player, "count": len(tokens), "size": GRID_SIZE},
-        )
-    cards = [X if token in ("x", "X") else _number(token, player, "a card") for token in tokens]
-    return {"cards": [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]}
-
-
-def entry_text(entry: Mapping[str, Any] | None) -> str:
-    """A canonical entry written as `parse_entry` reads it: `9`, or the cards
-    row by row, `7 5 2 4 / 7 -1 3 1 / 7 0 -2 2`."""
-    if entry is None:
-        return ""
-    if "total" in entry:
-        return str(entry["total"])
-    return " / ".join(" ".join(str(card) for card in row) for row in entry["cards"])
-
-
-def _number(token: str, player: str, what: str) -> int:
-    """`token` as a whole number, or a `SheetError` naming `what` it should be."""
-    if not _NUMBER.fullmatch(token):
-        expected = "a whole number" if what == "a round total" else "a number from -2 to 12 or x"
-        raise SheetError(
-            f"{player}: {token!r} is not {what}: write {expected}",
-            player=player,
-            kind="not_a_total" if what == "a round total" else "not_a_card",
-            params={"player": player, "text": repr(token)},
-        )
-    return int(token.replace("\u2212", "-"))
-
-
-def check_entry(value: Any, player: str) -> dict[str, Any] | None:
-    """The canonical entry (``{"total": n}`` or ``{"cards": rows}``) of `value`:
-    an int, such a dict, a list of rows or of 12 cards, or typed text. None or
-    empty text is no entry. Cards are checked by `score_grid` (values, cleared
-    columns, no more of a value than the deck holds)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return check_entry(parse_entry(value, player), player)
-    if isinstance(value, list | tuple):
-        value = {"cards": value}
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = {"total": value}
-    if not isinstance(value, Mapping) or len(value) != 1 or not {"total", "cards"} & set(value):
-        raise SheetError(
-            f"{player}'s entry must be a total or 12 cards, not {value!r:.60}",
-            player=player,
-            kind="entry_shape",
-            params={"player": player, "value": f"{value!r:.60}"},
-        )
-    if "total" in value:
-        return {"total": _check_total(value["total"], player)}
-    rows = _grid_rows(value["cards"], player)
-    entry_grid(rows, player)
-    return {"cards": [[X if card is CLEARED else card for card in row] for row in rows]}
-
-
-def _check_total(total: Any, player: str) -> int:
-    """A round total: a whole number some grid scores (RULES.md 2.9)."""
-    if isinstance(total, bool) or not isinstance(total, int):
-        raise SheetError(
-            f"{player}'s total must be a whole number, not {total!r:.40}",
-            player=player,
-            kind="total_not_integer",
-            params={"player": player, "value": f"{total!r:.40}"},
-        )
-    if not MIN_ROUND_SCORE <= total <= MAX_ROUND_SCORE:
-        raise SheetError(
-            f"{player}'s total is {total}, but no grid scores that: a round's score "
-            f"goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}",
-            player=player,
-            kind="total_out_of_range",
-            params={
-                "player": player,
-                "total": total,
-                "min": MIN_ROUND_SCORE,
-                "max": MAX_ROUND_SCORE,
-            },
-        )
-    return total
-
-
-def _grid_rows(cards: Any, player: str) -> list[list[Any]]:
-    """`cards` as 3 rows of 4 (a flat list of 12 is laid row by row), `x` as `CLEARED`."""
-    if not isinstance(cards, list | tuple):
-        raise SheetError(
-            f"{player}'s cards must be a list, not {cards!r:.40}",
-            player=player,
-            kind="cards_not_list",
-            params={"player": player, "value": f"{cards!r:.40}"},
-        )
-    if len(cards) == GRID_SIZE and not any(isinstance(c, list | tuple) for c in cards):
-        cards = [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
-    rows = []
-    for row in cards:
-        if not isinstance(row, list | tuple):
-            raise SheetError(
-                f"{player}'s cards: a row must be a list, not {row!r:.40}",
-                player=player,
-                kind="row_not_list",
-                params={"player": player, "value": f"{row!r:.40}"},
-            )
-        rows.append([CLEARED if card in (X, "X", None) else card for card in row])
-    return rows
-
-
-def entry_grid(rows: Sequence[Sequence[Any]], player: str) -> GridScore:
-    """`score_grid` of a player's cards, its mistakes named with the player."""
-    try:
-        return score_grid(rows)
-    except ScoringError as error:
-        if error.kind in _GRID_KINDS:
-            kind, params = error.kind, error.params
-        else:
-            kind, params = "cards_refused", {"detail": str(error)}
-        raise SheetError(
-            f"{player}'s cards: {error}",
-            player=player,
-            kind=kind,
-            params={"player": player, **params},
-        ) from error
-
-
-def entry_score(
-    entry: Mapping[str, Any], player: str = "this player"
-) -> tuple[int, GridScore | None]:
-    """The raw round score of a canonical entry, and its scored grid when cards were given."""
-    if "total" in entry:
-        return entry["total"], None
-    grid = entry_grid(_grid_rows(entry["cards"], player), player)
-    return grid.total, grid
-
-
-def grid_explanation(grid: GridScore) -> str:
-    """`three 7s, cleared, so 0; 5 + -1 + 0 = 4; ...: 14`, column by column."""
-    return "; ".join(column.explanation for column in grid.columns) + f": {grid.total}"
 
 
 # --------------------------------------------------------------------------
@@ -563,12 +353,8 @@ class Sheet:
             if grid is not None:
                 grids[player] = grid
         _check_round_cards(grids)
-        try:
-            score = score_round(raw, one.ender, self.rules.ender_penalty)
-        except ScoringError as error:  # the totals were checked: not expected
-            raise SheetError(
-                str(error), kind="scoring_refused", params={"detail": str(error)}
-            ) from error
+        # names, totals, the ender and the rules are checked: `score_round` takes them
+        score = score_round(raw, one.ender, self.rules.ender_penalty)
         return ScoredRound(one, score, grids)
 
     # --- reading ------------------------------------------------------------
@@ -707,24 +493,18 @@ def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ..
     players = tuple(_players_list(players))
     try:
         check_player_count(len(players))
-    except ValueError as error:
-        raise SheetError(
-            str(error),
-            kind="player_count",
-            params={"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)},
-        ) from error
+    except RulesError as error:  # player_count
+        raise SheetError(str(error), kind=error.kind, params=error.params) from error
     names_as_written = all(isinstance(p, str) and p.strip() for p in players)
     if saved and names_as_written and len(set(players)) == len(players):
         return players
     try:
         return check_names(players)
-    except MatchError as error:
-        kind = error.kind or "players_refused"
-        params = error.params if error.kind else {"detail": str(error)}
-        if kind == "name_repeated":
-            message = f"each player has their own name, but {params['names']} is repeated"
-            raise SheetError(message, kind=kind, params=params) from error
-        raise SheetError(str(error), kind=kind, params=params) from error
+    except MatchError as error:  # one of NAME_KINDS
+        message = str(error)
+        if error.kind == "name_repeated":
+            message = f"each player has their own name, but {error.params['names']} is repeated"
+        raise SheetError(message, kind=error.kind, params=error.params) from error
 
 
 def _as_name(name: Any) -> Any:
@@ -770,61 +550,3 @@ def make_rules(target_score: Any = 100, ender_penalty: Any = "positive") -> Rule
         return Rules(target_score=target_score, ender_penalty=ender_penalty)
     except RulesError as error:
         raise SheetError(str(error), kind=error.kind, params=error.params) from error
-
-
-# --------------------------------------------------------------------------
-# Export
-# --------------------------------------------------------------------------
-
-
-def export_json(sheet: Sheet) -> str:
-    """The sheet as one JSON document (`Sheet.to_dict`), as `Sheet.from_dict` reads it."""
-    return json.dumps(sheet.to_dict(), ensure_ascii=False, indent=1) + "\n"
-
-
-def import_json(text: str) -> Sheet:
-    """The sheet of an exported JSON document (refused, `too_deep`, when it nests
-    deeper than `skyjo.jsondepth.MAX_DEPTH` levels: measured before parsing)."""
-    try:
-        check_depth(text)
-    except TooDeep as deep:
-        raise SheetError(
-            f"the file nests deeper than {deep.limit} levels",
-            kind="too_deep",
-            params={"max": deep.limit},
-        ) from None
-    try:
-        data = json.loads(text)
-    except ValueError as error:  # JSONDecodeError, or an integer of over 4,300 digits
-        raise SheetError(
-            f"not JSON: {error}", kind="not_json", params={"detail": str(error)}
-        ) from error
-    return Sheet.from_dict(data)
-
-
-CSV_HEADER = ("round", "player", "cards", "raw", "score", "total", "ender", "doubled")
-
-
-def export_csv(sheet: Sheet) -> str:
-    """One line per player per round: the cards (if entered), raw and final
-    score, running total, whether the player ended the round and was doubled."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    for one in sheet.summary()["rounds"]:
-        for player, row in one["players"].items():
-            written = entry_text(row["entry"]) if "cards" in row["entry"] else ""
-            ender = player == one["ender"]
-            writer.writerow(
-                (
-                    one["number"],
-                    player,
-                    written,
-                    row["raw"],
-                    row["score"],
-                    one["totals"][player],
-                    "yes" if ender else "",
-                    "yes" if ender and one["doubled"] else "",
-                )
-            )
-    return out.getvalue()

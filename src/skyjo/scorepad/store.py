@@ -39,7 +39,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, text
 from sqlalchemy import delete as sql_delete
@@ -49,6 +49,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from skyjo.database import engine_for, migrate
+from skyjo.errors import SkyjoError
 from skyjo.rules import MAX_TARGET_SCORE
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
@@ -88,12 +89,31 @@ ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 ID_LENGTH = 8
 
 
-class StoreError(ValueError):
-    """A sheet that cannot be found or saved, or a database this code cannot use."""
+class StoreError(SkyjoError):
+    """A sheet that cannot be found or shared, or a database this code cannot use
+    (`skyjo.errors`: `kind` names the sentence, `params` its values)."""
+
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "sheet_not_found": ("sheet",),
+        "share_access": (),
+        "database_too_new": ("version", "supported"),
+        "database_unusable": ("database", "reason"),
+    }
 
 
 class ConflictError(StoreError):
-    """The sheet was changed by someone else since it was opened."""
+    """The sheet was changed by someone else since it was opened (`revision`:
+    the sheet's now, `given`: the one the change was made on)."""
+
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "changed_elsewhere": ("sheet",),
+        "stale_revision": ("sheet", "revision", "given"),
+    }
+
+
+def _not_found(sheet_id: str) -> StoreError:
+    shown = f"{sheet_id!r:.40}"
+    return StoreError(f"there is no scoresheet {shown}", "sheet_not_found", {"sheet": shown})
 
 
 class Base(DeclarativeBase):
@@ -205,7 +225,7 @@ class SheetStore:
         with Session(self.engine) as session:
             row = session.get(SheetRow, sheet_id)
             if row is None:
-                raise StoreError(f"there is no scoresheet {sheet_id!r:.40} (skyjo scorepad --list)")
+                raise _not_found(sheet_id)
             query = (
                 sql_select(ChangeRow.change)
                 .where(ChangeRow.sheet_id == sheet_id)
@@ -243,11 +263,13 @@ class SheetStore:
         """A new secret for a link to the sheet with `access` (`READ` or `EDIT`);
         only its hash is kept. Every link made stays valid until the sheet goes."""
         if access not in (READ, EDIT):
-            raise ValueError(f"a link gives {READ} or {EDIT} access, not {access!r:.20}")
+            raise StoreError(
+                f'a link lets its holder "{READ}" or "{EDIT}" the scoresheet', "share_access"
+            )
         secret = new_token()
         with Session(self.engine) as session, session.begin():
             if session.get(SheetRow, sheet_id) is None:
-                raise StoreError(f"there is no scoresheet {sheet_id!r:.40}")
+                raise _not_found(sheet_id)
             session.add(
                 KeyRow(
                     digest=token_hash(secret),
@@ -280,7 +302,9 @@ class SheetStore:
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 raise ConflictError(
-                    f"the scoresheet {stored.id} was changed elsewhere: open it again"
+                    f"the scoresheet {stored.id} was changed elsewhere: open it again",
+                    "changed_elsewhere",
+                    {"sheet": stored.id},
                 )
             session.execute(
                 sql_delete(ChangeRow).where(ChangeRow.sheet_id == stored.id, ChangeRow.seq > kept)
@@ -298,7 +322,7 @@ class SheetStore:
         with Session(self.engine) as session, session.begin():
             gone = session.execute(sql_delete(SheetRow).where(SheetRow.id == sheet_id))
             if gone.rowcount != 1:  # type: ignore[attr-defined]
-                raise StoreError(f"there is no scoresheet {sheet_id!r:.40}")
+                raise _not_found(sheet_id)
             session.execute(sql_delete(ChangeRow).where(ChangeRow.sheet_id == sheet_id))
             session.execute(sql_delete(KeyRow).where(KeyRow.sheet_id == sheet_id))
 
@@ -445,7 +469,9 @@ def _migrate(engine: Engine) -> None:
     def too_new(version: int) -> StoreError:
         return StoreError(
             f"the database's scorepad tables have version {version}, newer than "
-            f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo"
+            f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo",
+            "database_too_new",
+            {"version": version, "supported": SCHEMA_VERSION},
         )
 
     migrate(engine, Base.metadata, ScorepadVersion, SCHEMA_VERSION, MIGRATIONS, too_new)

@@ -28,15 +28,14 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from skyjo.rules import ENDER_PENALTIES, GRID_SIZE, MAX_PLAYERS
-from skyjo.scorepad.sheet import (
-    Sheet,
-    SheetError,
+from skyjo.scorepad.entries import (
     check_entry,
     entry_score,
     entry_text,
     grid_explanation,
     parse_entry,
 )
+from skyjo.scorepad.sheet import Sheet, SheetError
 from skyjo.scorepad.store import OpenSheet, SheetStore, StoreError
 
 #: What an entry field takes: digits, minus signs, `x`, separators.

@@ -15,9 +15,11 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 from skyjo.bots import parse_spec, split_specs
 from skyjo.match import Match, MatchError, Seat, check_name, check_seats
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS
 
 #: One human, and three bots of increasing strength: `skyjo play` alone.
 DEFAULT_HUMANS = ("You",)
@@ -25,15 +27,40 @@ DEFAULT_BOTS = ("greedy", "expected", "search")
 MAX_HUMANS = 8
 
 
+class LineupError(MatchError):
+    """A table `skyjo play` cannot seat from its options (`--humans`, `--bots`,
+    `--resume`): the terminal's own refusals, which no web page shows."""
+
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "humans_none": ("max",),
+        "humans_empty_name": ("humans",),
+        "humans_too_many": ("max", "count"),
+        "table_size": ("min", "max", "count", "humans", "bots"),
+        "resume_missing": ("path",),
+        "resume_unreadable": ("path", "reason"),
+        "resume_not_json": ("path", "reason"),
+    }
+
+
 def split_humans(humans: str) -> list[str]:
     """The names of `--humans`, comma-separated, each checked as a seat's name."""
     names = [name.strip() for name in humans.split(",")]
     if not any(names):
-        raise MatchError("--humans takes 1 to 8 names, comma-separated (for example Ana,Ben)")
+        raise LineupError(
+            f"--humans takes 1 to {MAX_HUMANS} names, comma-separated (for example Ana,Ben)",
+            "humans_none",
+            {"max": MAX_HUMANS},
+        )
     if not all(names):
-        raise MatchError(f"--humans {humans!r} holds an empty name")
+        raise LineupError(
+            f"--humans {humans!r} holds an empty name", "humans_empty_name", {"humans": humans}
+        )
     if len(names) > MAX_HUMANS:
-        raise MatchError(f"--humans takes 1 to {MAX_HUMANS} names, not {len(names)}")
+        raise LineupError(
+            f"--humans takes 1 to {MAX_HUMANS} names, not {len(names)}",
+            "humans_too_many",
+            {"max": MAX_HUMANS, "count": len(names)},
+        )
     return [check_name(name) for name in names]
 
 
@@ -65,10 +92,18 @@ def lineup(humans: str | None, bots: str | None) -> list[Seat]:
         specs = split_specs(bots) if bots.strip() else []
     seats = [Seat(name) for name in names]
     seats += [Seat(name, spec) for name, spec in zip(bot_names(specs, names), specs, strict=True)]
-    if not 2 <= len(seats) <= 8:
-        raise MatchError(
-            f"a table has 2 to 8 seats, not {len(seats)} "
-            f"({_count(len(names), 'human')} and {_count(len(specs), 'bot')})"
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise LineupError(
+            f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(seats)} "
+            f"({_count(len(names), 'human')} and {_count(len(specs), 'bot')})",
+            "table_size",
+            {
+                "min": MIN_PLAYERS,
+                "max": MAX_PLAYERS,
+                "count": len(seats),
+                "humans": len(names),
+                "bots": len(specs),
+            },
         )
     return list(check_seats(seats))
 
@@ -94,15 +129,26 @@ def save_match(match: Match, path: Path) -> None:
 
 
 def load_match(path: Path) -> Match:
-    """The match saved in `path` by `save_match`; a `MatchError` names what is wrong."""
+    """The match saved in `path` by `save_match`; a `MatchError` names what is
+    wrong (a `LineupError` for a file that cannot be read)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise MatchError(f"--resume: there is no file {str(path)!r}") from None
+        raise LineupError(
+            f"--resume: there is no file {str(path)!r}", "resume_missing", {"path": str(path)}
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise MatchError(f"--resume: cannot read {str(path)!r}: {error}") from None
+        raise LineupError(
+            f"--resume: cannot read {str(path)!r}: {error}",
+            "resume_unreadable",
+            {"path": str(path), "reason": str(error)},
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise MatchError(f"--resume: {str(path)!r} is not JSON ({error})") from None
+        raise LineupError(
+            f"--resume: {str(path)!r} is not JSON ({error})",
+            "resume_not_json",
+            {"path": str(path), "reason": str(error)},
+        ) from None
     return Match.from_dict(data)

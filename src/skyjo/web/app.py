@@ -43,7 +43,8 @@ from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error, refusal
 from skyjo.web.pwa import pwa_router
 from skyjo.web.replays import MAX_UPLOAD
-from skyjo.web.rooms import Client, Room, RoomConfig
+from skyjo.web.room_config import RoomConfig
+from skyjo.web.rooms import Client, Room
 from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import Store

@@ -20,7 +20,8 @@ from skyjo.bots import make_bot
 from skyjo.match import Match
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.replays import checked, frames
-from skyjo.web.rooms import CODE_LENGTH, Room, RoomConfig, new_code
+from skyjo.web.room_config import RoomConfig
+from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.settings import Settings
 from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, RoomRecord, Store
 from skyjo.web.thinking import Thinkers

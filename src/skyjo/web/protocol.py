@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
 
 #: The protocol's version, sent in every `state` message.
@@ -280,6 +281,12 @@ def error(
         "kind": kind or code,
         "params": params or {},
     }
+
+
+def refused(code: str, failure: SkyjoError) -> ProtocolError:
+    """The `ProtocolError` `code` of a refusal of the core (`skyjo.errors`): its
+    English sentence, its `kind` and its `params`, as they were raised."""
+    return ProtocolError(code, str(failure), failure.kind, failure.params)
 
 
 def refusal(failure: ProtocolError) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Rooms: each owns one `skyjo.match.Match`, its seats' tokens and its connections.
 
-A room is created from a JSON request (`RoomConfig.from_dict`), gets a short
+A room is created from a JSON request (`skyjo.web.room_config.RoomConfig`), gets a short
 code, and gives the host a token for a seat. Every step of its match goes
 through the room under one `asyncio.Lock`: the step, then saving the room
 (`storage`), then an `update` to every connection with what that viewer may
@@ -20,13 +20,11 @@ import hashlib
 import json
 import logging
 import math
-import re
 import secrets
 import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from skyjo.engine import NEXT_ROUND, IllegalActionError, Phase, State
@@ -41,7 +39,7 @@ from skyjo.match import (
     check_seats,
     name_key,
 )
-from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from skyjo.rules import MIN_PLAYERS
 from skyjo.scoring import score_round
 from skyjo.web import protocol
 from skyjo.web.limits import RateLimit
@@ -58,6 +56,7 @@ from skyjo.web.protocol import (
     Start,
     error,
     refusal,
+    refused,
 )
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import RoomRecord
@@ -67,9 +66,6 @@ log = logging.getLogger("skyjo.web")
 #: Room codes: 6 characters without look-alikes (no 0/O, 1/I).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-#: Names given to seats the request leaves unnamed.
-DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jade")
-MAX_TITLE = 80
 
 
 def new_code() -> str:
@@ -87,224 +83,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-#: The sentences of `NotYourTurn` and `MatchOver` (skyjo.match), read into kinds and params.
-_TURN_SENTENCES = [
-    (kind, re.compile(pattern, re.S))
-    for kind, pattern in (
-        ("not_your_turn", r"it is (?P<player>.*)'s turn, not (?P<you>.*)'s"),
-        ("seat_is_bot", r"(?P<player>.*)'s seat is played by a bot"),
-        ("game_over", r"the game is over"),
-        ("match_stopped", r"the match stopped: (?P<reason>.*)"),
-    )
-]
-
-
-def _read(failure: Exception, sentences: list[tuple[str, re.Pattern[str]]], fallback: str) -> Any:
-    """The kind and params of another module's English sentence, read by the
-    patterns of `sentences`; `fallback` with the whole text as `detail` for any other."""
-    text = str(failure)
-    for kind, pattern in sentences:
-        match = pattern.fullmatch(text)
-        if match:
-            return kind, match.groupdict()
-    return fallback, {"detail": text}
-
-
-def _refused(failure: ValueError, code: str, fallback: str) -> ProtocolError:
-    """The `ProtocolError` of a refusal of the core (`MatchError`, `RulesError`),
-    whose `kind` and `params` it carries; `fallback` with the sentence as
-    `detail` for one that names no kind."""
-    kind = getattr(failure, "kind", None)
-    if kind is None:
-        return ProtocolError(code, str(failure), fallback, {"detail": str(failure)})
-    return ProtocolError(code, str(failure), kind, getattr(failure, "params", {}))
-
-
 def _name(value: Any) -> str:
     """A player's chosen name, normalised by `skyjo.match.check_name` (NFC, no
     spaces around it; no control, format or invisible character)."""
     try:
         return check_name(value)
     except MatchError as failure:
-        raise _refused(failure, "bad_name", "name_refused") from None
-
-
-def _text(value: Any, what: str, limit: int) -> str:
-    """A short line of text: 1 to `limit` characters once trimmed, no control
-    character, no format character (Cf: a right-to-left override, a zero-width
-    space) and no line or paragraph separator."""
-    if not isinstance(value, str) or not value.strip():
-        raise ProtocolError(
-            "bad_request", f"{what} must be a non-empty string", "text_empty", {"what": what}
-        )
-    value = unicodedata.normalize("NFC", value.strip())
-    if len(value) > limit:
-        raise ProtocolError(
-            "bad_request",
-            f"{what} has at most {limit} characters",
-            "text_too_long",
-            {"what": what, "max": limit},
-        )
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Cf", "Zl", "Zp") for c in value):
-        raise ProtocolError(
-            "bad_request",
-            f"{what} holds a control, format or invisible character",
-            "text_control",
-            {"what": what},
-        )
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class RoomConfig:
-    """A request for a new room: its seats, rules, title and whether it is listed."""
-
-    seats: tuple[Seat, ...]
-    rules: Rules
-    title: str
-    listed: bool
-    host_seat: int | None
-    #: Human seats played on the host's device (hot-seat): their tokens go to the host.
-    hot_seats: tuple[int, ...] = ()
-    #: The turn timer: seconds a human has for a move before `Match.play_for` plays it.
-    turn_seconds: float | None = None
-    #: Whether the room opens in a lobby, where friends join before the host starts.
-    lobby: bool = False
-
-    @classmethod
-    def from_dict(cls, data: Any) -> RoomConfig:
-        """Read `{"seats": [{"name", "bot", "hot_seat"}...], "rules", "title",
-        "listed", "host_seat", "turn_seconds", "lobby"}`; `ProtocolError("bad_request")`
-        names what is wrong. `lobby` defaults to whether a seat waits for a
-        friend (a human seat neither the host's nor played on the host's device)."""
-        if not isinstance(data, dict):
-            raise ProtocolError("bad_request", "the request is a JSON object", "request_type")
-        unknown = sorted(
-            set(data) - {"seats", "rules", "title", "listed", "host_seat", "turn_seconds", "lobby"}
-        )
-        if unknown:
-            raise ProtocolError(
-                "bad_request",
-                f"unknown field {unknown[0]!r:.40}",
-                "request_field",
-                {"field": f"{unknown[0]!r:.40}"},
-            )
-        seats = _seats(data.get("seats"))
-        hot_seats = _hot_seats(data.get("seats"))
-        turn_seconds = _turn_seconds(data.get("turn_seconds"))
-        try:
-            rules = Rules.from_dict(data.get("rules"))
-        except (RulesError, TypeError) as failure:
-            raise _refused(failure, "bad_request", "rules_refused") from None
-        host_seat = _host_seat(data.get("host_seat", "first"), seats)
-        listed = data.get("listed", False)
-        if not isinstance(listed, bool):
-            raise ProtocolError("bad_request", "listed must be true or false", "listed_type")
-        default_title = f"{seats[host_seat].name}'s table" if host_seat is not None else "Bots"
-        title = _text(data.get("title") or default_title, "the title", MAX_TITLE)
-        if host_seat in hot_seats:
-            raise ProtocolError(
-                "bad_request",
-                f"seat {host_seat} is the host's own seat",
-                "host_hot_seat",
-                {"seat": host_seat},
-            )
-        friends = any(
-            seat.human and i != host_seat and i not in hot_seats for i, seat in enumerate(seats)
-        )
-        lobby = data.get("lobby", friends)
-        if not isinstance(lobby, bool):
-            raise ProtocolError("bad_request", "lobby must be true or false", "lobby_type")
-        return cls(seats, rules, title, listed, host_seat, hot_seats, turn_seconds, lobby)
-
-
-#: The turn timer's bounds, in seconds.
-MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
-
-
-def _turn_seconds(raw: Any) -> float | None:
-    if raw is None:
-        return None
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != raw:
-        raise ProtocolError(
-            "bad_request", "turn_seconds is a number of seconds or null", "turn_seconds_type"
-        )
-    if not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
-        raise ProtocolError(
-            "bad_request",
-            f"turn_seconds is from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
-            "turn_seconds_range",
-            {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
-        )
-    return float(raw)
-
-
-def _hot_seats(raw: list[dict[str, Any]]) -> tuple[int, ...]:
-    """The seats marked `"hot_seat": true` (checked by `_seats` already)."""
-    return tuple(i for i, seat in enumerate(raw) if seat.get("hot_seat") is True)
-
-
-def _seats(raw: Any) -> tuple[Seat, ...]:
-    """The seats of a request: 2 to 8, each a human or a ladder bot, named."""
-    if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        raise ProtocolError(
-            "bad_request",
-            f"seats is a list of {MIN_PLAYERS} to {MAX_PLAYERS}",
-            "seats_count",
-            {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-        )
-    given: list[tuple[str | None, str | None]] = []
-    for i, seat in enumerate(raw):
-        if not isinstance(seat, dict) or set(seat) - {"name", "bot", "hot_seat"}:
-            raise ProtocolError(
-                "bad_request",
-                f"seat {i} is an object with a name, a bot and hot_seat",
-                "seat_shape",
-                {"seat": i},
-            )
-        bot = seat.get("bot")
-        if bot is not None and bot not in LADDER:
-            raise ProtocolError(
-                "bad_request",
-                f"seat {i}: bot is one of {', '.join(LADDER)}",
-                "seat_bot",
-                {"seat": i, "bots": ", ".join(LADDER)},
-            )
-        hot = seat.get("hot_seat", False)
-        if not isinstance(hot, bool) or (hot and bot is not None):
-            raise ProtocolError(
-                "bad_request",
-                f"seat {i}: hot_seat is true for a human seat",
-                "seat_hot",
-                {"seat": i},
-            )
-        name = seat.get("name")
-        given.append((None if name in (None, "") else _text(name, f"seat {i}'s name", 40), bot))
-    taken = {name for name, _ in given if name}
-    free = iter(n for n in DEFAULT_NAMES if n not in taken)
-    seats = tuple(Seat(name or next(free), bot) for name, bot in given)
-    try:
-        return check_seats(seats)
-    except ValueError as failure:
-        raise _refused(failure, "bad_request", "seats_refused") from None
-
-
-def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
-    """The host's seat: the one asked for, else the first human seat (None: no human seat)."""
-    if raw == "first":
-        return next((i for i, seat in enumerate(seats) if seat.human), None)
-    if raw is None:
-        return None
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(seats):
-        raise ProtocolError("bad_request", "host_seat is a seat number or null", "host_seat_type")
-    if not seats[raw].human:
-        raise ProtocolError(
-            "bad_request",
-            f"seat {raw} is a bot's: the host takes a human seat",
-            "host_seat_bot",
-            {"seat": raw},
-        )
-    return raw
+        raise refused("bad_name", failure) from None
 
 
 def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -599,8 +384,8 @@ class Room:
         seats[seat] = Seat(name, seats[seat].bot)
         try:
             self.match.seats = check_seats(seats)
-        except ValueError as failure:
-            raise _refused(failure, "bad_name", "name_refused") from None
+        except MatchError as failure:
+            raise refused("bad_name", failure) from None
 
     def _revoke(self, seat: int) -> None:
         """Forget every token of `seat` but the host's: the seat is free again."""
@@ -706,17 +491,14 @@ class Room:
             try:
                 update = self.match.play(client.seat, action)
             except NotYourTurn as failure:
-                kind, params = _read(failure, _TURN_SENTENCES, "turn_refused")
-                raise ProtocolError("not_your_turn", str(failure), kind, params) from None
+                raise refused("not_your_turn", failure) from None
             except MatchOver as failure:
-                kind, params = _read(failure, _TURN_SENTENCES, "match_stopped")
-                raise ProtocolError("game_over", str(failure), kind, params) from None
-            except IllegalActionError as failure:
+                raise refused("game_over", failure) from None
+            except IllegalActionError as failure:  # skyjo.engine's: no kind of its own yet
                 params = {"action": action, "detail": str(failure)}
                 raise ProtocolError("illegal", str(failure), "illegal", params) from None
             except MatchError as failure:
-                params = {"detail": str(failure)}
-                raise ProtocolError("bad_move", str(failure), "bad_move", params) from None
+                raise refused("bad_move", failure) from None
             await self._commit(update)
         self._wake.set()
 

@@ -47,17 +47,9 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from skyjo.jsondepth import TooDeep, check_depth
-from skyjo.scorepad.sheet import (
-    Sheet,
-    SheetError,
-    check_entry,
-    entry_score,
-    entry_text,
-    export_csv,
-    export_json,
-    grid_explanation,
-    import_json,
-)
+from skyjo.scorepad.entries import check_entry, entry_score, entry_text, grid_explanation
+from skyjo.scorepad.exports import export_csv, export_json, import_json
+from skyjo.scorepad.sheet import Sheet, SheetError
 from skyjo.scorepad.store import (
     DELETING,
     EDIT,
@@ -154,9 +146,12 @@ def scorepad_router(settings: Settings) -> APIRouter:
                     player=error.player,
                 ) from error
             except ConflictError as error:
-                raise Failure(409, "conflict", str(error)) from error
+                raise Failure(409, "conflict", str(error), error.kind, error.params) from error
             except StoreError as error:
-                raise Failure(404, "no_sheet", str(error)) from error
+                status, code = (
+                    (404, "no_sheet") if error.kind == "sheet_not_found" else (400, "bad_request")
+                )
+                raise Failure(status, code, str(error), error.kind, error.params) from error
 
         return await asyncio.to_thread(guarded)
 
@@ -421,7 +416,9 @@ def _change(
         if stored.revision != revision:
             raise ConflictError(
                 f"the scoresheet {sheet_id} was changed elsewhere (revision {stored.revision}, "
-                f"not {revision}): open it again"
+                f"not {revision}): open it again",
+                "stale_revision",
+                {"sheet": sheet_id, "revision": stored.revision, "given": revision},
             )
         open_sheet = OpenSheet(store, stored)
         change(open_sheet)

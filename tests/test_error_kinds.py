@@ -1,0 +1,162 @@
+"""Every kind of every error the core raises (`skyjo.errors`), collected from the
+code: each class's `KINDS` table. Every language of the web client has a sentence
+for each kind, naming the same params; every raise site in src/ names a declared
+kind with the declared params; and a kind or params a class does not declare is
+refused where it is raised."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from i18n_js import OMITTABLE, sentence_tables
+
+import skyjo
+from skyjo.errors import SkyjoError
+from skyjo.match import NAME_KINDS, MatchError, MatchOver, NotYourTurn
+from skyjo.rules import RulesError
+from skyjo.scorepad.sheet import SheetError
+from skyjo.scorepad.store import ConflictError, StoreError
+from skyjo.scoring import GRID_KINDS, ScoringError
+from skyjo.tui.lineup import LineupError
+
+SRC = Path(skyjo.__file__).parent
+STATIC = SRC / "web" / "static"
+GAME, SCOREPAD = STATIC / "i18n.js", STATIC / "scorepad-i18n.js"
+LANGUAGES = ("en", "es", "fr", "de")
+
+#: Where the web client writes each class's kinds: the game's page (static/i18n.js,
+#: "kind.<kind>", the rooms pass them on) or the scorepad's (static/scorepad-i18n.js,
+#: "mistake.<kind>"). `ScoringError` reaches a page only as a `SheetError` (the grid
+#: kinds it carries on, naming the player: checked with the sheet's); its other kinds
+#: are refused by the sheet before scoring, and the command line writes them in English.
+TABLES: dict[type[SkyjoError], tuple[Path, str] | None] = {
+    RulesError: (GAME, "kind"),
+    MatchError: (GAME, "kind"),
+    NotYourTurn: (GAME, "kind"),
+    MatchOver: (GAME, "kind"),
+    SheetError: (SCOREPAD, "mistake"),
+    StoreError: (SCOREPAD, "mistake"),
+    ConflictError: (SCOREPAD, "mistake"),
+    ScoringError: None,
+    LineupError: None,  # the terminal's own refusals of `skyjo play`'s options, in English
+}
+
+
+def every_error_class() -> set[type[SkyjoError]]:
+    found: set[type[SkyjoError]] = set()
+    todo = [SkyjoError]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub.__module__.startswith("skyjo.") and sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return found
+
+
+def placeholders(sentence: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", sentence))
+
+
+def test_every_error_class_of_the_core_says_where_the_client_writes_its_kinds() -> None:
+    classes = every_error_class()
+    assert set(TABLES) <= classes
+    # a new SkyjoError (engine's IllegalActionError, record's RecordError...) needs its
+    # place here, and its kinds their sentences in the client's tables
+    assert classes <= set(TABLES), sorted(c.__name__ for c in classes - set(TABLES))
+    for error in classes:
+        assert error.__dict__.get("KINDS"), f"{error.__name__} declares no kind"
+        for kind, params in error.KINDS.items():
+            assert re.fullmatch("[a-z][a-z0-9_]*", kind), (error.__name__, kind)
+            assert len(set(params)) == len(params), (error.__name__, kind)
+
+
+def test_every_kind_has_a_sentence_in_every_language_with_its_params() -> None:
+    tables = {place: sentence_tables(*place) for place in set(TABLES.values()) if place}
+    checked = 0
+    for error, place in TABLES.items():
+        if place is None:
+            continue
+        table, prefix = tables[place], place[1]
+        assert set(table) == set(LANGUAGES), place
+        for kind, params in error.KINDS.items():
+            key = f"{prefix}.{kind}"
+            for language in LANGUAGES:
+                assert kind in table[language], (language, key, error.__name__)
+                theirs = placeholders(table[language][kind])
+                if language == "en":
+                    assert theirs == set(params), (key, error.__name__, theirs, params)
+                else:
+                    assert theirs <= set(params), (language, key, theirs - set(params))
+                    missing = set(params) - theirs
+                    assert missing <= OMITTABLE.get(key, set()), (language, key, missing)
+            checked += 1
+    assert checked >= 85, checked
+
+
+def test_the_sheet_carries_on_the_kinds_of_the_grid_the_names_and_the_rules() -> None:
+    kinds = SheetError.kinds()
+    for kind in GRID_KINDS:
+        assert kinds[kind] == ("player", *ScoringError.KINDS[kind])
+    for kind in NAME_KINDS:
+        assert kinds[kind] == MatchError.KINDS[kind]
+    assert set(GRID_KINDS) <= set(ScoringError.KINDS)
+    assert SheetError.extra() == {"round"}
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def test_every_raise_site_names_a_declared_kind_with_its_params() -> None:
+    classes = {error.__name__: error for error in every_error_class()}
+    sites = 0
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            name = _called(node) if isinstance(node, ast.Call) else None
+            if name not in classes or not isinstance(node, ast.Call):
+                continue
+            error, where = classes[name], f"{path.relative_to(SRC)}:{node.lineno}"
+            given = {k.arg: k.value for k in node.keywords}
+            kind = node.args[1] if len(node.args) > 1 else given.get("kind")
+            params = node.args[2] if len(node.args) > 2 else given.get("params")
+            assert kind is not None, f"{where}: {ast.unparse(node)} names no kind"
+            sites += 1
+            named = [
+                n.value
+                for n in ast.walk(kind)
+                if isinstance(n, ast.Constant) and re.fullmatch("[a-z][a-z0-9_]*", str(n.value))
+            ]
+            if not named:  # another error's kind carried on: checked when raised
+                assert ast.unparse(kind).endswith(".kind"), f"{where}: {ast.unparse(kind)}"
+                continue
+            declared = error.kinds()
+            for one in named:
+                assert one in declared, f"{where}: {error.__name__} declares no kind {one!r}"
+            if len(named) == 1 and (params is None or isinstance(params, ast.Dict)):
+                keys = [] if params is None else params.keys
+                if all(isinstance(k, ast.Constant) for k in keys):
+                    shown = {k.value for k in keys}  # type: ignore[union-attr]
+                    expected = set(declared[named[0]])
+                    assert expected <= shown <= expected | error.extra(), (where, shown)
+    assert sites >= 90, sites
+
+
+def test_a_kind_or_params_a_class_does_not_declare_are_refused_where_raised() -> None:
+    with pytest.raises(TypeError, match="declares no kind 'nope'"):
+        MatchError("no", "nope")
+    with pytest.raises(TypeError, match="takes params"):
+        NotYourTurn("it is Ana's turn, not Ben's", "not_your_turn", {"player": "Ana"})
+    with pytest.raises(TypeError, match="takes params"):
+        RulesError("x", "rules_shape", {"type": "list", "more": 1})
+    with pytest.raises(TypeError):
+        MatchOver("the game is over", "not_your_turn", {"player": "Ana", "you": "Ben"})
+    with pytest.raises(TypeError):  # a round only where the class allows one
+        ScoringError("x", "game_over", {"target": 100, "round": 1})
+    error = SheetError("round 2: no ender", kind="no_ender", params={"round": 2}, round=2)
+    assert (error.kind, error.params, error.round) == ("no_ender", {"round": 2}, 2)
+    assert isinstance(error, ValueError) and str(error) == "round 2: no ender"
