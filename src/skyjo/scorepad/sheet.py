@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skyjo.jsondepth import TooDeep, check_depth
-from skyjo.match import MatchError, check_names
+from skyjo.names import NameRefused, check_names
 from skyjo.rules import (
     CARD_COUNTS,
     COLS,
@@ -98,7 +98,7 @@ class SheetError(ValueError):
 #: The kinds of `skyjo.scoring`'s refusals of a grid that the sheet carries on
 #: as they are (`ScoringError.kind` and `.params`, positions from 0); any other
 #: refusal of a grid is `cards_refused`, its sentence as `detail`.
-#: (`skyjo.match` and `skyjo.rules` name their refusals' kinds too.)
+#: (`skyjo.names` and `skyjo.rules` name their refusals' kinds too.)
 _GRID_KINDS = frozenset(
     {
         "card_out_of_range",
@@ -701,7 +701,7 @@ def _players_list(players: Any) -> list[str]:
 
 def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ...]:
     """2 to 8 different names, each a valid seat name, normalised
-    (`skyjo.match.check_names`: no two alike once case-folded); `saved`: the
+    (`skyjo.names.check_names`: no two alike once case-folded); `saved`: the
     names of a stored sheet, kept as written once they are 2 to 8 different
     strings (they were checked when the sheet was made)."""
     players = tuple(_players_list(players))
@@ -718,7 +718,7 @@ def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ..
         return players
     try:
         return check_names(players)
-    except MatchError as error:
+    except NameRefused as error:
         kind = error.kind or "players_refused"
         params = error.params if error.kind else {"detail": str(error)}
         if kind == "name_repeated":

@@ -64,7 +64,8 @@ from skyjo.engine import (
     Phase,
     State,
 )
-from skyjo.match import MAX_NAME, Match, Seat
+from skyjo.match import Match, Seat
+from skyjo.names import MAX_NAME
 from skyjo.rules import GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.seeds import bot_seed, fresh_seed
 from skyjo.sim.ray_backend import ray_module, run_ray
@@ -331,7 +332,7 @@ def play_game(
 
 def seat_names(labels: Sequence[str]) -> list[str]:
     """A name for each seat of a game, from the bots' labels: the label itself
-    when it is short enough (`skyjo.match.MAX_NAME`) and sits once, else the
+    when it is short enough (`skyjo.names.MAX_NAME`) and sits once, else the
     label shortened in the middle and followed by its seat number (from 1)."""
     names = []
     for seat, label in enumerate(labels):

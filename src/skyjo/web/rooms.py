@@ -37,10 +37,9 @@ from skyjo.match import (
     NotYourTurn,
     Seat,
     Update,
-    check_name,
     check_seats,
-    name_key,
 )
+from skyjo.names import NameRefused, check_name, name_key
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
 from skyjo.scoring import score_round
 from skyjo.web import protocol
@@ -121,11 +120,11 @@ def _refused(failure: ValueError, code: str, fallback: str) -> ProtocolError:
 
 
 def _name(value: Any) -> str:
-    """A player's chosen name, normalised by `skyjo.match.check_name` (NFC, no
+    """A player's chosen name, normalised by `skyjo.names.check_name` (NFC, no
     spaces around it; no control, format or invisible character)."""
     try:
         return check_name(value)
-    except MatchError as failure:
+    except NameRefused as failure:
         raise _refused(failure, "bad_name", "name_refused") from None
 
 
@@ -586,7 +585,7 @@ class Room:
 
     def _rename(self, seat: int, name: str) -> None:
         """Give `seat` the name `name` (`bad_name` when another seat has it, or one
-        that is the same once case-folded: `skyjo.match.name_key`)."""
+        that is the same once case-folded: `skyjo.names.name_key`)."""
         others = (other for i, other in enumerate(self.match.names) if i != seat)
         if name_key(name) in {name_key(other) for other in others}:
             raise ProtocolError(
