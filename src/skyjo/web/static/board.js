@@ -4,6 +4,7 @@
 // table on a wide screen, a drawer over it on a phone. style.css lays it out.
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
@@ -11,7 +12,7 @@ import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
-const LADDER = ["random", "greedy", "basic", "expected", "search"];
+const LADDER = FACTS.bots; // the server's (facts.js)
 const LOG_LINES = 40;
 
 /** Draw the room into `root`. `ui` keeps what only this page knows (flip mode, the open drawer). */
@@ -528,7 +529,7 @@ function log(game, view) {
 
 function chat(game, view) {
   if (view.you === null) return null;
-  const input = h("input", { name: "chat", maxlength: 300, placeholder: t("chat.placeholder"), value: view.ui.chatDraft || "",
+  const input = h("input", { name: "chat", maxlength: FACTS.max_chat, placeholder: t("chat.placeholder"), value: view.ui.chatDraft || "",
     "aria-label": t("chat.placeholder"), "data-key": "chat-input", autocomplete: "off",
     oninput: (e) => { view.ui.chatDraft = e.target.value; } });
   const form = h("form", { onsubmit: (event) => {
