@@ -41,7 +41,7 @@ from skyjo.match import (
 )
 from skyjo.names import NameRefused, check_name, name_key
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
-from skyjo.scoring import score_round
+from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
 from skyjo.web.limits import RateLimit
 from skyjo.web.protocol import (
@@ -308,11 +308,14 @@ def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
 
 def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """Every finished round: ender, raw and final scores (by seat), whether the
-    ender was doubled, and why in English (`skyjo.scoring.score_round`)."""
+    ender was doubled, and why: as facts the client says in its language
+    (`explain`, `skyjo.scoring.round_facts`) and in English (`reason`,
+    `skyjo.scoring.score_round`)."""
     summaries = []
+    penalty = state.rules.ender_penalty
     for number, result in enumerate(state.results, 1):
         raw = dict(zip(names, result.raw, strict=True))
-        reason = score_round(raw, names[result.ender], state.rules.ender_penalty).reason
+        reason = score_round(raw, names[result.ender], penalty).reason
         summaries.append(
             {
                 "round": number,
@@ -320,6 +323,7 @@ def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]
                 "raw": list(result.raw),
                 "scores": list(result.scores),
                 "doubled": result.doubled,
+                "explain": round_facts(result.raw, result.ender, penalty),
                 "reason": reason,
             }
         )

@@ -116,7 +116,7 @@ function news(game, view, first) {
   const summary = state.rounds.at(-1);
   const over = obs.phase === "game_over" && state.over;
   if ((over || obs.phase === "round_over") && summary) {
-    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you, state.room.rules.ender_penalty)}`);
+    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you)}`);
   }
   if (over) lines.push(`${t("game.over")}: ${winnersText(state.winners || [], seats, you)}`);
   else if (view.legal.size && obs.phase !== "round_over") lines.push(prompt(view));
@@ -389,10 +389,9 @@ function ending(view) {
   if (phase !== "round_over") return null;
   const summary = view.state.rounds.at(-1);
   if (!summary) return null;
-  const penalty = view.state.room.rules.ender_penalty;
   return h("section", { class: "panel round-over", "aria-labelledby": "round-title" },
     h("h2", { id: "round-title" }, t("round.over", { n: summary.round })),
-    h("p", { class: "explain" }, explainRound(summary, view.seats, view.you, penalty)),
+    h("p", { class: "explain" }, explainRound(summary, view.seats, view.you)),
     roundTable(view, summary, true),
     readiness(view));
 }
@@ -435,12 +434,11 @@ function totalAfter(rounds, number, seat) {
 function gameOver(view) {
   const code = encodeURIComponent(view.state.room.code);
   const summary = view.state.rounds.at(-1);
-  const penalty = view.state.room.rules.ender_penalty;
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
     h("h2", { id: "over-title" }, t("game.over")),
     h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
     summary ? h("p", { class: "explain" }, t("colon", { before: t("round.over", { n: summary.round }),
-      after: explainRound(summary, view.seats, view.you, penalty) })) : null,
+      after: explainRound(summary, view.seats, view.you) })) : null,
     summary ? roundTable(view, summary, false) : null,
     view.ui.replay ? null : h("div", { class: "after" },
       h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again")),
