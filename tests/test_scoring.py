@@ -26,6 +26,7 @@ from skyjo.scoring import (
     column_clears,
     ender_is_doubled,
     is_game_over,
+    round_facts,
     round_scores,
     score_grid,
     score_round,
@@ -665,3 +666,37 @@ def test_scoresheet_to_dict() -> None:
         "finished": True,
         "winners": ["Ben"],
     }
+
+
+def test_round_facts_say_why_as_facts_by_seat() -> None:
+    """The facts an interface words in its own language (the web client does): the
+    kind, the seats and the numbers, the same outcome as `score_round`'s sentence."""
+    assert round_facts([14, 9, 9], 0) == {
+        "kind": "doubled",
+        "ender": 0,
+        "raw": 14,
+        "score": 28,
+        "rival": 1,  # the first of the lowest others
+        "other": 9,
+        "penalty": "positive",
+    }
+    assert round_facts([5, 9], 0)["kind"] == "lowest"
+    assert round_facts([0, -2], 0)["kind"] == "not_positive"
+    assert round_facts([-1, -2], 0, "always") | {"penalty": None} == {
+        "kind": "doubled",
+        "ender": 0,
+        "raw": -1,
+        "score": -2,
+        "rival": 1,
+        "other": -2,
+        "penalty": None,
+    }
+    assert round_facts([20, 3], 0, "none") == {
+        "kind": "no_penalty",
+        "ender": 0,
+        "raw": 20,
+        "score": 20,
+        "penalty": "none",
+    }
+    names = {"Ana": 14, "Ben": 9}
+    assert "Ben has 9" in score_round(names, "Ana").reason  # the sentence of the same facts

@@ -1,5 +1,6 @@
 """What the web app's rooms and the scorepad's sheets share of a database:
-the engine for a SQLAlchemy URL, and a versioned schema with its migrations.
+where it is (`database_url`), the engine for a SQLAlchemy URL, and a versioned
+schema with its migrations.
 
 Each part of the app keeps its own tables, its own one-row version table and
 its own chain of migrations (version -> the function that upgrades from it to
@@ -9,12 +10,31 @@ PostgreSQL by URL) and upgrade independently.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, MetaData, create_engine, event
 from sqlalchemy import select as sql_select
 from sqlalchemy.pool import StaticPool
+
+
+def data_dir() -> Path:
+    """The user's data folder for skyjo: `$XDG_DATA_HOME/skyjo`, else `~/.local/share/skyjo`."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "skyjo"
+
+
+def database_url(db: str | None = None) -> str:
+    """The database URL: `db` if given, else `$SKYJO_DB`, else `sqlite:///` a file
+    `skyjo.db` in `data_dir()` (its folder is created)."""
+    url = db or os.environ.get("SKYJO_DB")
+    if url:
+        return url
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'skyjo.db'}"
 
 
 def engine_for(url: str) -> Engine:

@@ -30,11 +30,11 @@ The document holds the secret: it stays with the server, as the state does.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from skyjo import names as naming
 from skyjo.bots import Bot, make_bot, parse_spec
 from skyjo.engine import (
     GAME_INFO,
@@ -49,6 +49,7 @@ from skyjo.engine import (
 )
 from skyjo.errors import SkyjoError
 from skyjo.events import Event, visible_event
+from skyjo.names import MAX_NAME, NameRefused, name_key
 from skyjo.observation import Observation, observe
 from skyjo.record import Record, RecordError, load_record, read_record, write_record
 from skyjo.replayer import replay
@@ -58,8 +59,6 @@ from skyjo.seeds import bot_seed, fresh_seed
 
 #: The `format` of a saved match.
 FORMAT = "skyjo-match/1"
-#: The longest seat name, in characters.
-MAX_NAME = 40
 #: The bot that plays a human's turn when an interface asks it to (`play_for`).
 STAND_IN = "expected"
 
@@ -70,13 +69,7 @@ class MatchError(SkyjoError):
 
     KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
         # check_name, check_names (NAME_KINDS)
-        "name_empty": ("name",),
-        "name_surrogate": ("name",),
-        "name_too_long": ("max", "length"),
-        "name_control": ("name",),
-        "name_invisible": ("name", "code"),
-        "name_combining": ("name", "code"),
-        "name_repeated": ("names",),
+        **NameRefused.KINDS,
         # check_seats
         "player_count": ("min", "max", "count"),
         # a seat given to a match
@@ -154,90 +147,22 @@ class Update:
         }
 
 
-#: Characters that show nothing yet are letters or symbols (not format characters):
-#: the Hangul fillers, the Mongolian vowel separator and the blank braille pattern.
-INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u180e\u2800")
-
-
 def check_name(name: Any) -> str:
-    """A seat's name, normalised: NFC, without the spaces around it. Refused (a
-    `MatchError` whose `kind` names why) when it is not a string or empty once
-    trimmed (`name_empty`), longer than `MAX_NAME` characters (`name_too_long`),
-    or when it holds a lone surrogate (`name_surrogate`), a control character
-    (Unicode Cc: `name_control`), a format or invisible character (Cf, such as
-    U+200B or the right-to-left override U+202E; the line and paragraph
-    separators Zl and Zp; `INVISIBLE`: `name_invisible`), or a combining mark
-    with nothing before it to combine with (at the start, or after a space:
-    `name_combining`)."""
-    if not isinstance(name, str) or not name.strip():
-        shown = f"{name!r:.60}"
-        raise MatchError(
-            f"a seat's name must be a non-empty string, not {shown}", "name_empty", {"name": shown}
-        )
-    for char in name:
-        if unicodedata.category(char) == "Cs":
-            shown = f"{name!r:.60}"
-            raise MatchError(
-                f"the name {shown} holds a lone surrogate: it is not text",
-                "name_surrogate",
-                {"name": shown},
-            )
-    name = unicodedata.normalize("NFC", name.strip())
-    if len(name) > MAX_NAME:
-        raise MatchError(
-            f"a seat's name has at most {MAX_NAME} characters, not {len(name)}",
-            "name_too_long",
-            {"max": MAX_NAME, "length": len(name)},
-        )
-    before = " "
-    for char in name:
-        category = unicodedata.category(char)
-        if category == "Cc":
-            raise MatchError(
-                f"the name {name!r} holds a control character", "name_control", {"name": repr(name)}
-            )
-        if category in ("Cf", "Zl", "Zp") or char in INVISIBLE:
-            code = f"U+{ord(char):04X}"
-            raise MatchError(
-                f"the name {name!r} holds an invisible or format character ({code})",
-                "name_invisible",
-                {"name": repr(name), "code": code},
-            )
-        if category.startswith("M") and unicodedata.category(before).startswith("Z"):
-            code = f"U+{ord(char):04X}"
-            raise MatchError(
-                f"the name {name!r} holds a combining mark ({code}) with nothing to combine with",
-                "name_combining",
-                {"name": repr(name), "code": code},
-            )
-        before = char
-    return name
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by: case-folded, compatibility forms
-    merged (NFKC: "Ana" written in full-width letters is "ana") and runs of spaces made one,
-    so that two seats of a table never look alike."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return " ".join(folded.split())
+    """A seat's name, normalised (`skyjo.names.check_name`); its refusal is a
+    `MatchError` of the same `kind` and `params`."""
+    try:
+        return naming.check_name(name)
+    except NameRefused as refused:
+        raise MatchError(str(refused), refused.kind, refused.params) from None
 
 
 def check_names(names: Sequence[Any]) -> tuple[str, ...]:
-    """Each name checked (`check_name`, normalised), and no two the same by
-    `name_key` (`name_repeated`, naming the clashing spellings)."""
-    checked = tuple(check_name(name) for name in names)
-    groups: dict[str, list[str]] = {}
-    for name in checked:
-        groups.setdefault(name_key(name), []).append(name)
-    clashes = [group for group in groups.values() if len(group) > 1]
-    if clashes:
-        shown = ", ".join(" / ".join(dict.fromkeys(group)) for group in clashes)
-        raise MatchError(
-            f"each seat has its own name, but {shown} is repeated",
-            "name_repeated",
-            {"names": shown},
-        )
-    return checked
+    """Each name checked and no two alike (`skyjo.names.check_names`); its
+    refusal is a `MatchError` of the same `kind` and `params`."""
+    try:
+        return naming.check_names(names)
+    except NameRefused as refused:
+        raise MatchError(str(refused), refused.kind, refused.params) from None
 
 
 def check_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:

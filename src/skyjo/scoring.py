@@ -45,6 +45,7 @@ __all__ = [
     "column_clears",
     "ender_is_doubled",
     "is_game_over",
+    "round_facts",
     "round_scores",
     "score_grid",
     "score_round",
@@ -428,28 +429,50 @@ def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -
     seat = players.index(ender)
     final, doubled = round_scores([raw[p] for p in players], seat, penalty)
     scores = dict(zip(players, final, strict=True))
-    reason = _penalty_reason(raw, ender, penalty, doubled, scores[ender])
+    reason = _penalty_reason(raw, ender, penalty)
     return RoundScore(raw=dict(raw), scores=scores, ender=ender, doubled=doubled, reason=reason)
 
 
-def _penalty_reason(
-    raw: Mapping[str, int], ender: str, penalty: str, doubled: bool, final: int
-) -> str:
-    """The sentence that explains the outcome of `ender_is_doubled` (RULES.md 2.10)."""
-    ender_raw = raw[ender]
-    ended = f"{ender} ended with {ender_raw}"
+def round_facts(raw: Sequence[int], ender: int, penalty: str = "positive") -> dict[str, Any]:
+    """Why the ender (a seat) scored what they did (RULES.md 2.10), as facts
+    rather than a sentence, for an interface to say in its own language.
+
+    `kind` is `no_penalty` (the "none" variant), `not_positive` (the "positive"
+    variant and a raw score of 0 or below), `doubled`, or `lowest` (the single
+    lowest score: not doubled); `ender` the seat, `raw` and `score` its raw and
+    final scores, `penalty` the variant; when `doubled`, `rival` is the other
+    seat with the lowest raw score (the first in seat order) and `other` its
+    score, the clearest witness. `raw` is every seat's raw score, already
+    checked (`score_round` checks them)."""
+    final, doubled = round_scores(list(raw), ender, penalty)
+    facts: dict[str, Any] = {"ender": ender, "raw": raw[ender], "score": final[ender]}
     if penalty == "none":
+        kind = "no_penalty"
+    elif penalty == "positive" and raw[ender] <= 0:
+        kind = "not_positive"
+    elif doubled:
+        kind = "doubled"
+        rival = min((seat for seat in range(len(raw)) if seat != ender), key=lambda s: raw[s])
+        facts.update(rival=rival, other=raw[rival])
+    else:
+        kind = "lowest"
+    return {"kind": kind, **facts, "penalty": penalty}
+
+
+def _penalty_reason(raw: Mapping[str, int], ender: str, penalty: str) -> str:
+    """The English sentence of `round_facts` (RULES.md 2.10)."""
+    players = list(raw)
+    facts = round_facts([raw[p] for p in players], players.index(ender), penalty)
+    ended = f"{ender} ended with {facts['raw']}"
+    if facts["kind"] == "no_penalty":
         return f'{ended}: under the "none" variant the ender\'s score is never doubled'
-    if penalty == "positive" and ender_raw <= 0:
+    if facts["kind"] == "not_positive":
         return f"{ended}: a score of 0 or below is never doubled"
-    others = {player: score for player, score in raw.items() if player != ender}
-    if doubled:
-        # Name the lowest other player: their score is the clearest witness.
-        rival = winners(others)[0]
+    if facts["kind"] == "doubled":
         sign = ', whatever its sign (the "always" variant)' if penalty == "always" else ""
         return (
-            f"{ended} and {rival} has {others[rival]}, which is not higher: "
-            f"{ender}'s score is doubled to {final}{sign}"
+            f"{ended} and {players[facts['rival']]} has {facts['other']}, which is not higher: "
+            f"{ender}'s score is doubled to {facts['score']}{sign}"
         )
     variant = ' (the "always" variant)' if penalty == "always" else ""
     return f"{ended}, the single lowest score: not doubled{variant}"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from i18n_js import run_js
 
+from skyjo.scoring import round_facts, round_scores
 from skyjo.web import app as web_app
 
 TEXT = Path(web_app.__file__).parent / "static" / "text.js"
@@ -27,17 +28,34 @@ EVENTS = [
     {"kind": "revealed", "player": 0, "cards": [3, 4]},
     {"kind": "column_cleared", "player": 0, "card": 7},
 ]
-DOUBLED = {"round": 1, "ender": 0, "raw": [14, 9], "scores": [28, 9], "doubled": True}
-LOWEST = {"round": 1, "ender": 0, "raw": [5, 9], "scores": [5, 9], "doubled": False}
+
+
+def summary(raw: list[int], ender: int, penalty: str = "positive") -> dict[str, object]:
+    """A round's summary as the server sends it (`skyjo.web.rooms.round_summaries`):
+    the scores, and why as facts (`explain`), which the client words."""
+    scores, doubled = round_scores(raw, ender, penalty)
+    facts = round_facts(raw, ender, penalty)
+    return {
+        "round": 1,
+        "ender": ender,
+        "raw": raw,
+        "scores": scores,
+        "doubled": doubled,
+        "explain": facts,
+    }
+
+
+DOUBLED = summary([14, 9], 0)
+LOWEST = summary([5, 9], 0)
 
 
 def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
     calls = [
         ["describeEvents", EVENTS, SEATS, 0],  # Ana's view of her own moves
         ["describeEvents", EVENTS, SEATS, 1],  # Ben's view of them
-        ["explainRound", DOUBLED, SEATS, 0, "positive"],
-        ["explainRound", DOUBLED, SEATS, 1, "positive"],
-        ["explainRound", LOWEST, SEATS, 0, "positive"],
+        ["explainRound", DOUBLED, SEATS, 0],
+        ["explainRound", DOUBLED, SEATS, 1],
+        ["explainRound", LOWEST, SEATS, 0],
         ["winnersText", [0], SEATS, 0],
         ["winnersText", [0], SEATS, 1],
     ]
@@ -138,7 +156,7 @@ def test_french_and_german_tell_a_turn_with_the_cards_articles() -> None:
     calls = [
         ["describeEvents", TURN, SEATS, 1],
         ["describeEvents", TURN, SEATS, None],
-        ["explainRound", {**LOWEST, "ender": 1, "raw": [9, 5]}, SEATS, 0, "none"],
+        ["explainRound", summary([9, 5], 1, "none"), SEATS, 0],
         ["winnersText", [0, 1], SEATS, None],
     ]
     nb = "\u00a0"

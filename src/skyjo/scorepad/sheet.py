@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skyjo.match import MatchError, check_names
+from skyjo.names import NameRefused, check_names
 from skyjo.rules import CARD_COUNTS, Rules, RulesError, check_player_count
 from skyjo.scorepad.entries import SheetError, check_entry, entry_score, grid_explanation
 from skyjo.scoring import (
@@ -487,7 +487,7 @@ def _players_list(players: Any) -> list[str]:
 
 def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ...]:
     """2 to 8 different names, each a valid seat name, normalised
-    (`skyjo.match.check_names`: no two alike once case-folded); `saved`: the
+    (`skyjo.names.check_names`: no two alike once case-folded); `saved`: the
     names of a stored sheet, kept as written once they are 2 to 8 different
     strings (they were checked when the sheet was made)."""
     players = tuple(_players_list(players))
@@ -500,7 +500,7 @@ def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ..
         return players
     try:
         return check_names(players)
-    except MatchError as error:  # one of NAME_KINDS
+    except NameRefused as error:  # one of NAME_KINDS
         message = str(error)
         if error.kind == "name_repeated":
             message = f"each player has their own name, but {error.params['names']} is repeated"

@@ -1,7 +1,7 @@
 """Scoresheets kept in the games' database with SQLAlchemy 2 (SQLite by default, any URL).
 
 The tables live beside the web app's (`skyjo.web.storage`) in the database of
-`skyjo.web.settings.database_url`, with names of their own and a migration
+`skyjo.database.database_url`, with names of their own and a migration
 chain of their own, recorded in `scorepad_schema_version`, so neither side's
 migrations touch the other's tables:
 

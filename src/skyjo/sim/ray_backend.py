@@ -1,9 +1,11 @@
 """Run a tournament's chunks of games as Ray tasks (`skyjo tournament --backend ray`).
 
 Ray is optional: `pip install 'skyjo[ray]'`. Each chunk of consecutive games
-(`skyjo.sim.tournament.Chunk`) is one task; the tasks return their games,
-which the caller puts back in game order, so a Ray run gives exactly the
-results of a local run with the same seed.
+(`skyjo.sim.tournament.Chunk`) is one task, played by the function the caller
+gives (`skyjo.sim.tournament.play_chunk`, pickled by reference: this module
+never imports the tournament); the tasks return their games, which the caller
+puts back in game order, so a Ray run gives exactly the results of a local run
+with the same seed.
 
 The cluster: `address` as for `ray.init` (`"auto"`, `"ray://host:10001"`, ...).
 Without an address, a Ray instance already started in this process is used,
@@ -14,11 +16,10 @@ else a local one is started (and shut down afterwards). Every node needs the
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from skyjo.sim.tournament import Chunk, GameResult, ProgressCallback
+from skyjo.sim.results import GameResult, ProgressCallback
 
 #: What to install when Ray is missing.
 INSTALL_HINT = "pip install 'skyjo[ray]'"
@@ -39,17 +40,27 @@ def ray_module() -> Any:
     return ray
 
 
-def _play_chunk_task(chunk: Chunk) -> list[GameResult]:
-    """The body of one Ray task: play a chunk of games."""
-    from skyjo.sim.tournament import play_chunk
+class Span(Protocol):
+    """A run of consecutive games: games `start` to `stop - 1`."""
 
-    return play_chunk(chunk)
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def stop(self) -> int: ...
+
+
+S = TypeVar("S", bound=Span)
 
 
 def run_ray(
-    chunks: Sequence[Chunk], address: str | None = None, progress: ProgressCallback | None = None
+    play: Callable[[S], list[GameResult]],
+    chunks: Sequence[S],
+    address: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[list[GameResult]]:
-    """Play the chunks as Ray tasks; yield each chunk's games as it finishes."""
+    """Play each chunk as a Ray task running `play(chunk)`; yield each chunk's
+    games as it finishes."""
     ray = ray_module()
     started = False
     if not ray.is_initialized():
@@ -63,7 +74,7 @@ def run_ray(
         ray.init(**options)
         started = True
     try:
-        task = ray.remote(_play_chunk_task)
+        task = ray.remote(play)
         total = sum(c.stop - c.start for c in chunks)
         pending = [task.remote(chunk) for chunk in chunks]
         done = 0

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skyjo.sim.results import StudyResult, TournamentResult, load_results
 from skyjo.sim.stats import CI_METHOD, RATING_MODEL, finished
-from skyjo.sim.tournament import StudyResult, TournamentResult, load_results, stronger_first
+from skyjo.sim.tournament import stronger_first
 
 #: The image formats written for every plot.
 FORMATS = ("png", "svg")

@@ -35,10 +35,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from skyjo.sim.tournament import GameResult, TournamentConfig
+from skyjo.sim.results import GameResult, TournamentConfig
 
 #: The normal quantile for a two-sided 95% interval.
 Z95 = 1.959963984540054

@@ -31,13 +31,14 @@ from typing import Any
 
 import segno
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.record import RecordError
+from skyjo.web.facts import page as facts_page
 from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, error, refusal
@@ -128,7 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Skyjo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
-    _routes(app)
+    _routes(app, settings)
     app.include_router(scorepad_router(settings))  # /scorepad, /api/scorepad
     app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -252,7 +253,7 @@ def _lobby(request: Request | WebSocket) -> Lobby:
     return request.app.state.lobby  # type: ignore[no-any-return]
 
 
-def _routes(app: FastAPI) -> None:
+def _routes(app: FastAPI, settings: Settings) -> None:
     """The HTTP and WebSocket routes."""
 
     @app.get("/", include_in_schema=False)
@@ -260,8 +261,8 @@ def _routes(app: FastAPI) -> None:
     @app.get("/r/{code}/replay", include_in_schema=False)
     @app.get("/replay", include_in_schema=False)
     @app.get("/replay/{key}", include_in_schema=False)
-    async def page(code: str = "", key: str = "") -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    async def page(code: str = "", key: str = "") -> HTMLResponse:
+        return facts_page(STATIC / "index.html", settings)
 
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from skyjo.events import Event
 from skyjo.observation import observe
 from skyjo.record import Record, read_record
 from skyjo.replayer import steps
-from skyjo.scoring import winners
+from skyjo.scoring import round_facts, winners
 
 #: The longest record a replay is made of (bytes of JSON); RULES.md allows 5 MB,
 #: but a whole game of eight players is well under 200 KB.
@@ -43,7 +43,8 @@ def checked(data: str | bytes) -> tuple[dict[str, Any], dict[str, Any]]:
 def frames(data: str | bytes | Mapping[str, Any] | Record) -> dict[str, Any]:
     """The replay of a record: `players`, `rules`, `frames` (step 0, the first
     deal, then one per step: `number`, `seat`, `action`, `events`, `observation`),
-    `rounds` (the first frame of each round), `finished` and `winners`."""
+    `rounds` (the first frame of each round), `explained` (why each round's ender
+    scored what they did, `skyjo.scoring.round_facts`), `finished` and `winners`."""
     record = data if isinstance(data, Record) else read_record(data)
     shown: list[dict[str, Any]] = []
     starts = [0]
@@ -57,6 +58,10 @@ def frames(data: str | bytes | Mapping[str, Any] | Record) -> dict[str, Any]:
         "rules": record.rules.to_dict(),
         "frames": shown,
         "rounds": starts,
+        "explained": [
+            round_facts(result.raw, result.ender, record.rules.ender_penalty)
+            for result in state.results
+        ],
         "finished": over,
         "winners": winners(dict(enumerate(state.totals))) if over else [],
     }

@@ -35,12 +35,11 @@ from skyjo.match import (
     NotYourTurn,
     Seat,
     Update,
-    check_name,
     check_seats,
-    name_key,
 )
+from skyjo.names import NameRefused, check_name, name_key
 from skyjo.rules import MIN_PLAYERS
-from skyjo.scoring import score_round
+from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
 from skyjo.web.limits import RateLimit
 from skyjo.web.protocol import (
@@ -84,21 +83,24 @@ def token_hash(token: str) -> str:
 
 
 def _name(value: Any) -> str:
-    """A player's chosen name, normalised by `skyjo.match.check_name` (NFC, no
+    """A player's chosen name, normalised by `skyjo.names.check_name` (NFC, no
     spaces around it; no control, format or invisible character)."""
     try:
         return check_name(value)
-    except MatchError as failure:
+    except NameRefused as failure:
         raise refused("bad_name", failure) from None
 
 
 def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """Every finished round: ender, raw and final scores (by seat), whether the
-    ender was doubled, and why in English (`skyjo.scoring.score_round`)."""
+    ender was doubled, and why: as facts the client says in its language
+    (`explain`, `skyjo.scoring.round_facts`) and in English (`reason`,
+    `skyjo.scoring.score_round`)."""
     summaries = []
+    penalty = state.rules.ender_penalty
     for number, result in enumerate(state.results, 1):
         raw = dict(zip(names, result.raw, strict=True))
-        reason = score_round(raw, names[result.ender], state.rules.ender_penalty).reason
+        reason = score_round(raw, names[result.ender], penalty).reason
         summaries.append(
             {
                 "round": number,
@@ -106,6 +108,7 @@ def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]
                 "raw": list(result.raw),
                 "scores": list(result.scores),
                 "doubled": result.doubled,
+                "explain": round_facts(result.raw, result.ender, penalty),
                 "reason": reason,
             }
         )
@@ -371,7 +374,7 @@ class Room:
 
     def _rename(self, seat: int, name: str) -> None:
         """Give `seat` the name `name` (`bad_name` when another seat has it, or one
-        that is the same once case-folded: `skyjo.match.name_key`)."""
+        that is the same once case-folded: `skyjo.names.name_key`)."""
         others = (other for i, other in enumerate(self.match.names) if i != seat)
         if name_key(name) in {name_key(other) for other in others}:
             raise ProtocolError(

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.scorepad.entries import check_entry, entry_score, entry_text, grid_explanation
@@ -64,6 +64,7 @@ from skyjo.scorepad.store import (
     new_token,
     token_hash,
 )
+from skyjo.web.facts import page as facts_page
 from skyjo.web.limits import client_address
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.settings import Settings
@@ -172,8 +173,8 @@ def scorepad_router(settings: Settings) -> APIRouter:
 
     @router.get("/scorepad", include_in_schema=False)
     @router.get("/scorepad/{sheet_id}", include_in_schema=False)
-    async def page(sheet_id: str = "") -> FileResponse:
-        return FileResponse(STATIC / "scorepad.html", headers={"Cache-Control": "no-cache"})
+    async def page(sheet_id: str = "") -> HTMLResponse:
+        return facts_page(STATIC / "scorepad.html", settings)
 
     async def allowed(request: Request, wanted: frozenset[str] | None = None) -> str:
         """What the request's holder may do with its sheet (`SheetStore.access`),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
+
+from skyjo.database import database_url
 
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
@@ -102,20 +103,3 @@ def default_bot_processes() -> int:
     """Worker processes for the bots of `skyjo serve`: one per core but one, at
     least one, at most four."""
     return max(1, min(4, (os.cpu_count() or 1) - 1))
-
-
-def data_dir() -> Path:
-    """The user's data folder for skyjo: `$XDG_DATA_HOME/skyjo`, else `~/.local/share/skyjo`."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "skyjo"
-
-
-def database_url(db: str | None = None) -> str:
-    """The database URL: `db` if given, else `$SKYJO_DB`, else `sqlite:///` a file
-    `skyjo.db` in `data_dir()` (its folder is created)."""
-    url = db or os.environ.get("SKYJO_DB")
-    if url:
-        return url
-    folder = data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'skyjo.db'}"

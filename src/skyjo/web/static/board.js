@@ -4,6 +4,7 @@
 // table on a wide screen, a drawer over it on a phone. style.css lays it out.
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
@@ -11,7 +12,7 @@ import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
-const LADDER = ["random", "greedy", "basic", "expected", "search"];
+const LADDER = FACTS.bots; // the server's (facts.js)
 const LOG_LINES = 40;
 
 /** Draw the room into `root`. `ui` keeps what only this page knows (flip mode, the open drawer). */
@@ -115,7 +116,7 @@ function news(game, view, first) {
   const summary = state.rounds.at(-1);
   const over = obs.phase === "game_over" && state.over;
   if ((over || obs.phase === "round_over") && summary) {
-    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you, state.room.rules.ender_penalty)}`);
+    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you)}`);
   }
   if (over) lines.push(`${t("game.over")}: ${winnersText(state.winners || [], seats, you)}`);
   else if (view.legal.size && obs.phase !== "round_over") lines.push(prompt(view));
@@ -388,10 +389,9 @@ function ending(view) {
   if (phase !== "round_over") return null;
   const summary = view.state.rounds.at(-1);
   if (!summary) return null;
-  const penalty = view.state.room.rules.ender_penalty;
   return h("section", { class: "panel round-over", "aria-labelledby": "round-title" },
     h("h2", { id: "round-title" }, t("round.over", { n: summary.round })),
-    h("p", { class: "explain" }, explainRound(summary, view.seats, view.you, penalty)),
+    h("p", { class: "explain" }, explainRound(summary, view.seats, view.you)),
     roundTable(view, summary, true),
     readiness(view));
 }
@@ -434,12 +434,11 @@ function totalAfter(rounds, number, seat) {
 function gameOver(view) {
   const code = encodeURIComponent(view.state.room.code);
   const summary = view.state.rounds.at(-1);
-  const penalty = view.state.room.rules.ender_penalty;
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
     h("h2", { id: "over-title" }, t("game.over")),
     h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
     summary ? h("p", { class: "explain" }, t("colon", { before: t("round.over", { n: summary.round }),
-      after: explainRound(summary, view.seats, view.you, penalty) })) : null,
+      after: explainRound(summary, view.seats, view.you) })) : null,
     summary ? roundTable(view, summary, false) : null,
     view.ui.replay ? null : h("div", { class: "after" },
       h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again")),
@@ -528,7 +527,7 @@ function log(game, view) {
 
 function chat(game, view) {
   if (view.you === null) return null;
-  const input = h("input", { name: "chat", maxlength: 300, placeholder: t("chat.placeholder"), value: view.ui.chatDraft || "",
+  const input = h("input", { name: "chat", maxlength: FACTS.max_chat, placeholder: t("chat.placeholder"), value: view.ui.chatDraft || "",
     "aria-label": t("chat.placeholder"), "data-key": "chat-input", autocomplete: "off",
     oninput: (e) => { view.ui.chatDraft = e.target.value; } });
   const form = h("form", { onsubmit: (event) => {

@@ -1,10 +1,12 @@
 // The front page: play against bots in two clicks, join by code, the open games.
 import { createRoom, listRooms } from "./api.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 
-const LEVELS = ["random", "greedy", "basic", "expected", "search"];
+// The levels, the bounds and the limits are the server's (facts.js).
+const LEVELS = FACTS.bots;
 
 /** What the visitor chose so far (kept while the page lives). */
 const choice = {
@@ -13,7 +15,7 @@ const choice = {
   seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
   names: [], // per opponent: the name of a hot-seat player
   timer: 0, // the turn timer in seconds, 0 for none
-  target: 100,
+  target: FACTS.target_score.default,
   penalty: "positive",
   listed: false,
   title: "",
@@ -28,7 +30,7 @@ export function renderFront(root, navigate) {
 }
 
 function solo(draw, navigate) {
-  const name = h("input", { id: "your-name", maxlength: 40, value: choice.name ?? (localStorage.getItem("skyjo:name") || ""),
+  const name = h("input", { id: "your-name", maxlength: FACTS.max_name, value: choice.name ?? (localStorage.getItem("skyjo:name") || ""),
     oninput: (e) => { choice.name = e.target.value; },
     placeholder: t("front.player"),
     "data-key": "name", autocomplete: "nickname" });
@@ -46,7 +48,7 @@ function solo(draw, navigate) {
     h("h2", { id: "solo-title" }, t("front.solo")),
     h("label", { for: "your-name" }, t("front.name")), name,
     h("fieldset", {}, h("legend", {}, t("front.opponents")),
-      h("div", { class: "counts" }, [1, 2, 3, 4, 5, 6, 7].map((n) => h("button", {
+      h("div", { class: "counts" }, opponentCounts().map((n) => h("button", {
         type: "button", class: "count", "aria-pressed": String(choice.opponents === n), "data-key": `count-${n}`,
         onclick: () => { choice.opponents = n; draw(); } }, String(n))))),
     h("label", { for: "level" }, t("front.level")),
@@ -55,6 +57,11 @@ function solo(draw, navigate) {
     h("button", { type: "button", class: "start", "data-key": "start", onclick: start }, t("front.start")),
     error,
     more(draw));
+}
+
+/** 1 to the most opponents a table has room for (the server's most players, but you). */
+function opponentCounts() {
+  return Array.from({ length: FACTS.players.max - 1 }, (_, i) => i + 1);
 }
 
 function more(draw) {
@@ -67,7 +74,7 @@ function more(draw) {
         h("option", { value: "here", selected: value === "here" }, t("front.here")),
         LEVELS.map((level) => h("option", { value: level, selected: value === level }, t(`level.${level}`))))));
     if (value === "here") {
-      seats.push(h("input", { class: "seat-name", maxlength: 40, value: choice.names[i] || "", "data-key": `seat-name-${i}`,
+      seats.push(h("input", { class: "seat-name", maxlength: FACTS.max_name, value: choice.names[i] || "", "data-key": `seat-name-${i}`,
         "aria-label": t("front.seatName", { n: i + 2 }), placeholder: t("front.seatName", { n: i + 2 }),
         oninput: (e) => { choice.names[i] = e.target.value; } }));
     }
@@ -75,18 +82,18 @@ function more(draw) {
   return h("details", { class: "more", open: choice.seats.length > 0 || undefined },
     h("summary", {}, t("front.more")),
     seats,
-    h("label", {}, t("front.target"), " ", h("input", { type: "number", min: 1, max: 1000, value: choice.target,
-      "data-key": "target", oninput: (e) => { choice.target = Number(e.target.value) || 100; } })),
+    h("label", {}, t("front.target"), " ", h("input", { type: "number", min: FACTS.target_score.min, max: FACTS.target_score.max, value: choice.target,
+      "data-key": "target", oninput: (e) => { choice.target = Number(e.target.value) || FACTS.target_score.default; } })),
     h("label", {}, t("front.penalty"), " ", h("select", { "data-key": "penalty",
       onchange: (e) => { choice.penalty = e.target.value; } },
-      ["positive", "always", "none"].map((p) => h("option", { value: p, selected: p === choice.penalty }, t(`penalty.${p}`))))),
+      FACTS.penalties.map((p) => h("option", { value: p, selected: p === choice.penalty }, t(`penalty.${p}`))))),
     h("label", {}, t("front.timer"), " ", h("select", { "data-key": "timer",
       onchange: (e) => { choice.timer = Number(e.target.value); } },
       [0, 15, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer },
         n ? t("front.seconds", { n }) : t("front.noTimer"))))),
     h("label", {}, h("input", { type: "checkbox", checked: choice.listed, "data-key": "listed",
       onchange: (e) => { choice.listed = e.target.checked; } }), " ", t("front.listed")),
-    h("label", {}, t("front.title"), " ", h("input", { maxlength: 80, value: choice.title, "data-key": "title",
+    h("label", {}, t("front.title"), " ", h("input", { maxlength: FACTS.max_title, value: choice.title, "data-key": "title",
       oninput: (e) => { choice.title = e.target.value; } })));
 }
 

@@ -2,9 +2,10 @@
 // the rules; the host gives empty seats to bots or removes them, and starts the game.
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { errorText, joinNames, t } from "./i18n.js";
 
-const LADDER = ["random", "greedy", "basic", "expected", "search"];
+const LADDER = FACTS.bots; // the server's (facts.js)
 
 /** Draw the lobby of `game` (its state says `room.lobby`) into `root`. */
 export function renderLobby(root, game, ui) {

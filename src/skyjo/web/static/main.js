@@ -4,6 +4,7 @@ import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
@@ -150,7 +151,7 @@ async function openRoom(code, watch) {
       startGame(code, null);
       return;
     }
-    const name = h("input", { id: "join-name", maxlength: 40, value: localStorage.getItem("skyjo:name") || "",
+    const name = h("input", { id: "join-name", maxlength: FACTS.max_name, value: localStorage.getItem("skyjo:name") || "",
       "data-key": "join-name", autocomplete: "nickname", placeholder: room.seats[room.free_seats[0]].name });
     const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },

@@ -45,7 +45,7 @@ export class Replay {
       host: false,
       seats: this.seats,
       observation: obs,
-      rounds: obs.results.map((result, i) => ({ round: i + 1, ...result })),
+      rounds: obs.results.map((result, i) => ({ round: i + 1, ...result, explain: this.data.explained[i] })),
       over,
       stalled: null,
       winners: over ? this.data.winners : [],

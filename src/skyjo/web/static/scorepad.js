@@ -6,6 +6,7 @@
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { announce, skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
@@ -15,7 +16,7 @@ const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
 // the players' lines: style.css's --series-N, 3:1 against the panel in either scheme (set by CSSOM)
 const COLORS = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `var(--series-${n})`);
-const PENALTIES = ["positive", "always", "none"];
+const PENALTIES = FACTS.penalties; // the server's, as the bounds and limits below (facts.js)
 const COMPLETE_CARD = /^(-[12]|[02-9]|1[0-2]|x)$/i;
 
 /** What the page shows; `sheet` is the server's view of the open sheet. */
@@ -28,7 +29,7 @@ const state = {
   notice: "",
   sharing: null, // {id, read, edit}: the links to the open sheet, shown
   keypad: keypadDefault(),
-  draft: { title: "", players: ["", "", "", ""], target: 100, penalty: "positive" },
+  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: "positive" },
 };
 
 // ------------------------------------------------------------------ the server
@@ -351,7 +352,7 @@ function newSheetPanel() {
     }
   };
   const names = draft.players.map((name, i) => h("input", {
-    class: "pad-player-name", maxlength: 40, value: name, "data-key": `new-player-${i}`,
+    class: "pad-player-name", maxlength: FACTS.max_name, value: name, "data-key": `new-player-${i}`,
     "aria-label": st("pad.player", { n: i + 1 }), placeholder: st("pad.player", { n: i + 1 }), autocomplete: "off",
     oninput: (e) => { draft.players[i] = e.target.value; },
     onkeydown: (e) => {
@@ -365,16 +366,16 @@ function newSheetPanel() {
   return h("section", { class: "panel pad-new", "aria-labelledby": "pad-new-title" },
     h("h1", { id: "pad-new-title" }, st("pad.new")),
     h("label", { for: "pad-title" }, st("pad.title")),
-    h("input", { id: "pad-title", maxlength: 100, value: draft.title, "data-key": "new-title",
+    h("input", { id: "pad-title", maxlength: FACTS.max_sheet_title, value: draft.title, "data-key": "new-title",
       placeholder: st("pad.titlePlaceholder"), oninput: (e) => { draft.title = e.target.value; } }),
     h("fieldset", { class: "pad-players" }, h("legend", {}, st("pad.players")), names,
-      draft.players.length < 8 ? h("button", { type: "button", "data-key": "add-player", onclick: () => {
+      draft.players.length < FACTS.players.max ? h("button", { type: "button", "data-key": "add-player", onclick: () => {
         draft.players.push("");
         drawList(state.list || []);
         main.querySelector(`[data-key="new-player-${draft.players.length - 1}"]`)?.focus();
       } }, `+ ${st("pad.addPlayer")}`) : null),
     h("div", { class: "pad-rules" },
-      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: 1, max: 1000, inputmode: "numeric",
+      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: FACTS.target_score.min, max: FACTS.target_score.max, inputmode: "numeric",
         value: draft.target, "data-key": "new-target", oninput: (e) => { draft.target = e.target.value; } })),
       h("label", {}, st("pad.penalty"), " ", h("select", { "data-key": "new-penalty",
         onchange: (e) => { draft.penalty = e.target.value; } },
@@ -465,7 +466,7 @@ async function download(id, kind) {
 
 function renameBox(title, save, cancel) {
   const error = h("span", { class: "error", role: "alert" });
-  const input = h("input", { class: "rename", maxlength: 100, value: title, "data-key": "rename-input", "aria-label": st("pad.title"),
+  const input = h("input", { class: "rename", maxlength: FACTS.max_sheet_title, value: title, "data-key": "rename-input", "aria-label": st("pad.title"),
     onkeydown: (e) => {
       if (e.key === "Enter") submit();
       if (e.key === "Escape") cancel();

@@ -75,23 +75,23 @@ export function describeEvents(events, seats, you) {
   return lines;
 }
 
-/** Why the ender scored what they did, in words: "Cleo ended with 14 but Ana had 9: 28". */
-export function explainRound(summary, seats, you, penalty) {
-  const ender = nameOf(seats, summary.ender, you);
-  const raw = summary.raw[summary.ender];
-  const score = summary.scores[summary.ender];
-  const said = (key, params) => about(key, summary.ender, you, params);
-  if (summary.doubled) {
-    let rival = null;
-    summary.raw.forEach((value, seat) => {
-      if (seat !== summary.ender && (rival === null || value < summary.raw[rival])) rival = seat;
-    });
-    const params = { ender, raw, rival: nameOf(seats, rival, you), other: summary.raw[rival], score };
-    return rival === you && you !== null ? t("round.doubledRivalYou", params) : said("round.doubled", params);
+/** The sentence of each kind of the server's facts of a round's end (skyjo.scoring.round_facts). */
+const ROUND_KEYS = { no_penalty: "round.noPenalty", not_positive: "round.notPositive", lowest: "round.lowest" };
+
+/**
+ * Why the ender scored what they did, in words: "Cleo ended with 14 but Ana had 9: 28".
+ * The server says why (`summary.explain`: its kind, the seats and the numbers); this only
+ * words it, for the viewer `you`.
+ */
+export function explainRound(summary, seats, you) {
+  const facts = summary.explain;
+  const ender = nameOf(seats, facts.ender, you);
+  const said = (key, params) => about(key, facts.ender, you, params);
+  if (facts.kind === "doubled") {
+    const params = { ender, raw: facts.raw, rival: nameOf(seats, facts.rival, you), other: facts.other, score: facts.score };
+    return facts.rival === you && you !== null ? t("round.doubledRivalYou", params) : said("round.doubled", params);
   }
-  if (penalty === "none") return said("round.noPenalty", { ender, raw });
-  if (penalty === "positive" && raw <= 0) return said("round.notPositive", { ender, raw });
-  return said("round.lowest", { ender, raw });
+  return said(ROUND_KEYS[facts.kind], { ender, raw: facts.raw });
 }
 
 /** "Ana wins!", "You win!" or "Ana and Ben share the win!" */

@@ -1,0 +1,71 @@
+"""What the server knows that the client's pages need, said once: the bots a room
+may seat, the rules' variants and bounds, and the limits of names, titles and chat.
+
+The server writes these facts into each page it serves (`page`), as a JSON
+block `<script type="application/json" id="skyjo-facts">` that static/facts.js
+reads; the pages' scripts take their lists and bounds from it instead of
+writing them again. Being in the page, the facts are kept with it by the
+service worker (the page shells of `skyjo.web.pwa`), so a page opened offline
+has them too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi.responses import HTMLResponse
+
+from skyjo.names import MAX_NAME
+from skyjo.rules import (
+    DEFAULT_TARGET_SCORE,
+    ENDER_PENALTIES,
+    MAX_PLAYERS,
+    MAX_TARGET_SCORE,
+    MIN_PLAYERS,
+    MIN_TARGET_SCORE,
+)
+from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
+from skyjo.web.rooms import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from skyjo.web.settings import LADDER, Settings
+
+#: The empty block of a page as written in static/, which `page` fills.
+SLOT = '<script type="application/json" id="skyjo-facts">{}</script>'
+
+
+def client_facts(settings: Settings) -> dict[str, Any]:
+    """The facts a page is given. `bots`: the levels a seat may be given, weakest
+    first (each page names level `x` by its language table's `level.x`);
+    `penalties`: the ender's penalties (`penalty.x`)."""
+    return {
+        "bots": list(LADDER),
+        "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        "target_score": {
+            "min": MIN_TARGET_SCORE,
+            "max": MAX_TARGET_SCORE,
+            "default": DEFAULT_TARGET_SCORE,
+        },
+        "penalties": list(ENDER_PENALTIES),
+        "turn_seconds": {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
+        "max_name": MAX_NAME,
+        "max_title": MAX_TITLE,
+        "max_sheet_title": MAX_SHEET_TITLE,
+        "max_chat": settings.max_chat,
+    }
+
+
+def facts_json(settings: Settings) -> str:
+    """`client_facts` as JSON safe inside a `<script>` element (no `<`, `>` or `&`)."""
+    text = json.dumps(client_facts(settings), separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page(path: Path, settings: Settings) -> HTMLResponse:
+    """The page of `path` with the facts in its slot, never cached without asking."""
+    html = path.read_text(encoding="utf-8")
+    filled = SLOT.replace("{}", facts_json(settings))
+    return HTMLResponse(html.replace(SLOT, filled, 1), headers={"Cache-Control": "no-cache"})
+
+
+__all__ = ["SLOT", "client_facts", "facts_json", "page"]

@@ -1,0 +1,176 @@
+"""The package's layers, checked on the import graph drawn from the source.
+
+Data flows one way: an interface calls the core, never the reverse. The layers,
+lowest first; a module may import a module of its own part or of a part in a
+lower layer, never one of a higher layer nor one of another part of its own
+layer:
+
+1. core: `skyjo` and its modules (rules, engine, kernel, scoring, record,
+   render, seeds, shuffle, errors, names, database, paths, jsondepth), but
+   `match`, `cli` and `__main__`;
+2. bots: `skyjo.bots` (players, built on the core);
+3. match: `skyjo.match` (a table whose seats bots or humans play);
+4. sim (tournaments of bots), scorepad (score sheets of games played at a real
+   table) and tui (the terminal app): three interfaces side by side;
+5. web: the web app (which also serves the scorepad's pages);
+6. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
+
+The graph is static (`ast`): every `import` and `from ... import` of a module,
+at its top, in a function or under `TYPE_CHECKING`, counts. A package's
+`__init__` running before its modules is not counted as an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+#: The layers, lowest first: each a tuple of the parts that sit side by side.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("core",),
+    ("bots",),
+    ("match",),
+    ("sim", "scorepad", "tui"),
+    ("web",),
+    ("cli",),
+)
+#: The subpackages of `skyjo` that are parts of their own.
+PACKAGES = frozenset({"bots", "sim", "scorepad", "tui", "web"})
+#: The modules of `skyjo` that are parts of their own, or of the cli.
+MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
+RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
+
+
+def modules(src: Path = SRC) -> dict[str, Path]:
+    """Every module of the package: dotted name -> file."""
+    found = {}
+    for path in sorted((src / "skyjo").rglob("*.py")):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports(src: Path = SRC) -> dict[str, set[str]]:
+    """The import graph: each module -> the package's modules it imports."""
+    known = modules(src)
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    module = ".".join([*base, *([node.module] if node.module else [])])
+                else:
+                    module = node.module or ""
+                for alias in node.names:
+                    submodule = f"{module}.{alias.name}"
+                    targets.add(submodule if submodule in known else module)
+        graph[name] = {target for target in targets if target in known and target != name}
+    return graph
+
+
+def part(module: str) -> str:
+    """The part (see `LAYERS`) a module belongs to."""
+    names = module.split(".")
+    if len(names) == 1:
+        return "core"
+    if names[1] in PACKAGES:
+        return names[1]
+    return MODULES.get(names[1], "core")
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def against_the_layers(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of a module of a higher layer, or of a side-by-side part."""
+    wrong = []
+    for source, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            here, there = part(source), part(target)
+            if here != there and RANK[there] >= RANK[here]:
+                wrong.append(f"{source} ({here}) imports {target} ({there})")
+    return wrong
+
+
+def test_the_graph_is_drawn_from_the_source() -> None:
+    graph = imports()
+    assert "skyjo.sim.results" in graph["skyjo.sim.stats"]
+    assert "skyjo.bots" in graph["skyjo.match"]
+    assert "skyjo.database" in graph["skyjo.scorepad.store"]
+    # a function-level import counts: cli imports the commands when they run
+    assert "skyjo.sim.commands" in graph["skyjo.cli"]
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert {part(module) for module in modules()} <= set(RANK)
+    assert {*PACKAGES, *MODULES.values(), "core"} == set(RANK)
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    assert circles(imports()) == []
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    assert against_the_layers(imports()) == []
+
+
+def reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules `start` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph[todo.pop()]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_the_scorepad_stands_on_the_core_alone() -> None:
+    """A score sheet of a game played at a real table needs no bot and no match:
+    the scorepad (its model, store and terminal app) reaches the core only."""
+    graph = imports()
+    for module in (m for m in graph if part(m) == "scorepad"):
+        beyond = {part(target) for target in reached(graph, module)} - {"core", "scorepad"}
+        assert not beyond, f"{module} reaches {sorted(beyond)}"
