@@ -12,9 +12,9 @@ $(BIN)/skyjo: pyproject.toml
 
 # Numba's on-disk cache (`cache=True`) checks only each function's own file:
 # a function that calls into an edited module would go on running its stale
-# compiled code. Any edit under src/ or bench/ drops every cached compilation.
-.numba-stamp: $(shell find src bench -name '*.py')
-	find src bench tests -name '*.nbi' -delete -o -name '*.nbc' -delete
+# compiled code. Any edit under src/, bench/ or research/ drops every cached compilation.
+.numba-stamp: $(shell find src bench research -name '*.py')
+	find src bench research tests -name '*.nbi' -delete -o -name '*.nbc' -delete
 	touch $@
 
 .PHONY: run test lint bench
@@ -22,12 +22,13 @@ run: $(BIN)/skyjo .numba-stamp
 	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench research
+	$(BIN)/ruff format --check src tests bench research
 
 test: lint .numba-stamp
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
+# The engine's throughput; every benchmark is in bench/ (docs/benchmarks.md).
 bench: $(BIN)/skyjo
 	$(BIN)/python bench/engine.py
 

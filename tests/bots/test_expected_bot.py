@@ -125,7 +125,7 @@ def test_no_null_exchange_and_no_stall_in_whole_games(players: int, seed: int) -
 def test_hurried_bots_do_not_trade_cards_back_and_forth() -> None:
     """Past its patience a bot places no card, drawn or taken, where it leaves
     its grid no better: with `singles=0` the bots of this deal (found by
-    `bench/paired.py`, deal 472 of seed 41) took each other's discarded 1 and
+    `research/paired.py`, deal 472 of seed 41) took each other's discarded 1 and
     2 forever, each exchange making the taker's grid worse, both with one
     face-down card left; the match stalled at its round limit."""
     deal = 41 * 1_000_003 + 472

@@ -241,7 +241,7 @@ def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
 def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) -> None:
     """Reveals included, the bot's moves are its prior's (`expected` with the
     same seed) at every decision before the first critical one: what makes
-    paired games (`bench/paired.py`) identical until the search first acts."""
+    paired games (`research/paired.py`) identical until the search first acts."""
     for seed in (3, 4):
         state = new_game(players, seed=seed)
         search, prior = SearchV2Bot(seed, **FAST), ExpectedV2Bot(seed)

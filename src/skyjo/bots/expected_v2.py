@@ -74,7 +74,7 @@ from skyjo.engine import (
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
 #: The weight of the one-draw look-ahead. 1 until session 16, when paired 2p
-#: games (`bench/paired.py`, fresh deals) measured 1.25 better by about two
+#: games (`research/paired.py`, fresh deals) measured 1.25 better by about two
 #: points of win share, 1.5 as good, 1.75 and 2 worse (docs/bots.md).
 LOOKAHEAD = 1.25
 
