@@ -46,7 +46,7 @@ from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected_v2 import LOOKAHEAD, ExpectedV2Bot
+from skyjo.bots.expected import LOOKAHEAD, ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
 from skyjo.engine import (
     CLEARED,
