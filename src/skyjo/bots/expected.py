@@ -73,9 +73,9 @@ from skyjo.engine import (
 )
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
-#: The weight of the one-draw look-ahead. 1 until session 16, when paired 2p
+#: The weight of the one-draw look-ahead. Paired 2p
 #: games (`research/paired.py`, fresh deals) measured 1.25 better by about two
-#: points of win share, 1.5 as good, 1.75 and 2 worse (docs/bots.md).
+#: points of win share than 1, 1.5 as good, 1.75 and 2 worse (docs/research.md).
 LOOKAHEAD = 1.25
 
 _DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
