@@ -15,8 +15,8 @@ run: $(BIN)/skyjo
 	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench research
+	$(BIN)/ruff format --check src tests bench research
 
 # The system packages the tests drive (chromium, nodejs, postgresql): installed when
 # missing and possible, else one line naming them and the command that installs them.
@@ -24,6 +24,7 @@ test: lint
 	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
+# The engine's throughput; every benchmark is in bench/ (docs/benchmarks.md).
 bench: $(BIN)/skyjo
 	$(BIN)/python bench/engine.py
 

@@ -1,7 +1,7 @@
 """Bots' time per move: the median, 99th percentile and mean of `choose` calls.
 
 Each bot given plays seat 0 of seeded games against `--rivals` (by default
-`expected_v1`) at each table size of `--players`, until `--moves` of its own
+`expected`) at each table size of `--players`, until `--moves` of its own
 decisions (each `choose` call: a turn is two, take or draw then place) have
 been timed, wall-clock and CPU (this process's). Opening reveals and
 next-round calls are timed too, as a tournament makes them. Before timing, one
@@ -10,7 +10,7 @@ load average is printed: on a shared machine the wall-clock figures say as
 much about the other work as about the bot; the CPU figures less.
 
     python bench/bots.py                                  # expected at 2, 4 and 8 players
-    python bench/bots.py --bots expected,expected_v1 --players 4 --moves 5000
+    python bench/bots.py --bots search,expected --players 4 --moves 600
     python bench/bots.py --json
 """
 
@@ -64,7 +64,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(
     bots: Annotated[str, typer.Option(help="bot specs to time, comma-separated")] = "expected",
-    rivals: Annotated[str, typer.Option(help="the bot in the other seats")] = "expected_v1",
+    rivals: Annotated[str, typer.Option(help="the bot in the other seats")] = "expected",
     players: Annotated[str, typer.Option(help="table sizes, comma-separated")] = "2,4,8",
     moves: Annotated[int, typer.Option(help="moves to time per bot and table size")] = 3000,
     seed: Annotated[int, typer.Option()] = 1,

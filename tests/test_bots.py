@@ -20,7 +20,7 @@ from helpers import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
-from skyjo.bots.expected import ExpectedBot, _Turn
+from skyjo.bots.expected_v1 import ExpectedBot, _Turn
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -93,17 +93,17 @@ def play_game(names: Sequence[str], seed: int, rules: Rules | None = None) -> St
     return state
 
 
-# --- every registered bot ---------------------------------------------------------
+# --- every registered bot, previous versions included --------------------------
 
 
-@pytest.mark.parametrize("name", bot_names())
+@pytest.mark.parametrize("name", bot_names(past=True))
 @pytest.mark.parametrize("players", [2, 4, 8])
 def test_plays_complete_legal_games(name: str, players: int) -> None:
     state = play_game([name] * players, seed=players, rules=ONE_ROUND)
     assert state.phase == Phase.GAME_OVER
 
 
-@pytest.mark.parametrize("name", bot_names())
+@pytest.mark.parametrize("name", bot_names(past=True))
 def test_reveals_two_cards_and_deals_the_next_round(name: str) -> None:
     state = new_game(2, seed=3)
     for _ in range(4):
@@ -120,14 +120,14 @@ def test_plays_a_whole_game_to_100(name: str) -> None:
     assert len(state.results) >= 2
 
 
-@pytest.mark.parametrize("name", bot_names())
+@pytest.mark.parametrize("name", bot_names(past=True))
 def test_same_seed_same_game(name: str) -> None:
     first = play_game([name, name, "random"], seed=11, rules=ONE_ROUND)
     again = play_game([name, name, "random"], seed=11, rules=ONE_ROUND)
     assert history(first) == history(again)
 
 
-@pytest.mark.parametrize("name", bot_names())
+@pytest.mark.parametrize("name", bot_names(past=True))
 def test_never_uses_hidden_information(name: str) -> None:
     """Two bots with the same seed play the same seat; one sees the real game,
     the other the same game with its hidden cards dealt differently at every

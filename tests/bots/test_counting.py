@@ -21,7 +21,7 @@ from skyjo.bots.counting import (
     seen_cards,
     unseen_cards,
 )
-from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.observation import Observation
 
 # Ana (seat 0, to play) shows 12, 12 and 0 and holds a 9 she drew; Ben shows 7

@@ -1,4 +1,4 @@
-"""The `expected` bot (version 2, skyjo.bots.expected_v2) and its predecessor,
+"""The `expected` bot (version 2, skyjo.bots.expected) and its predecessor,
 still reachable: the registry, the old bot's games move for move, no exchange
 that changes nothing, and the ideas the new one plays on, each shown on a
 hand-built observation where switching it off changes the move."""
@@ -14,8 +14,8 @@ from handmade import observation
 
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import valuation as va
-from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
 from skyjo.match import Match, Seat
 from skyjo.observation import FACE_UP, observe
@@ -26,9 +26,12 @@ N = None
 V1_GAMES = Path(__file__).parent / "data" / "expected_v1_games.json"
 
 
-def test_the_registry_has_the_new_bot_and_keeps_the_old_one() -> None:
-    names = bot_names()
-    assert "expected" in names and "expected_v1" in names
+def test_the_registry_has_the_new_bot_and_keeps_the_old_one_out_of_the_ladder() -> None:
+    assert "expected" in bot_names() and "expected_v1" not in bot_names()
+    assert "expected_v1" in bot_names(past=True)
+    with pytest.raises(BotError, match=r"unknown bot 'nobody' \(known: [^)]*expected[,)]") as error:
+        make_bot("nobody", 1)
+    assert "_v1" not in str(error.value)
     assert isinstance(make_bot("expected", 1), ExpectedV2Bot)
     assert isinstance(make_bot("expected:version=2", 1), ExpectedV2Bot)
     for spec in ("expected_v1", "expected:version=1", "expected:v1", "expected:v1,patience=7"):
@@ -115,7 +118,7 @@ def test_no_null_exchange_and_no_stall_in_whole_games(players: int, seed: int) -
 def test_hurried_bots_do_not_trade_cards_back_and_forth() -> None:
     """Past its patience a bot places no card, drawn or taken, where it leaves
     its grid no better: with `singles=0` the bots of this deal (found by
-    `bench/paired.py`, deal 472 of seed 41) took each other's discarded 1 and
+    `research/paired.py`, deal 472 of seed 41) took each other's discarded 1 and
     2 forever, each exchange making the taker's grid worse, both with one
     face-down card left; the match stalled at its round limit."""
     deal = 41 * 1_000_003 + 472

@@ -21,7 +21,7 @@ from skyjo.engine import Phase
 from skyjo.observation import observe
 from skyjo.rules import MAX_PLAYERS
 
-BENCH = Path(__file__).parents[2] / "bench"
+RESEARCH = Path(__file__).parents[2] / "research"
 
 
 def _world(state, seed: int = 1) -> kernel.Tables:  # type: ignore[no-untyped-def]
@@ -143,14 +143,14 @@ def test_search_refuses_a_bad_horizon(horizon: object) -> None:
 
 
 def test_the_training_script_samples_every_turn_with_its_round_score() -> None:
-    """`bench/forecast.py`'s sample: one row per player per turn's start, each
+    """`research/forecast.py`'s sample: one row per player per turn's start, each
     with that player's final score of the round (equal for the rows of one
     player in one round); a fit on them beats the grid's expected score."""
-    sys.path.insert(0, str(BENCH))
+    sys.path.insert(0, str(RESEARCH))
     try:
-        import forecast as script  # bench/forecast.py
+        import forecast as script  # research/forecast.py
     finally:
-        sys.path.remove(str(BENCH))
+        sys.path.remove(str(RESEARCH))
     x, y = script.sample(2, 40, seed=3)
     assert x.shape == (len(y), forecast.NFEATURES) and len(y) % 2 == 0
     assert (x[:, 0] == 1).all()

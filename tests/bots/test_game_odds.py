@@ -17,7 +17,7 @@ from skyjo.engine import new_game
 from skyjo.observation import observe
 from skyjo.rules import Rules
 
-BENCH = Path(__file__).parents[2] / "bench"
+RESEARCH = Path(__file__).parents[2] / "research"
 
 
 def _at(table: np.ndarray, mine: int, other: int) -> float:
@@ -109,13 +109,13 @@ def test_search_refuses_a_bad_odds_option(odds: object) -> None:
 
 
 def test_the_script_counts_round_scores_in_both_seat_orders() -> None:
-    """`bench/game_odds.py`: every pair of round scores is counted as (x, y)
+    """`research/game_odds.py`: every pair of round scores is counted as (x, y)
     and as (y, x), so a table solved from them is symmetric."""
-    sys.path.insert(0, str(BENCH))
+    sys.path.insert(0, str(RESEARCH))
     try:
-        import game_odds as script  # bench/game_odds.py
+        import game_odds as script  # research/game_odds.py
     finally:
-        sys.path.remove(str(BENCH))
+        sys.path.remove(str(RESEARCH))
     counts = script.round_scores(30, seed=2)
     assert sum(counts.values()) == 60
     assert all(counts[x, y] == counts[y, x] for x, y in counts)

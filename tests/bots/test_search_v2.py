@@ -16,7 +16,7 @@ from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import playout_expected as pe
 from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
 from skyjo.engine import Phase, State, new_game, step
@@ -43,9 +43,9 @@ def _turns(states: list[State]) -> list[State]:
     return [s for s in states if s.phase in (Phase.TURNS, Phase.FINAL_TURNS)]
 
 
-def test_the_registry_has_both_searches() -> None:
-    names = bot_names()
-    assert "search" in names and "search_v1" in names
+def test_the_registry_has_both_searches_the_old_one_out_of_the_ladder() -> None:
+    assert "search" in bot_names() and "search_v1" not in bot_names()
+    assert "search_v1" in bot_names(past=True)
     assert isinstance(make_bot("search", 1), SearchV2Bot)
     assert isinstance(make_bot("search:version=2,gap=1.5", 1), SearchV2Bot)
     for spec in ("search_v1", "search:version=1", "search:version=1,turns=300", "search:v1"):
@@ -242,7 +242,7 @@ def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
 def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) -> None:
     """Reveals included, the bot's moves are its prior's (`expected` with the
     same seed) at every decision before the first critical one: what makes
-    paired games (`bench/paired.py`) identical until the search first acts."""
+    paired games (`research/paired.py`) identical until the search first acts."""
     for seed in (3, 4):
         state = new_game(players, seed=seed)
         search, prior = SearchV2Bot(seed, **FAST), ExpectedV2Bot(seed)

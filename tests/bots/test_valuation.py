@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from skyjo.bots import valuation as va
-from skyjo.bots.expected_v2 import ExpectedV2Bot, table
+from skyjo.bots.expected import ExpectedV2Bot, table
 from skyjo.engine import Phase, new_game, step
 from skyjo.observation import observe
 from skyjo.rules import GRID_SIZE

@@ -1,138 +1,130 @@
-"""The first `expected` bot, kept as `expected_v1` (or `expected:version=1`):
-one-turn expected-value decisions with card counting. The registry's
-`expected` is now version 2 (`skyjo.bots.expected_v2`); this class stays
-what it was, move for move (tests/bots/test_expected_bot.py replays its
-recorded games), and is still the prior of `search_v1`.
+"""The `expected` bot: one-turn decisions on the exact expected score of a grid.
 
-Strategy. Cards are counted in two pools (`skyjo.bots.counting.pools`): a
-face-down card is worth the mean of the unseen cards less those known to be in
-the draw pile after a reshuffle (its own face-down cards count
-`face_down_extra` more while the round goes on), and a drawn card comes from
-the draw pile's cards: the known pile after a reshuffle, the discard pile but
-its top when the draw pile is empty, else every unseen card. Each candidate
-placement is scored by the expected value of its grid afterwards, column by
-column: a column's chance to clear at the final reveal is counted exactly, and
-a pair of equal face-up cards is worth more the more copies of that value
-remain to be drawn and the more turns the round is likely to last. Drawing is
-valued as the average, over the draw pile's cards, of the best placement of
-the drawn card (or of discarding it and turning up a card); a card it
-discards is charged for what it would give the next player.
-A move that would end the round is scored by its final raw score against the
-other players' likely scores (their face-up cards, the mean for their
-face-down cards, less what their last turn should gain), with the ender's
-penalty of the rules variant (RULES.md 2.10) weighted by the chance of being
-doubled, and against how much more the others than itself would still gain if
-the round went on. In its last turn after someone else ended, it minimises its
-expected score, counting the chance to push the ender into being doubled.
+Strategy (the valuation itself is `skyjo.bots.valuation`, compiled):
 
-Two rules keep rounds finite: it takes the discard only when that improves its
-grid (never a worse card just to avoid drawing, which two such bots could
-repeat forever), and after `patience` turns in one round it stops making a
-drawn card's placement worse than its grid was, and turns up cards instead.
-The default weights were tuned in head-to-head play against other weights.
+- exact card counting: the unseen cards are the 150 less every card in sight
+  (face-up grid cards, the discard pile, which holds the removed columns, the
+  card in hand); after a reshuffle the known draw pile is a pool of its own
+  for drawn cards, the rest for face-down cards (`skyjo.bots.counting`). A
+  card is priced from its pool: its mean and the exact chance of each value;
+- a placement is worth the change of the grid's expected final score,
+  column clears included: a pair over a face-down card clears with the
+  chance of that value, a card over two face-down ones with the chance that
+  both have it (about that chance squared);
+- a one-draw look-ahead: a grid is also worth what the next card drawn is
+  expected to save (`lookahead` times, for each value with its chance, its
+  best improvement), which is what makes turning a card up worth something
+  and keeps a pair of high cards alive;
+- beyond the next card, the potential of equal cards: a pair (or one card
+  over two face-down ones) is worth `pairs` (`singles`) times the chance of
+  meeting its third card (both missing cards) in the turns the round should
+  still last, times what clearing the column would remove;
+- taking the discard is compared with the exact expectation of drawing: for
+  each value of the draw pool with its chance, the best of every exchange
+  and every discard-and-flip; the discard is taken only when it improves the
+  grid;
+- denial: the card each move leaves on the discard pile costs `denial` times
+  what it would save the next player beyond a draw, shared among the others;
+- ending the round (turning up one's last card) is priced by the score with
+  the ender's penalty (RULES.md 2.10), doubled with the chance that someone
+  else's likely score (face-down cards at the pool's mean, less what their
+  last turn should save) is as low, less `end_others` times what the others
+  would have saved by playing on; and, with `tempo`, a player nearest to
+  ending who gains less per turn than the others prefers moves that bring
+  the end nearer. In its last turn after another player ended, it minimises
+  its expected score, counting the chance of doubling the ender;
+- never an exchange that changes nothing (taking a discarded 2 to put it in
+  place of a face-up 2): that let two bots stall a round forever. After
+  `patience` turns in a round, no card, drawn or taken, is placed where it
+  leaves the grid no better (a drawn one is discarded and a card turned up
+  instead), so that two bots cannot trade cards back and forth forever.
+
+Every idea has an option that switches it off, for the ablation in docs/bots.md
+(`counting=0`: the whole deck's counts instead of the unseen cards;
+`clears=0`, `lookahead=0`, `pairs=0,singles=0`, `exact_draw=0`: drawing
+priced as the grid less one card's expected saving, `denial=0`, `ending=0`:
+an ending priced at its raw score, `tempo=0`).
+
+`version=1` gives the previous `expected` bot (`skyjo.bots.expected_v1`,
+also registered as `expected_v1`), its own options passed on.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from typing import Any
 
+import numpy as np
+
+from skyjo.bots import valuation as va
+from skyjo.bots.base import Bot
 from skyjo.bots.counting import draw_pile_cards, pools
-from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP, TAKE_DISCARD, Phase
-from skyjo.observation import FACE_DOWN, FACE_UP, Observation
-from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS
+from skyjo.bots.expected_v1 import ExpectedBot as ExpectedV1Bot
+from skyjo.engine import NEXT_ROUND, REVEAL, TAKE_DISCARD, Phase
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
+from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
 
-#: A column as three cells, top to bottom: a face-up value, or None when face down.
-Column = tuple[int | None, ...]
-#: A grid as its columns; None for a cleared column.
-Grid = list[Column | None]
+#: The weight of the one-draw look-ahead. Paired 2p
+#: games (`research/paired.py`, fresh deals) measured 1.25 better by about two
+#: points of win share than 1, 1.5 as good, 1.75 and 2 worse (docs/research.md).
+LOOKAHEAD = 1.25
 
-
-class _Pool:
-    """The distribution of an unseen card of one pool: each of its cards equally likely."""
-
-    __slots__ = ("counts", "dist", "mu", "n", "var")
-
-    def __init__(self, counts: Counter[int]) -> None:
-        if sum(counts.values()) <= 0:  # nothing unseen: fall back on the whole deck
-            counts = Counter(CARD_COUNTS)
-        self.counts = counts
-        self.n = n = sum(counts.values())
-        self.dist = tuple((v, c / n) for v, c in sorted(counts.items()))
-        self.mu = mu = sum(v * p for v, p in self.dist)
-        self.var = sum(p * (v - mu) ** 2 for v, p in self.dist)
-
-    def all_equal(self, value: int, k: int) -> float:
-        """The chance that k unseen cards all have this value."""
-        count, n, p = self.counts.get(value, 0), self.n, 1.0
-        for i in range(k):
-            if count - i <= 0 or n - i <= 0:
-                return 0.0
-            p *= (count - i) / (n - i)
-        return p
-
-    def gain(self, target: float) -> float:
-        """The expected gain of replacing a card worth `target` by an unseen card, if lower."""
-        return sum(p * (target - v) for v, p in self.dist if v < target)
+_DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
 
 
-def _phi(z: float) -> float:
-    """The standard normal distribution function."""
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+def counts(cards: Counter[int]) -> np.ndarray:
+    """A pool as `skyjo.bots.valuation` takes it: the count of each value."""
+    out = np.zeros(va.VALUES, np.int64)
+    for value, count in cards.items():
+        if count > 0:
+            out[value - va.LOWEST] = count
+    return out
 
 
-def _columns(cards: Sequence[int | None], status: Sequence[int]) -> Grid:
-    grid: Grid = []
-    for c in range(COLS):
-        cells = [c + COLS * r for r in range(ROWS)]
-        if any(status[k] not in (FACE_UP, FACE_DOWN) for k in cells):
-            grid.append(None)
-        else:
-            grid.append(tuple(cards[k] if status[k] == FACE_UP else None for k in cells))
-    return grid
+def table(obs: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation's grids as arrays: cells (face-down ones 0), and per
+    seat the bitmasks of face-down and of cleared positions."""
+    n = obs.num_players
+    cells = np.zeros((n, GRID_SIZE), np.int64)
+    hidden = np.zeros(n, np.int64)
+    cleared = np.zeros(n, np.int64)
+    for p, (values, status) in enumerate(zip(obs.cards, obs.status, strict=True)):
+        h = c = 0
+        for k, s in enumerate(status):
+            if s == FACE_UP:
+                cells[p, k] = values[k]
+            elif s == FACE_DOWN:
+                h |= 1 << k
+            elif s == CLEARED:
+                c |= 1 << k
+        hidden[p], cleared[p] = h, c
+    return cells, hidden, cleared
 
 
-def _with(column: Column, row: int, value: int) -> Column:
-    return column[:row] + (value,) + column[row + 1 :]
+class ExpectedV2Bot:
+    """One-turn decisions on the exact expected score of a grid (see the
+    module's description). Options:
 
-
-def _exact(column: Column | None) -> int:
-    """The score of a column whose cards are all known."""
-    if column is None:
-        return 0
-    a, b, c = column
-    assert a is not None and b is not None and c is not None
-    return 0 if a == b == c else a + b + c
-
-
-def _face_down(grid: Grid) -> int:
-    return sum(v is None for column in grid if column is not None for v in column)
-
-
-def _target(grid: Grid, mu: float) -> float:
-    """What a new low card would replace: the highest face-up card, or a face-down card."""
-    up = [v for column in grid if column is not None for v in column if v is not None]
-    target = max(up, default=-3.0)
-    return max(target, mu) if _face_down(grid) else target
-
-
-class ExpectedBot:
-    """Chooses the action with the best expected score after one turn (see the module
-    docstring). The options are the tuned weights of its evaluation:
-
-    - `face_down_extra`: added to the mean face-down card for its own face-down cards;
-    - `pair_weight`, `single_weight`: how much of the chance-weighted gain of
-      clearing a column later counts, from a pair / from a single face-up card;
-    - `see_rate`: cards of a value it expects to see per turn, per copy to be drawn;
-    - `turns_rate`: turns left in the round per face-down card of the player
-      closest to ending it;
-    - `gift_weight`: how much of what a discarded card gives the next player counts;
-    - `end_turns`: the turns the round would last if it did not end it now;
-    - `turn_spread`: the spread (points) of what another player's last turn changes;
+    - `lookahead`: weight of the one-draw look-ahead (0: none; `LOOKAHEAD`,
+      1.25, by default);
+    - `pairs`, `singles`: weights of the potential of a pair, of one card over
+      two face-down ones; `see_rate`: cards of a value it expects to be
+      offered per turn, per copy unseen; `turns_rate`: turns left per
+      face-down card of the player nearest to ending;
+    - `down_bias`: points added to the mean for its own face-down cards;
+    - `counting`, `clears`, `exact_draw`, `ending`: 1 on, 0 off;
+    - `denial`: weight of what a discarded card gives the next player;
+    - `end_others`: weight of the others' gain cut short by ending the round;
+    - `spread`: spread (points) of what another player's last turn changes;
+    - `tempo`: weight of ending sooner when the others gain more per turn;
+    - `patience`: its turns in a round before it stops placing a card where
+      it leaves its grid no better;
     - `reveal_same_column`: turn up the two opening cards in one column;
-    - `patience`: its turns in a round before it stops stalling.
+    - `flip_bonus`: points a discard-and-flip is credited beyond its expected
+      score (0, off: an experiment; docs/bots.md);
+    - `down_cost`: points each of its own face-down cards costs, so that moves
+      that turn cards up are preferred (0, off: an experiment; docs/bots.md).
     """
 
     name = "expected"
@@ -140,28 +132,48 @@ class ExpectedBot:
     def __init__(
         self,
         seed: int,
-        face_down_extra: float = 1.0,
-        pair_weight: float = 1.2,
-        single_weight: float = 0.5,
+        lookahead: float = LOOKAHEAD,
+        down_bias: float = 0.0,
+        counting: int = 1,
+        clears: int = 1,
+        exact_draw: int = 1,
+        denial: float = 1.0,
+        ending: int = 1,
+        end_others: float = 0.5,
+        spread: float = 3.0,
+        tempo: float = 0.0,
+        pairs: float = 1.5,
+        singles: float = 0.5,
         see_rate: float = 1.5,
         turns_rate: float = 0.8,
-        gift_weight: float = 0.5,
-        end_turns: float = 1.0,
-        turn_spread: float = 3.0,
-        reveal_same_column: int = 0,
         patience: int = 40,
+        reveal_same_column: int = 0,
+        flip_bonus: float = 0.0,
+        down_cost: float = 0.0,
     ) -> None:
         self._rng = random.Random(seed)
-        self.face_down_extra = face_down_extra
-        self.pair_weight = pair_weight
-        self.single_weight = single_weight
-        self.see_rate = see_rate
-        self.turns_rate = turns_rate
-        self.gift_weight = gift_weight
-        self.end_turns = end_turns
-        self.turn_spread = turn_spread
-        self.reveal_same_column = reveal_same_column
+        self.counting = counting
         self.patience = patience
+        self.reveal_same_column = reveal_same_column
+        params = np.zeros(va.NPARAMS)
+        params[va.LOOKAHEAD] = lookahead
+        params[va.DOWN_BIAS] = down_bias
+        params[va.CLEARS] = clears
+        params[va.DENIAL] = denial
+        params[va.ENDING] = ending
+        params[va.END_OTHERS] = end_others
+        params[va.SPREAD] = spread
+        params[va.EXACT_DRAW] = exact_draw
+        params[va.TEMPO] = tempo
+        params[va.PAIRS] = pairs
+        params[va.SINGLES] = singles
+        params[va.SEE_RATE] = see_rate
+        params[va.TURNS_RATE] = turns_rate
+        params[va.FLIP_BONUS] = flip_bonus
+        params[va.DOWN_COST] = down_cost
+        self._params = params
+        self._hurried = params.copy()
+        self._hurried[va.HURRY] = 1.0
         self._round = -1
         self._turns = 0  # its turns so far in the round
 
@@ -175,7 +187,63 @@ class ExpectedBot:
             if obs.round != self._round:
                 self._round, self._turns = obs.round, 0
             self._turns += 1
-        return _Turn(self, obs, hurry=self._turns > self.patience).choose()
+        return self.decision(obs)[0]
+
+    def options(self) -> np.ndarray:
+        """A copy of its options as `skyjo.bots.valuation.decide` takes them
+        (`params`, indexed by LOOKAHEAD...), before a long round hurries it."""
+        return self._params.copy()
+
+    def decision(self, obs: Observation) -> tuple[int, np.ndarray]:
+        """The action `choose` plays at a decision of a turn (not the opening
+        reveal) with the values it weighed (see `skyjo.bots.valuation.decide`:
+        at the start of a turn, taking the discard's and drawing's), without
+        counting a turn: a caller that uses it after `choose` in the same
+        decision gets the same choice."""
+        params = self._hurried if self._turns > self.patience else self._params
+        out = np.zeros(3)
+        return int(va.decide(*self.arguments(obs), params, out)), out
+
+    def pools(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+        """The counts per value of the pool a face-down card comes from and of
+        the pool the next card drawn comes from (the whole deck's counts for
+        both with `counting=0`)."""
+        if not self.counting:
+            return _DECK_COUNTS, _DECK_COUNTS
+        split = pools(obs)
+        down = counts(split[0])
+        drawn = draw_pile_cards(obs, split)
+        draw = down if drawn is split[0] else counts(drawn)
+        if not draw.any():  # nothing left to draw from (never in a game): the other pool
+            draw = down
+        if not down.any():
+            down = draw
+        return down, draw
+
+    def arguments(self, obs: Observation) -> tuple[Any, ...]:
+        """The arguments of `skyjo.bots.valuation.choose` for this observation,
+        but the options: the table, the seat, the ender, the penalty, the pools,
+        the discard's top (when it may be taken), the card in hand, whether drawn."""
+        me = obs.viewer
+        assert me is not None
+        cells, hidden, cleared = table(obs)
+        down, draw = self.pools(obs)
+        top = va.NO_CARD
+        if obs.held is None and TAKE_DISCARD in obs.legal_actions and obs.discard_pile:
+            top = obs.discard_pile[-1]
+        return (
+            cells,
+            hidden,
+            cleared,
+            me,
+            -1 if obs.ender is None else obs.ender,
+            ENDER_PENALTIES.index(obs.rules.ender_penalty),
+            down,
+            draw,
+            top,
+            va.NO_CARD if obs.held is None else obs.held,
+            obs.source == "deck",
+        )
 
     def _reveal(self, obs: Observation) -> int:
         """Two random cards, in different columns (or the same column when
@@ -190,263 +258,11 @@ class ExpectedBot:
         return REVEAL + self._rng.choice(choice or down)
 
 
-class _Turn:
-    """The evaluation of one decision: everything computed from one observation."""
-
-    def __init__(self, bot: ExpectedBot, obs: Observation, hurry: bool = False) -> None:
-        self.bot = bot
-        self.hurry = hurry
-        self.obs = obs
-        self.me = me = obs.viewer
-        self.n = obs.num_players
-        split = pools(obs)
-        drawn = draw_pile_cards(obs, split)
-        #: a face-down card's pool, and the next drawn card's (one pool before any
-        #: reshuffle, unless the draw pile is empty)
-        self.down = down = _Pool(split[0])
-        self.draw = draw = down if drawn is split[0] else _Pool(drawn)
-        self.grids = [_columns(c, s) for c, s in zip(obs.cards, obs.status, strict=True)]
-        self.grid = self.grids[me]
-        self.final = obs.ender is not None and obs.ender != me
-        self.penalty = obs.rules.ender_penalty
-        self.others = [p for p in range(self.n) if p != me]
-        self._memo: dict[Column, float] = {}
-        self._obtained: dict[int, float] = {}
-        self._gifts: dict[int, float] = {}
-        #: The expected score removed by three face-down cards of a column that clear.
-        self._triple = sum(3 * v * down.all_equal(v, 3) for v in down.counts)
-        self.colval: Callable[[Column], float] = self._static if self.final else self._normal
-        # How many more turns the round should last, for the column potential.
-        shortest = min(_face_down(grid) for grid in self.grids)
-        self.turns = bot.turns_rate * shortest
-        self.face_down_value = down.mu + (0.0 if self.final else bot.face_down_extra)
-        # The other players: what their next turn should gain, their likely final score.
-        self.other_gain = {p: draw.gain(_target(self.grids[p], down.mu)) for p in self.others}
-        self.next = (me + 1) % self.n
-        self.next_target = _target(self.grids[self.next], down.mu)
-        self.base = [0.0 if col is None else self.colval(col) for col in self.grid]
-        self.total = sum(self.base)
-        self.face_down = _face_down(self.grid)
-        self.known = sum(_exact(col) for col in self.grid if col is None or None not in col)
-        if self.final:
-            self._setup_final()
-        else:
-            self._setup_ending()
-
-    # --- column values --------------------------------------------------------------
-
-    def _static(self, column: Column) -> float:
-        """The expected score of a column if every card were turned up now."""
-        value = self._memo.get(column)
-        if value is None:
-            value = self._memo[column] = self._column(column, self.down.mu, 0.0, 0.0)
-        return value
-
-    def _normal(self, column: Column) -> float:
-        """A column's value while the round goes on: its expected score (a face-down
-        card worth the mean plus `face_down_extra`), less the chance-weighted gain of
-        clearing it later."""
-        value = self._memo.get(column)
-        if value is None:
-            bot = self.bot
-            value = self._column(column, self.face_down_value, bot.pair_weight, bot.single_weight)
-            self._memo[column] = value
-        return value
-
-    def _column(self, column: Column, down_value: float, pair: float, single: float) -> float:
-        a, b, c = column
-        pool = self.down
-        if a is not None and b is not None and c is not None:
-            if a == b == c:
-                return 0.0
-            # A pair with a third card to replace: (x, x, y) in any order.
-            if a == b or a == c:
-                x, y = a, (c if a == b else b)
-            elif b == c:
-                x, y = b, a
-            else:
-                return float(a + b + c)
-            return a + b + c - pair * self._obtain(x) * max(0.0, 2 * x + y)
-        up = [v for v in column if v is not None]
-        if len(up) == 2:
-            x, y = up
-            value = x + y + down_value
-            if x == y:
-                value -= 3 * x * pool.all_equal(x, 1)
-                value -= pair * self._obtain(x) * max(0.0, 2 * x + pool.mu)
-            return value
-        if len(up) == 1:
-            x = up[0]
-            value = x + 2 * down_value - 3 * x * pool.all_equal(x, 2)
-            if single:
-                value -= single * self._obtain(x) ** 2 * max(0.0, x + 2 * pool.mu)
-            return value
-        return 3 * down_value - self._triple
-
-    def _obtain(self, value: int) -> float:
-        """The chance of getting a card of this value before the round ends."""
-        chance = self._obtained.get(value)
-        if chance is None:
-            pool = self.draw
-            per_turn = min(1.0, self.bot.see_rate * pool.counts.get(value, 0) / pool.n)
-            chance = self._obtained[value] = 1.0 - (1.0 - per_turn) ** self.turns
-        return chance
-
-    # --- the end of the round -----------------------------------------------------
-
-    def _setup_ending(self) -> None:
-        """The others' likely final scores if this turn ends the round."""
-        pool = self.down
-        self.likely: list[tuple[float, float]] = []
-        for p in self.others:
-            grid = self.grids[p]
-            mean = sum(0.0 if col is None else self._static(col) for col in grid)
-            spread = _face_down(grid) * pool.var + self.bot.turn_spread**2
-            self.likely.append((mean - self.other_gain[p], math.sqrt(spread)))
-        others = sum(self.other_gain.values()) / len(self.others)
-        mine = self.draw.gain(_target(self.grid, pool.mu))
-        # Ending now stops the others gaining more than itself.
-        self.end_adjust = self.bot.end_turns * (mine - others)
-
-    def _ending(self, raw: int) -> float:
-        """The value of ending the round with this raw score: the expected score
-        after the ender's penalty."""
-        if self.penalty == "none" or (self.penalty == "positive" and raw <= 0):
-            return raw + self.end_adjust
-        alone = 1.0
-        for mean, spread in self.likely:
-            alone *= 1.0 - _phi((raw + 0.5 - mean) / spread)
-        return raw * (2.0 - alone) + self.end_adjust
-
-    def _setup_final(self) -> None:
-        """The ender's score, and the chance that someone else already doubles it."""
-        ender = self.obs.ender
-        assert ender is not None
-        self.ender_raw = sum(_exact(col) for col in self.grids[ender])
-        doubles = self.penalty == "always" or (self.penalty == "positive" and self.ender_raw > 0)
-        self.double_gain = 0.0
-        if not doubles:
-            return
-        pool = self.down
-        # The seats between the ender and me have played their last turn; those
-        # after me have not.
-        played, seat = set(), (ender + 1) % self.n
-        while seat != self.me:
-            played.add(seat)
-            seat = (seat + 1) % self.n
-        not_doubled = 1.0
-        for p in self.others:
-            if p == ender:
-                continue
-            grid = self.grids[p]
-            mean = sum(0.0 if col is None else self._static(col) for col in grid)
-            spread = _face_down(grid) * pool.var
-            if p not in played:
-                mean -= self.other_gain[p]
-                spread += self.bot.turn_spread**2
-            if spread > 0:
-                not_doubled *= 1.0 - _phi((self.ender_raw + 0.5 - mean) / math.sqrt(spread))
-            elif mean <= self.ender_raw:
-                not_doubled = 0.0
-        self.double_gain = self.ender_raw * not_doubled / (self.n - 1)
-
-    def _final(self, total: float, unknown: int) -> float:
-        """My expected score, less the chance-weighted gain of doubling the ender."""
-        if not self.double_gain:
-            return total
-        spread = unknown * self.down.var  # 0 when the face-down cards are all known
-        if spread > 0:
-            chance = _phi((self.ender_raw + 0.5 - total) / math.sqrt(spread))
-        else:
-            chance = 1.0 if total <= self.ender_raw + 1e-9 else 0.0
-        return total - chance * self.double_gain
-
-    # --- placements -------------------------------------------------------------------
-
-    def _gift(self, card: int) -> float:
-        """What putting `card` on the discard pile gives the next player."""
-        gift = self._gifts.get(card)
-        if gift is None:
-            gain = self.next_target - card - self.other_gain[self.next]
-            gift = 0.0 if self.final else self.bot.gift_weight * max(0.0, gain) / (self.n - 1)
-            self._gifts[card] = gift
-        return gift
-
-    def swap(self, card: int, k: int) -> float:
-        """The value of exchanging `card` with grid position k."""
-        c, row = k % COLS, k // COLS
-        column = self.grid[c]
-        assert column is not None
-        old = column[row]
-        new = _with(column, row, card)
-        total = self.total - self.base[c] + self.colval(new)
-        down = self.face_down - (old is None)
-        gift = 0.0 if old is None else self._gift(old)
-        if self.final:
-            return self._final(total, down)
-        if down:
-            return total + gift
-        # The last face-down card: this ends the round.
-        known_other = self.known - _exact(column if None not in column else None)
-        return self._ending(known_other + _exact(new)) + gift
-
-    def flip(self, card: int, k: int) -> float:
-        """The value of discarding the drawn `card` and turning up position k."""
-        value = self._flips.get(k)
-        if value is None:
-            value = self._flips[k] = self._flip(k)
-        return value + self._gift(card)
-
-    def _flip(self, k: int) -> float:
-        c, row = k % COLS, k // COLS
-        column = self.grid[c]
-        assert column is not None
-        dist = self.down.dist
-        if self.final:
-            total = self.total - self.base[c]
-            total += sum(p * self.colval(_with(column, row, v)) for v, p in dist)
-            return self._final(total, self.face_down)
-        if self.face_down > 1:
-            value = sum(p * self.colval(_with(column, row, v)) for v, p in dist)
-            return self.total - self.base[c] + value
-        # The last face-down card: this ends the round.
-        return sum(p * self._ending(self.known + _exact(_with(column, row, v))) for v, p in dist)
-
-    def best_swap(self, card: int) -> float:
-        return min(self.swap(card, k) for k in self.swaps)
-
-    def choose(self) -> int:
-        obs = self.obs
-        legal = obs.legal_actions
-        self._flips: dict[int, float] = {}
-        if obs.held is None:
-            # Any position not cleared takes a card; any face-down one may be turned up.
-            self.swaps = [k for k in range(GRID_SIZE) if self.grid[k % COLS] is not None]
-            if TAKE_DISCARD in legal and obs.discard_pile:
-                take = self.best_swap(obs.discard_pile[-1])
-            else:
-                take = math.inf
-            down = [k for k in range(GRID_SIZE) if obs.status[self.me][k] == FACE_DOWN]
-            # The gift of a discarded card does not depend on which card is turned up.
-            flip = min((self.flip(0, k) - self._gift(0) for k in down), default=math.inf)
-            draw = 0.0
-            for card, p in self.draw.dist:
-                draw += p * min(self.best_swap(card), flip + self._gift(card))
-            # Taking the discard must improve the grid: a worse known card is never
-            # taken just to avoid drawing, or two bots could swap cards forever.
-            return TAKE_DISCARD if take < min(draw, self.total - 1e-9) else DRAW
-        held = obs.held
-        self.swaps = [a - SWAP for a in legal if SWAP <= a < FLIP]
-        best_action, best_value = legal[0], math.inf
-        for action in legal:
-            if SWAP <= action < FLIP:
-                value = self.swap(held, action - SWAP)
-                if self.hurry and obs.source == "deck" and value >= self.total:
-                    continue  # a round gone on too long: turn up cards rather than stall
-            elif FLIP <= action < NEXT_ROUND:
-                value = self.flip(held, action - FLIP)
-            else:
-                continue
-            if value < best_value - 1e-9:
-                best_action, best_value = action, value
-        return best_action
+def make_expected(seed: int, version: int = 2, **options: Any) -> Bot:
+    """The `expected` bot of a spec: `expected` (this one), `expected:version=1`
+    (the previous one, with its own options)."""
+    if version == 1:
+        return ExpectedV1Bot(seed, **options)
+    if version != 2:
+        raise ValueError(f"expected has versions 1 and 2, not {version!r}")
+    return ExpectedV2Bot(seed, **options)

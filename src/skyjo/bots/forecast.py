@@ -14,7 +14,7 @@ grid, pairs waiting for their third card, whether the round has been ended
 and by whom, and how many turns pass before the player acts, some of them
 times the round's expected length. One weight vector per number of
 players (`WEIGHTS`, `forecast.json` beside this module) is fitted by least
-squares on self-play rounds of the playout policy (`bench/forecast.py`
+squares on self-play rounds of the playout policy (`research/forecast.py`
 writes it, from scratch, in a few minutes on one core).
 
 Nothing here peeks: a face-down card's value is never read, only the pools
@@ -61,7 +61,7 @@ WEIGHTS_FILE = Path(__file__).with_name("forecast.json")
 
 
 def load_weights(path: Path = WEIGHTS_FILE) -> np.ndarray:
-    """The weights in `path` (as `bench/forecast.py` writes them) as an array
+    """The weights in `path` (as `research/forecast.py` writes them) as an array
     of shape (MAX_PLAYERS + 1, NFEATURES)."""
     data = json.loads(path.read_text())
     if tuple(data["features"]) != NAMES:

@@ -14,7 +14,7 @@ rounds are alike and independent, with the two players' round scores
 
 `solve` finds V by value iteration. It depends on the totals only relative
 to the target, so one table, for a target of `REFERENCE` points, serves
-every target (`chance`). `bench/game_odds.py` writes the shipped table from
+every target (`chance`). `research/game_odds.py` writes the shipped table from
 scratch: `p` is counted from self-play rounds of the search's playout policy
 (the `expected` bot's cheap choice) on the rules kernel, symmetrised.
 

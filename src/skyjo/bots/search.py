@@ -63,8 +63,8 @@ from numba import njit
 from skyjo import kernel
 from skyjo.bots import forecast, game_odds, playout_expected
 from skyjo.bots.determinize import Sampler, opening_reveal
-from skyjo.bots.expected import ExpectedBot
-from skyjo.bots.expected_v2 import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.bots.fastplay import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing, scratch
 from skyjo.bots.playout_policy import DEFAULT_POLICY, MEAN_CARD, Policy, params
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
@@ -354,7 +354,7 @@ class SearchBot:
 
 class SearchV2Bot(SearchBot):
     """Search, version 2 (see the module's description): the new `expected` bot
-    (`skyjo.bots.expected_v2`) is the prior and the placer of drawn cards, the
+    (`skyjo.bots.expected`) is the prior and the placer of drawn cards, the
     playouts are played by its choice on the kernel
     (`skyjo.bots.playout_expected`, cheap settings: the look-ahead, of weight
     `lookahead`, exact for the card to place only unless `full` is 1, and no

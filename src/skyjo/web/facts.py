@@ -27,7 +27,7 @@ from skyjo.rules import (
     MIN_TARGET_SCORE,
 )
 from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
-from skyjo.web.rooms import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from skyjo.web.room_config import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from skyjo.web.settings import LADDER, Settings
 
 #: The empty block of a page as written in static/, which `page` fills.

@@ -6,8 +6,8 @@ the exact recursion over the game's totals (`game_odds.solve`). Prints a few
 of its chances beside the normal model the search used before, and writes
 the table the package ships.
 
-    python bench/game_odds.py                       # the shipped table
-    python bench/game_odds.py --rounds 2000 --out /tmp/odds.npy
+    python research/game_odds.py                       # the shipped table
+    python research/game_odds.py --rounds 2000 --out /tmp/odds.npy
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Annotated
 
 import numpy as np
 import typer
-from forecast import deal  # bench/forecast.py, beside this script
-from machine import describe  # bench/machine.py, beside this script
+from forecast import deal  # research/forecast.py, beside this script
+from machine import describe  # research/machine.py, beside this script
 
 from skyjo import kernel
 from skyjo.bots import game_odds

@@ -5,8 +5,8 @@ score each went on to get (with the ender's penalty); least squares, one
 weight vector per number of players. Prints each fit's error against the
 plain expected score of the grid, and writes the JSON the package ships.
 
-    python bench/forecast.py                      # the shipped weights
-    python bench/forecast.py --rounds 500 --out /tmp/forecast.json
+    python research/forecast.py                      # the shipped weights
+    python research/forecast.py --rounds 500 --out /tmp/forecast.json
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Annotated
 
 import numpy as np
 import typer
-from machine import describe  # bench/machine.py, beside this script
+from machine import describe  # research/machine.py, beside this script
 
 from skyjo import kernel
 from skyjo.bots import forecast

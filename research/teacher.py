@@ -1,6 +1,6 @@
 """Label calm decisions with searches: where `expected` should turn a card up.
 
-`bench/calm_potential.py` showed that at calm decisions (no player near the
+`research/calm_potential.py` showed that at calm decisions (no player near the
 end of the round) searching with far more playouts than `search` can afford
 would gain a few points of win share a game, most of it from discarding a
 drawn card and turning one up where `expected` keeps it. This script makes
@@ -20,8 +20,8 @@ With `--start` it labels the start of a turn instead, where the discard
 would improve the mover's grid: taking it (to the place `expected` would put
 it) against drawing, with the valuation's values of both.
 
-    python bench/teacher.py --games 200 --every 2 --playouts 400 --workers 2 --out labels.jsonl
-    python bench/teacher.py --summary --out labels.jsonl
+    python research/teacher.py --games 200 --every 2 --playouts 400 --workers 2 --out labels.jsonl
+    python research/teacher.py --summary --out labels.jsonl
 
 The summary is a calibration table: by bins of the valuation's margin for
 the alternative move (turning up, or taking), the win chance that playing it
@@ -42,11 +42,11 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from calm_potential import paired_gain, self_play  # beside this script
-from machine import describe  # bench/machine.py, beside this script
+from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected_v2 import LOOKAHEAD, ExpectedV2Bot
+from skyjo.bots.expected import LOOKAHEAD, ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe

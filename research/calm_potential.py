@@ -22,7 +22,7 @@ playouts assume). With many playouts it bounds what any calm search can add;
 with few, it shows what searching calm decisions at that budget does (with
 no `confidence` margin: `search` asks for 2.5 standard errors).
 
-    python bench/calm_potential.py --games 10 --every 4 --playouts 3000 --workers 2
+    python research/calm_potential.py --games 10 --every 4 --playouts 3000 --workers 2
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 import typer
-from machine import describe  # bench/machine.py, beside this script
+from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots import make_bot
 from skyjo.bots.determinize import Sampler

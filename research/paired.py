@@ -24,8 +24,8 @@ match's turn limit stalls (bots may exchange cards back and forth forever:
 `expected:singles=0` does on deal 472 of seed 41), and its deal is left
 out of both figures, with a count of such deals.
 
-    python bench/paired.py --bot search --baseline expected --games 400
-    python bench/paired.py --bot search:focus=10 --players 4 --games 200 --workers 2
+    python research/paired.py --bot search --baseline expected --games 400
+    python research/paired.py --bot search:focus=10 --players 4 --games 200 --workers 2
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from machine import describe  # bench/machine.py, beside this script
+from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots import make_bot
 from skyjo.match import Match, Seat
