@@ -14,8 +14,11 @@ import pytest
 from i18n_js import OMITTABLE, sentence_tables
 
 import skyjo
+from skyjo.engine import EngineError, IllegalActionError
 from skyjo.errors import SkyjoError
 from skyjo.match import NAME_KINDS, MatchError, MatchOver, NotYourTurn
+from skyjo.names import NameRefused
+from skyjo.record import RecordError
 from skyjo.rules import RulesError
 from skyjo.scorepad.sheet import SheetError
 from skyjo.scorepad.store import ConflictError, StoreError
@@ -37,12 +40,19 @@ TABLES: dict[type[SkyjoError], tuple[Path, str] | None] = {
     MatchError: (GAME, "kind"),
     NotYourTurn: (GAME, "kind"),
     MatchOver: (GAME, "kind"),
+    NameRefused: (GAME, "kind"),
     SheetError: (SCOREPAD, "mistake"),
     StoreError: (SCOREPAD, "mistake"),
     ConflictError: (SCOREPAD, "mistake"),
     ScoringError: None,
     LineupError: None,  # the terminal's own refusals of `skyjo play`'s options, in English
 }
+
+
+#: The classes whose raise sites name kinds that no `KINDS` table declares yet,
+#: and that the pages still show by their English sentence (`illegal`,
+#: `bad_record` with `detail`): work left on issue 31. Nothing may join them.
+UNDECLARED = {EngineError, IllegalActionError, RecordError}
 
 
 def every_error_class() -> set[type[SkyjoError]]:
@@ -61,7 +71,8 @@ def placeholders(sentence: str) -> set[str]:
 
 
 def test_every_error_class_of_the_core_says_where_the_client_writes_its_kinds() -> None:
-    classes = every_error_class()
+    assert {error for error in every_error_class() if not error.DECLARED} == UNDECLARED
+    classes = every_error_class() - UNDECLARED
     assert set(TABLES) <= classes
     # a new SkyjoError (engine's IllegalActionError, record's RecordError...) needs its
     # place here, and its kinds their sentences in the client's tables
@@ -112,7 +123,7 @@ def _called(node: ast.Call) -> str | None:
 
 
 def test_every_raise_site_names_a_declared_kind_with_its_params() -> None:
-    classes = {error.__name__: error for error in every_error_class()}
+    classes = {error.__name__: error for error in every_error_class() - UNDECLARED}
     sites = 0
     for path in sorted(SRC.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -106,11 +106,15 @@ class IllegalActionError(SkyjoError):
     ``{"seat": 1, "position": [0, 2]}`` (RULES.md 2.5).
     """
 
+    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
+
 
 class EngineError(SkyjoError):
     """A bad argument to the engine, not a move: a missing or non-integer seed,
     rules that are not a `Rules`, an action id or name that does not exist, a
     seat that is not at the table. `kind` and `params` name which."""
+
+    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
 
 
 class Reason(NamedTuple):

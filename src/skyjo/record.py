@@ -97,6 +97,8 @@ class RecordError(SkyjoError):
     ``record_invalid`` only for an error built without one.
     """
 
+    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
+
     def __init__(
         self,
         reason: str,

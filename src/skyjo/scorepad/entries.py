@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from skyjo.errors import SkyjoError
-from skyjo.match import NAME_KINDS, MatchError
+from skyjo.names import NameRefused
 from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS, RulesError
 from skyjo.scoring import (
     CLEARED,
@@ -76,12 +76,12 @@ class SheetError(SkyjoError):
         "no_such_round": ("number", "count"),
         "no_round_yet": ("number",),
         "nothing_to_undo": (),
-        # players, title, rules: a name's kinds are `skyjo.match.check_name`'s, the
+        # players, title, rules: a name's kinds are `skyjo.names.check_name`'s, the
         # rules' those of `skyjo.rules.Rules`
         "players_not_list": ("value",),
         "players_missing": (),
         "player_count": ("min", "max", "count"),
-        **{kind: MatchError.KINDS[kind] for kind in NAME_KINDS},
+        **NameRefused.KINDS,
         "title_not_text": ("value",),
         "title_too_long": ("max", "length"),
         "title_control": ("title",),
