@@ -1,17 +1,15 @@
-"""The machine a research script ran on, for its printed figures (the same
-`describe` as bench/machine.py: each directory's scripts import it from beside them)."""
+"""`describe`, the machine a script ran on: bench/machine.py's, loaded from there
+so that the research scripts (which import it from beside them) share one copy."""
 
 from __future__ import annotations
 
-import platform
+import importlib.util
+from pathlib import Path
 
-
-def describe() -> str:
-    """The CPU model (from /proc/cpuinfo where there is one) and Python version."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            cpu = next(line.split(":", 1)[1].strip() for line in info if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, Python {platform.python_version()}"
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_machine", Path(__file__).resolve().parent.parent / "bench" / "machine.py"
+)
+assert _SPEC is not None and _SPEC.loader is not None
+_MODULE = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_MODULE)
+describe = _MODULE.describe
