@@ -31,7 +31,7 @@ import operator
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from skyjo.errors import SkyjoError
 from skyjo.events import Event, History
@@ -106,7 +106,29 @@ class IllegalActionError(SkyjoError):
     ``{"seat": 1, "position": [0, 2]}`` (RULES.md 2.5).
     """
 
-    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        # why_illegal's reasons (`Reason`): the seat is the player to act
+        "action_not_integer": ("value",),
+        "action_unknown": ("action", "last"),
+        "game_over": ("action",),
+        "round_over": ("action",),
+        "reveal_first": ("seat", "action"),
+        "reveal_face_up": ("seat", "position"),
+        "take_first": ("seat", "action"),
+        "not_a_first_step": ("seat", "action"),
+        "must_place": ("seat", "action"),
+        "discard_not_put_back": ("seat",),
+        "flip_cleared": ("seat", "position"),
+        "flip_face_up": ("seat", "position"),
+        "exchange_cleared": ("seat", "position"),
+        "place_held": ("seat", "action"),
+        # start_round and reshuffle
+        "round_not_over": ("phase",),
+        "draw_pile_not_empty": ("draw_pile_size",),
+        "reshuffle_not_discard_pile": ("given", "expected"),
+    }
+    #: A tournament names the bot that chose the action and the game (skyjo.sim).
+    EXTRA: ClassVar[frozenset[str]] = frozenset({"bot", "game"})
 
 
 class EngineError(SkyjoError):
@@ -114,7 +136,17 @@ class EngineError(SkyjoError):
     rules that are not a `Rules`, an action id or name that does not exist, a
     seat that is not at the table. `kind` and `params` name which."""
 
-    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "seed_missing": (),
+        "seed_not_integer": ("value",),
+        "rules_not_rules": ("value",),
+        "action_not_integer": ("value",),
+        "action_unknown": ("action", "last"),
+        "action_name_unknown": ("name",),
+        # skyjo.observation's viewer
+        "seat_not_integer": ("value",),
+        "seat_unknown": ("seat", "players"),
+    }
 
 
 class Reason(NamedTuple):

@@ -44,17 +44,10 @@ class SkyjoError(ValueError):
     KINDS: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: Params any kind of this class may carry besides its own.
     EXTRA: ClassVar[frozenset[str]] = frozenset()
-    #: False for the classes whose kinds are not declared yet (the engine's and the
-    #: record's: their raise sites name kinds, but no `KINDS` table checks them).
-    DECLARED: ClassVar[bool] = True
 
     def __init__(self, message: str, kind: str, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         declared = type(self).kinds()
-        if not type(self).DECLARED:
-            super().__init__(message)
-            self.kind, self.params = kind, dict(params or {})
-            return
         if kind not in declared:
             raise TypeError(f"{type(self).__name__} declares no kind {kind!r}")
         given = dict(params or {})

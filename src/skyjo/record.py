@@ -33,7 +33,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from skyjo import engine
 from skyjo.engine import (
@@ -43,9 +43,12 @@ from skyjo.engine import (
     REVEAL,
     SWAP,
     TAKE_DISCARD,
+    EngineError,
+    IllegalActionError,
     State,
 )
 from skyjo.errors import SkyjoError
+from skyjo.names import NameRefused
 from skyjo.rules import (
     COLS,
     GRID_SIZE,
@@ -53,6 +56,7 @@ from skyjo.rules import (
     MIN_PLAYERS,
     ROWS,
     Rules,
+    RulesError,
     check_deck,
     index_of,
     position,
@@ -97,7 +101,81 @@ class RecordError(SkyjoError):
     ``record_invalid`` only for an error built without one.
     """
 
-    DECLARED = False  # its kinds have no KINDS table yet (issue 31)
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        # carried on: the rules' and the deck's (`RulesError`), the names'
+        # (`NameRefused`), the engine's arguments (`EngineError`) and illegal moves
+        # (`IllegalActionError`, from `engine.why_illegal`)
+        **RulesError.KINDS,
+        **NameRefused.KINDS,
+        **EngineError.KINDS,
+        **IllegalActionError.KINDS,
+        # built without a kind, or a refusal without one (its sentence as `detail`)
+        "record_invalid": (),
+        "rules_invalid": ("detail",),
+        "deck_invalid": ("detail",),
+        "deal_refused": ("detail",),
+        # reading: the file, the JSON and the document's shape (RULES.md 5)
+        "file_unreadable": ("path", "detail"),
+        "record_too_large": ("limit",),
+        "json_invalid": ("detail",),
+        "json_not_utf8": ("detail",),
+        "record_not_object": ("type",),
+        "record_unknown_key": ("keys", "known"),
+        "format_missing": ("expected",),
+        "format_unknown": ("format", "expected"),
+        "players_missing": (),
+        "players_not_list": ("value",),
+        "seed_not_integer": ("value",),
+        "rounds_missing": (),
+        "rounds_not_list": ("value",),
+        "round_not_object": ("type",),
+        "round_unknown_key": ("keys", "known"),
+        "deck_missing": (),
+        "turns_not_list": ("value",),
+        "half_turn_not_last": (),
+        "reveals_not_list": ("value",),
+        "reveals_too_many": ("count", "players"),
+        "reveal_not_pair": ("player", "value"),
+        "reveal_twice": ("player", "position"),
+        "reveal_one_only": ("player",),
+        "reveals_unfinished": ("done", "players", "followed_by"),
+        "turn_not_object": ("type",),
+        "turn_unknown_key": ("keys", "known"),
+        "player_unknown": ("player", "players"),
+        "take_missing": (),
+        "take_unknown": ("take",),
+        "swap_and_flip": (),
+        "discard_not_put_back": (),
+        "position_shape": ("value",),
+        "position_off_grid": ("position", "rows", "columns"),
+        "reshuffles_not_list": ("value",),
+        "reshuffle_not_list": ("reshuffle", "value"),
+        "reshuffle_not_card": ("reshuffle", "value"),
+        # replaying (skyjo.replayer)
+        "not_your_reveal": ("player",),
+        "reveals_not_done": ("player",),
+        "not_your_turn": ("named", "player"),
+        "turn_after_round_over": ("ender",),
+        "turn_after_game_over": ("ender",),
+        "round_unfinished": ("round", "phase", "player", "ender"),
+        "round_after_game_over": ("round", "totals", "target"),
+        "reshuffle_missing": ("player", "reshuffle"),
+        "reshuffle_unused": ("given", "used"),
+        "reshuffle_not_discard_pile": (
+            "reshuffle",
+            "given",
+            "expected",
+            "card",
+            "card_given",
+            "card_expected",
+        ),
+        "reshuffle_refused": ("reshuffle", "detail"),
+        "names_count": ("players", "names"),
+    }
+    #: `json_invalid` names the line and column when the parser knows them;
+    #: `discard_not_put_back` names the seat when the engine refuses the move in
+    #: play (a `Turn` built as a value), not when a record is read.
+    EXTRA: ClassVar[frozenset[str]] = frozenset({"line", "column", "seat"})
 
     def __init__(
         self,

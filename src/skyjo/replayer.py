@@ -273,7 +273,11 @@ def _apply_reshuffle(
     try:
         return engine.reshuffle(state, order, events), tuple(events)
     except IllegalActionError as error:  # pragma: no cover - checked just above
-        raise at.error(f"reshuffle {number}: {error}", error.kind, error.params) from error
+        raise at.error(
+            f"reshuffle {number}: {error}",
+            "reshuffle_refused",
+            {"reshuffle": number, "detail": str(error)},
+        ) from error
 
 
 def _apply(
