@@ -102,7 +102,7 @@ class MatchOver(MatchError):
 
 
 #: The kinds of `check_name` and `check_names`: what is wrong with a name.
-NAME_KINDS: tuple[str, ...] = tuple(kind for kind in MatchError.KINDS if kind.startswith("name_"))
+NAME_KINDS: tuple[str, ...] = tuple(NameRefused.KINDS)
 
 
 @dataclass(frozen=True, slots=True)
