@@ -47,7 +47,9 @@ def brute(column: Sequence[int | None], pool: Sequence[int]) -> float:
     return total / count
 
 
-def value(column: Sequence[int | None], pool: Sequence[int], bias: float = 0.0, clears: int = 1):
+def value(
+    column: Sequence[int | None], pool: Sequence[int], bias: float = 0.0, clears: float = 1.0
+):
     cards = [0 if v is None else v for v in column]
     ups = [0 if v is None else 1 for v in column]
     return va.column_value(*cards, *ups, va.pool_vector(counts(pool)), bias, clears)
@@ -128,7 +130,7 @@ def static(rows: Sequence[Sequence[int | str | None]], pool: Sequence[int]) -> f
 def test_a_grid_is_worth_the_sum_of_its_columns_never_reading_a_face_down_card() -> None:
     pool = va.pool_vector(counts(POOL))
     values = {
-        va.grid_value(*grid_arrays(GRID, junk), pool, pool, 0.0, 0.0, 1) for junk in (-2, 5, 12)
+        va.grid_value(*grid_arrays(GRID, junk), pool, pool, 0.0, 0.0, 1.0) for junk in (-2, 5, 12)
     }
     assert len(values) == 1
     assert values.pop() == pytest.approx(static(GRID, POOL))  # the cleared column counts 0
@@ -153,7 +155,7 @@ def test_the_look_ahead_is_what_the_next_card_is_expected_to_save() -> None:
     cells, hidden, cleared = grid_arrays(GRID)
     down, drawn = va.pool_vector(counts(POOL)), va.pool_vector(counts(draw))
     for weight in (1.0, 0.5):
-        got = va.grid_value(cells, hidden, cleared, down, drawn, weight, 0.0, 1)
+        got = va.grid_value(cells, hidden, cleared, down, drawn, weight, 0.0, 1.0)
         assert got == pytest.approx(before - weight * saved)
 
 
@@ -166,7 +168,7 @@ def test_with_the_look_ahead_turning_a_card_up_is_worth_something() -> None:
     cells, hidden, cleared = grid_arrays(rows)
     pool = va.pool_vector(counts(POOL))
     k = 1  # [0, 1]
-    for weight, clears in ((0.0, 0), (1.0, 1)):
+    for weight, clears in ((0.0, 0.0), (1.0, 1.0)):
         now = va.grid_value(cells, hidden, cleared, pool, pool, weight, 0.0, clears)
         flipped = 0.0
         for card in POOL:
@@ -222,7 +224,7 @@ def test_column_gains_are_exactly_the_best_of_the_three_places() -> None:
         pool = va.pool_vector(np.array([rng.randint(0, 10) for _ in range(va.VALUES)]))
         pot = np.array([[rng.random() for _ in range(va.VALUES)] for _ in range(2)])
         pot *= rng.random() < 0.7  # no potential, as for the other players, in a third
-        bias, clears = rng.choice([0.0, 0.5]), rng.choice([0, 1])
+        bias, clears = rng.choice([0.0, 0.5]), rng.choice([0.0, 1.0])
         va.column_gains(*cards, *ups, pool, bias, clears, pot, out)
         junk = [c if u else rng.choice(cards) for c, u in zip(cards, ups, strict=True)]
         again = np.zeros(va.VALUES)

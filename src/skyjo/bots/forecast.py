@@ -91,12 +91,13 @@ def features(t, b, ints, out):  # type: ignore[no-untyped-def]
     colv = np.zeros(COLS)
     gains = np.zeros((COLS, va.VALUES))
     downs = np.zeros(n, np.int64)
+    no_potential = np.zeros((2, va.VALUES))
     fewest = 12
     for p in range(n):
         hidden = t.seats[b, HIDDEN, p]
         downs[p] = va._load(t.cells[b, p], hidden, t.seats[b, CLEARED, p], vals, ups, gone)
         fewest = min(fewest, downs[p])
-        va._columns(vals, ups, gone, dp, 0.0, 1.0, va._NO_POTENTIAL, colv, gains)
+        va._columns(vals, ups, gone, dp, 0.0, 1.0, no_potential, colv, gains)
         high = 0
         pairs = 0
         for col in range(COLS):

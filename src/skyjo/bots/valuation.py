@@ -80,7 +80,9 @@ NO_VALUE = VALUES  #: none
 
 _COLUMN_CELLS = np.array([[col + COLS * row for row in range(ROWS)] for col in range(COLS)])
 _INF = 1e18
-_NO_POTENTIAL = np.zeros((2, VALUES))
+# `pot` is always a writable float array and `clears` a float (never a module-level
+# array, which Numba freezes read-only, nor an int): each of the column functions
+# then compiles once, not once per argument type.
 
 
 @njit(cache=True)
@@ -121,7 +123,7 @@ def column_value(a, b, c, ua, ub, uc, pool, bias, clears):  # type: ignore[no-un
     read). A face-down card is worth the pool's mean plus `bias`; with
     `clears`, the chance that the face-down cards complete three equal cards
     (which then score 0, RULES.md 2.6, 2.9) counts."""
-    return _column(a, b, c, ua, ub, uc, pool, bias, clears, _NO_POTENTIAL)
+    return _column(a, b, c, ua, ub, uc, pool, bias, float(clears), np.zeros((2, VALUES)))
 
 
 @njit(cache=True)
@@ -300,7 +302,8 @@ def grid_value(cells, hidden, cleared, down_pool, draw_pool, lookahead, bias, cl
     _load(cells, hidden, cleared, vals, ups, gone)
     colv = np.zeros(COLS)
     gains = np.zeros((COLS, VALUES))
-    _columns(vals, ups, gone, down_pool, bias, clears, _NO_POTENTIAL, colv, gains)
+    no_potential = np.zeros((2, VALUES))
+    _columns(vals, ups, gone, down_pool, bias, float(clears), no_potential, colv, gains)
     value = colv.sum()
     if lookahead != 0.0:
         value -= lookahead * _lookahead(gains, draw_pool)
@@ -435,13 +438,14 @@ def decide_for(  # type: ignore[no-untyped-def]
     downs = np.zeros(n, np.int64)
     nxt = (me + 1) % n
     next_gain = np.zeros(VALUES)  # the next player's saving with each card
+    no_potential = np.zeros((2, VALUES))  # theirs are not weighed
     for p in range(n):
         if p == me:
             continue
         downs[p] = _load(cells[p], hidden[p], cleared[p], ovals, oups, ogone)
         if p != nxt and not every_other:
             continue
-        _columns(ovals, oups, ogone, dp, 0.0, clears, _NO_POTENTIAL, ocolv, ogains)
+        _columns(ovals, oups, ogone, dp, 0.0, clears, no_potential, ocolv, ogains)
         static[p] = ocolv.sum()
         total = 0.0
         for i in range(VALUES):
