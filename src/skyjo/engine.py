@@ -11,7 +11,9 @@ few pure functions over it, in the style of pgx and OpenSpiel:
   nothing;
 - what one player may see is in `skyjo.observation` (`observe`), the events
   a step reports and the history a state holds in `skyjo.events`; both are
-  beside the engine, and the engine imports `skyjo.events` only.
+  beside the engine, and the engine imports `skyjo.events` only;
+- the action ids and names, `Phase`, `GAME_INFO` and the engine's errors are
+  in `skyjo.actions`, re-exported here.
 
 A turn is split into two actions so that a player who draws sees the card
 before deciding (RULES.md 2.5): first `DRAW` or `TAKE_DISCARD`, then
@@ -27,21 +29,35 @@ same seed and actions always give the same game. Grid positions are indices
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
-from skyjo.errors import SkyjoError
+from skyjo.actions import (
+    ACTION_NAMES,
+    DRAW,
+    FLIP,
+    GAME_INFO,
+    NEXT_ROUND,
+    NUM_ACTIONS,
+    REVEAL,
+    SWAP,
+    TAKE_DISCARD,
+    EngineError,
+    GameInfo,
+    IllegalActionError,
+    Phase,
+    Reason,
+    _integral,
+    _shown,
+    action_from_name,
+    action_name,
+    where,
+)
 from skyjo.events import Event, History
 from skyjo.rules import (
     COLS,
     COLUMNS,
-    DECK_SIZE,
     GRID_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Rules,
     check_deck,
     check_player_count,
@@ -49,113 +65,14 @@ from skyjo.rules import (
 from skyjo.scoring import column_clears, is_game_over, round_scores
 from skyjo.shuffle import shuffled, shuffled_deck
 
-# --- actions: one flat integer space (OpenSpiel style) -----------------------
-
-REVEAL = 0  #: REVEAL + k, k in 0..11: turn up grid position k in the opening.
-DRAW = 12  #: draw the top card of the draw pile.
-TAKE_DISCARD = 13  #: take the top card of the discard pile.
-SWAP = 14  #: SWAP + k: exchange the held card with grid position k.
-FLIP = 26  #: FLIP + k: discard the drawn card and turn up grid position k.
-NEXT_ROUND = 38  #: deal the next round once a round is over.
-NUM_ACTIONS = 39
-
 ALL_POSITIONS = (1 << GRID_SIZE) - 1  # a bitmask with every grid position set
 _BIT = tuple(1 << k for k in range(GRID_SIZE))
 _COLUMN = COLUMNS
 _COLUMN_MASK = tuple(sum(_BIT[k] for k in column) for column in COLUMNS)
 
 
-class Phase(IntEnum):
-    """Where a game stands (RULES.md 2.3, 2.5, 2.8, 2.9, 3)."""
-
-    REVEAL = 0  #: every player turns up two cards, in seat order
-    TURNS = 1  #: ordinary turns
-    FINAL_TURNS = 2  #: someone has ended the round; the others play one more turn
-    ROUND_OVER = 3  #: scored; the ender deals the next round with NEXT_ROUND
-    GAME_OVER = 4  #: a total reached the target
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """Facts of the game declared up front (OpenSpiel's GameInfo)."""
-
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-    num_actions: int = NUM_ACTIONS
-    grid_size: int = GRID_SIZE
-    deck_size: int = DECK_SIZE
-    #: No bound holds in principle: players may exchange face-up cards forever.
-    max_game_length: int | None = None
-    #: Not a rule but the one limit every driver applies (`skyjo.match`): a
-    #: round that reaches this many turns without ending is stalled, and the
-    #: match stops there. Rounds between the package's bots last at most a few
-    #: hundred turns, even with 8 players.
-    max_round_turns: int = 2_000
-
-
-GAME_INFO = GameInfo()
-
 # Plain ints for the hot paths (an IntEnum attribute look-up costs more).
 _REVEAL, _TURNS, _FINAL_TURNS, _ROUND_OVER, _GAME_OVER = (int(p) for p in Phase)
-
-
-class IllegalActionError(SkyjoError):
-    """An action that the rules do not allow in this state; the state is unchanged.
-
-    `kind` and `params` say why (`why_illegal`): e.g. ``flip_face_up`` with
-    ``{"seat": 1, "position": [0, 2]}`` (RULES.md 2.5).
-    """
-
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        # why_illegal's reasons (`Reason`): the seat is the player to act
-        "action_not_integer": ("value",),
-        "action_unknown": ("action", "last"),
-        "game_over": ("action",),
-        "round_over": ("action",),
-        "reveal_first": ("seat", "action"),
-        "reveal_face_up": ("seat", "position"),
-        "take_first": ("seat", "action"),
-        "not_a_first_step": ("seat", "action"),
-        "must_place": ("seat", "action"),
-        "discard_not_put_back": ("seat",),
-        "flip_cleared": ("seat", "position"),
-        "flip_face_up": ("seat", "position"),
-        "exchange_cleared": ("seat", "position"),
-        "place_held": ("seat", "action"),
-        # start_round and reshuffle
-        "round_not_over": ("phase",),
-        "draw_pile_not_empty": ("draw_pile_size",),
-        "reshuffle_not_discard_pile": ("given", "expected"),
-    }
-    #: A tournament names the bot that chose the action and the game (skyjo.sim).
-    EXTRA: ClassVar[frozenset[str]] = frozenset({"bot", "game"})
-
-
-class EngineError(SkyjoError):
-    """A bad argument to the engine, not a move: a missing or non-integer seed,
-    rules that are not a `Rules`, an action id or name that does not exist, a
-    seat that is not at the table. `kind` and `params` name which."""
-
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "seed_missing": (),
-        "seed_not_integer": ("value",),
-        "rules_not_rules": ("value",),
-        "action_not_integer": ("value",),
-        "action_unknown": ("action", "last"),
-        "action_name_unknown": ("name",),
-        # skyjo.observation's viewer
-        "seat_not_integer": ("value",),
-        "seat_unknown": ("seat", "players"),
-    }
-
-
-class Reason(NamedTuple):
-    """Why an action is illegal: the error's `kind`, its JSON-ready `params`,
-    and the English `sentence`."""
-
-    kind: str
-    params: dict[str, Any]
-    sentence: str
 
 
 class RoundResult(NamedTuple):
@@ -492,17 +409,6 @@ def step_with_events(state: State, action: int) -> tuple[State, tuple[Event, ...
     return new, tuple(events)
 
 
-def _integral(value: Any) -> int | None:
-    """`value` as an int if it is an integer of any integral type (NumPy's
-    included, `operator.index`), else None; a bool is not an integer here."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
-
-
 def _action_id(state: State, action: Any) -> int:
     """The int action id of an integral `action`; anything else is illegal."""
     as_int = _integral(action)
@@ -548,7 +454,7 @@ def why_illegal(state: State, action: Any, who: str | None = None) -> Reason:
         return Reason(
             "reveal_face_up",
             _at(seat, k),
-            f"{who} cannot reveal {_where(k)}: that card is already face up",
+            f"{who} cannot reveal {where(k)}: that card is already face up",
         )
     k = (action - SWAP) % GRID_SIZE  # the position of an exchange or a flip
     if state.held is None:
@@ -574,18 +480,18 @@ def why_illegal(state: State, action: Any, who: str | None = None) -> Reason:
             return Reason(
                 "flip_cleared",
                 _at(seat, k),
-                f"{who} cannot flip {_where(k)}: that column is cleared",
+                f"{who} cannot flip {where(k)}: that column is cleared",
             )
         return Reason(
             "flip_face_up",
             _at(seat, k),
-            f"{who} cannot flip {_where(k)}: that card is already face up",
+            f"{who} cannot flip {where(k)}: that card is already face up",
         )
     if action == SWAP + k:
         return Reason(
             "exchange_cleared",
             _at(seat, k),
-            f"{who} cannot exchange {_where(k)}: that column is cleared",
+            f"{who} cannot exchange {where(k)}: that column is cleared",
         )
     return Reason("place_held", mine, f"{who} must place the held card, not {name}")
 
@@ -599,11 +505,6 @@ def _reason_args(state: State, action: Any) -> tuple[str, str, dict[str, Any]]:
 def _at(seat: int, k: int) -> dict[str, Any]:
     """The params of a reason about seat's grid position k: `[row, col]`."""
     return {"seat": seat, "position": list(divmod(k, COLS))}
-
-
-def _where(k: int) -> str:
-    row, col = divmod(k, COLS)
-    return f"[{row}, {col}]"
 
 
 def _reveal(state: State, k: int, events: list[Event] | None) -> State:
@@ -810,55 +711,6 @@ def _end_round(state: State, events: list[Event] | None) -> State:
 # --- reading a state -------------------------------------------------------------
 
 
-def action_name(action: int) -> str:
-    """A readable name: `reveal [0, 1]`, `draw`, `take discard`, `exchange [2, 3]`,
-    `discard and flip [1, 0]`, `next round`."""
-    as_int = _integral(action)
-    if as_int is None:
-        raise EngineError(
-            f"an action is an integer, not {_shown(action)}",
-            "action_not_integer",
-            {"value": _shown(action)},
-        )
-    action = as_int
-    if action == DRAW:
-        return "draw"
-    if action == TAKE_DISCARD:
-        return "take discard"
-    if action == NEXT_ROUND:
-        return "next round"
-    if REVEAL <= action < REVEAL + GRID_SIZE:
-        return f"reveal {_where(action - REVEAL)}"
-    if SWAP <= action < SWAP + GRID_SIZE:
-        return f"exchange {_where(action - SWAP)}"
-    if FLIP <= action < FLIP + GRID_SIZE:
-        return f"discard and flip {_where(action - FLIP)}"
-    raise EngineError(
-        f"there is no action {action} (actions are 0 to {NUM_ACTIONS - 1})",
-        "action_unknown",
-        {"action": action, "last": NUM_ACTIONS - 1},
-    )
-
-
-def _shown(value: Any, limit: int = 40) -> str:
-    """`repr(value)`, cut to `limit` characters, for an error message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-ACTION_NAMES = tuple(action_name(a) for a in range(NUM_ACTIONS))
-
-
-def action_from_name(name: str) -> int:
-    """The action id of a name given by `action_name`."""
-    try:
-        return ACTION_NAMES.index(name)
-    except ValueError:
-        raise EngineError(
-            f"there is no action named {name!r}", "action_name_unknown", {"name": _shown(name)}
-        ) from None
-
-
 def history(state: State) -> list[int]:
     """Every action of the game so far, oldest first (NEXT_ROUND between rounds)."""
     return list(state.history)
@@ -879,3 +731,41 @@ def cards_in_play(state: State) -> list[int]:
     for seat, grid in enumerate(state.grids):
         cards += (v for k, v in enumerate(grid) if not state.cleared[seat] & _BIT[k])
     return cards
+
+
+__all__ = [  # the core's API: the actions (skyjo.actions) are read from here too
+    "ACTION_NAMES",
+    "ALL_POSITIONS",
+    "DRAW",
+    "FLIP",
+    "GAME_INFO",
+    "NEXT_ROUND",
+    "NUM_ACTIONS",
+    "REVEAL",
+    "SWAP",
+    "TAKE_DISCARD",
+    "EngineError",
+    "Game",
+    "GameInfo",
+    "IllegalActionError",
+    "Phase",
+    "Reason",
+    "RoundResult",
+    "State",
+    "action_from_name",
+    "action_name",
+    "cards_in_play",
+    "current_player",
+    "history",
+    "is_over",
+    "legal_action_mask",
+    "legal_actions",
+    "new_game",
+    "raw_score",
+    "reshuffle",
+    "start_round",
+    "step",
+    "step_with_events",
+    "where",
+    "why_illegal",
+]
