@@ -114,9 +114,9 @@ export const STRINGS = {
     "reason.no_penalty": "{ender} ended with {raw}: under the \"none\" variant the ender's score is never doubled",
     "reason.not_positive": "{ender} ended with {raw}: a score of 0 or below is never doubled",
     "reason.doubled": "{ender} ended with {raw} and {rival} has {other}, which is not higher: {ender}'s score is doubled to {score}",
-    "reason.doubledAlways": "{ender} ended with {raw} and {rival} has {other}, which is not higher: {ender}'s score is doubled to {score}, whatever its sign (the \"always\" variant)",
+    "reason.doubled.always": "{ender} ended with {raw} and {rival} has {other}, which is not higher: {ender}'s score is doubled to {score}, whatever its sign (the \"always\" variant)",
     "reason.lowest": "{ender} ended with {raw}, the single lowest score: not doubled",
-    "reason.lowestAlways": "{ender} ended with {raw}, the single lowest score: not doubled (the \"always\" variant)",
+    "reason.lowest.always": "{ender} ended with {raw}, the single lowest score: not doubled (the \"always\" variant)",
     // A refusal of the model (SheetError): its kind and params (docs/scorepad.md).
     "pad.inRound": "round {round}: {text}",
     "mistake.card_count": "{player}: {count} cards written, but a grid has {size} (or write one number, the round total)",
@@ -321,9 +321,9 @@ export const STRINGS = {
     "reason.no_penalty": "{ender} cerró con {raw}: con la variante «nunca» no se dobla",
     "reason.not_positive": "{ender} cerró con {raw}: 0 o menos nunca se dobla",
     "reason.doubled": "{ender} cerró con {raw} y {rival} tiene {other}, que no es más: se dobla a {score}",
-    "reason.doubledAlways": "{ender} cerró con {raw} y {rival} tiene {other}, que no es más: se dobla a {score}, sea cual sea su signo (la variante «siempre»)",
+    "reason.doubled.always": "{ender} cerró con {raw} y {rival} tiene {other}, que no es más: se dobla a {score}, sea cual sea su signo (la variante «siempre»)",
     "reason.lowest": "{ender} cerró con {raw}, la puntuación más baja: no se dobla",
-    "reason.lowestAlways": "{ender} cerró con {raw}, la puntuación más baja: no se dobla (la variante «siempre»)",
+    "reason.lowest.always": "{ender} cerró con {raw}, la puntuación más baja: no se dobla (la variante «siempre»)",
     // Un rechazo del modelo (SheetError): su kind y sus params (docs/scorepad.md).
     "pad.inRound": "ronda {round}: {text}",
     "mistake.card_count": "{player}: hay {count} cartas escritas, pero una cuadrícula tiene {size} (o escribe un solo número, el total de la ronda)",
@@ -528,9 +528,9 @@ export const STRINGS = {
     "reason.no_penalty": "{ender} a terminé avec {raw}\u00a0: avec la variante «\u00a0jamais\u00a0», pas de doublement",
     "reason.not_positive": "{ender} a terminé avec {raw}\u00a0: un score de 0 ou moins n'est jamais doublé",
     "reason.doubled": "{ender} a terminé avec {raw} mais {rival} a {other}\u00a0: doublé à {score}",
-    "reason.doubledAlways": "{ender} a terminé avec {raw} mais {rival} a {other}\u00a0: doublé à {score}, quel que soit son signe (variante «\u00a0toujours\u00a0»)",
+    "reason.doubled.always": "{ender} a terminé avec {raw} mais {rival} a {other}\u00a0: doublé à {score}, quel que soit son signe (variante «\u00a0toujours\u00a0»)",
     "reason.lowest": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé",
-    "reason.lowestAlways": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé (variante «\u00a0toujours\u00a0»)",
+    "reason.lowest.always": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé (variante «\u00a0toujours\u00a0»)",
     // Un refus du modèle (SheetError) : son kind et ses params (docs/scorepad.md).
     "pad.inRound": "manche {round}\u00a0: {text}",
     "mistake.card_count": "{player}\u00a0: {count} cartes écrites, mais une grille en a {size} (ou écris un seul nombre, le total de la manche)",
@@ -735,9 +735,9 @@ export const STRINGS = {
     "reason.no_penalty": "{ender} hat die Runde mit {raw} beendet: Mit der Variante „nie“ wird nicht verdoppelt",
     "reason.not_positive": "{ender} hat die Runde mit {raw} beendet: 0 oder weniger wird nie verdoppelt",
     "reason.doubled": "{ender} hat die Runde mit {raw} beendet, aber {rival} hat {other}: verdoppelt auf {score}",
-    "reason.doubledAlways": "{ender} hat die Runde mit {raw} beendet, aber {rival} hat {other}: verdoppelt auf {score}, egal mit welchem Vorzeichen (Variante „immer“)",
+    "reason.doubled.always": "{ender} hat die Runde mit {raw} beendet, aber {rival} hat {other}: verdoppelt auf {score}, egal mit welchem Vorzeichen (Variante „immer“)",
     "reason.lowest": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt",
-    "reason.lowestAlways": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt (Variante „immer“)",
+    "reason.lowest.always": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt (Variante „immer“)",
     // Eine Ablehnung des Modells (SheetError): ihr kind und ihre params (docs/scorepad.md).
     "pad.inRound": "Runde {round}: {text}",
     "mistake.card_count": "{player}: {count} Karten eingetragen, aber eine Auslage hat {size} (oder trag eine einzige Zahl ein, die Rundensumme)",
@@ -889,14 +889,14 @@ export function gridText(grid) {
 
 /** Why a round's ender scored what they did, in words, from the server's facts (`round.explain`:
  * skyjo.scoring.round_facts, its seats counted in the order of `players`): no rule is applied
- * here, the server says which sentence it is ("doubled", "lowest"...) and its numbers. The
- * server's English `round.reason` for facts this page cannot word. */
+ * here, the server says which sentence it is ("doubled", "lowest"...), under which variant, and
+ * its numbers. The server's English `round.reason` for facts this page cannot word. */
 export function reasonText(round, players) {
   const explain = round?.explain;
   const fallback = round?.reason ?? "";
   if (!explain) return fallback;
-  const always = explain.penalty === "always" && ["doubled", "lowest"].includes(explain.kind);
-  const template = STRINGS[language()]?.[`reason.${explain.kind}${always ? "Always" : ""}`];
+  const table = STRINGS[language()] ?? {}; // "reason.<kind>.<penalty>": a variant's own note
+  const template = table[`reason.${explain.kind}.${explain.penalty}`] ?? table[`reason.${explain.kind}`];
   if (template === undefined) return fallback;
   const params = { ...explain, ender: players[explain.ender], rival: players[explain.rival] };
   return filled(template, params) ?? fallback;
