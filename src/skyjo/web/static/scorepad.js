@@ -29,7 +29,7 @@ const state = {
   notice: "",
   sharing: null, // {id, read, edit}: the links to the open sheet, shown
   keypad: keypadDefault(),
-  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: "positive" },
+  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: FACTS.default_penalty },
 };
 
 // ------------------------------------------------------------------ the server
