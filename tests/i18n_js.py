@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 #: Placeholders a translation may leave out, by key: their values are English text from
-#: the server (a `detail`, `what` or `reason` sentence), or say nothing a reader needs
-#: (the empty name; the code of the room just asked for). A translation never adds one.
+#: the server (a `detail`, `what` or `reason` sentence, the engine's name of a `phase`), or
+#: say nothing a reader needs (the empty name; the code of the room just asked for). A
+#: translation never adds one.
 OMITTABLE = {
-    "kind.illegal": {"detail"},
+    "illegal.round_not_over": {"phase"},
     "kind.not_over": {"detail"},
     "kind.text_empty": {"what"},
     "kind.text_too_long": {"what"},
@@ -84,7 +85,7 @@ def run_js(module: Path, expression: str, data: Any = None, **browser: Any) -> A
 
 def render(path: Path, function: str, language: str, errors: list[dict[str, Any]]) -> list[str]:
     """The JS module `path`'s `function` (in `language`) applied to each error, run by node."""
-    return run_js(path, f"input.map(mod.{function})", errors, saved=language)
+    return run_js(path, f"input.map((error) => mod.{function}(error))", errors, saved=language)
 
 
 def core_kinds(module: Any, error: str) -> set[str]:

@@ -27,8 +27,9 @@ names (give or take `EXTRA`). So the tables are the code's own list of every
 kind: tests/test_error_kinds.py walks every subclass's `KINDS` and checks that
 each language of the web client has a sentence for each, naming the same
 params (but for the classes no page shows: `ScoringError`, which reaches the
-scorepad only as a `SheetError`, and `LineupError`), and that every raise site
-in src/ names a declared kind with its params.
+scorepad only as a `SheetError`, `EngineError`, `LineupError`, and for now
+`RecordError`), and that every raise site in src/ names a declared kind with its
+params.
 """
 
 from __future__ import annotations

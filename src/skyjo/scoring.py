@@ -355,8 +355,10 @@ class RoundScore:
 
     Build it with `score_round`. `raw` and `scores` map each player, in seat
     order, to their raw and final round score; `reason` says in a sentence why
-    the ender's score was or was not doubled. The dicts are the object's own:
-    treat them as read-only.
+    the ender's score was or was not doubled, and `facts` says it as facts
+    (`round_facts`: seats numbered in the order of `raw`), for an interface to
+    say in its own language. The dicts are the object's own: treat them as
+    read-only.
     """
 
     raw: dict[str, int] = field(hash=False)
@@ -364,6 +366,7 @@ class RoundScore:
     ender: str
     doubled: bool
     reason: str
+    facts: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of RULES.md 6 (``raw``, ``scores``, ``doubled``) plus ender and reason."""
@@ -429,8 +432,11 @@ def score_round(raw: Mapping[str, int], ender: str, penalty: str = "positive") -
     seat = players.index(ender)
     final, doubled = round_scores([raw[p] for p in players], seat, penalty)
     scores = dict(zip(players, final, strict=True))
-    reason = _penalty_reason(raw, ender, penalty)
-    return RoundScore(raw=dict(raw), scores=scores, ender=ender, doubled=doubled, reason=reason)
+    facts = round_facts([raw[p] for p in players], seat, penalty)
+    reason = _penalty_reason(players, facts)
+    return RoundScore(
+        raw=dict(raw), scores=scores, ender=ender, doubled=doubled, reason=reason, facts=facts
+    )
 
 
 def round_facts(raw: Sequence[int], ender: int, penalty: str = "positive") -> dict[str, Any]:
@@ -459,10 +465,9 @@ def round_facts(raw: Sequence[int], ender: int, penalty: str = "positive") -> di
     return {"kind": kind, **facts, "penalty": penalty}
 
 
-def _penalty_reason(raw: Mapping[str, int], ender: str, penalty: str) -> str:
-    """The English sentence of `round_facts` (RULES.md 2.10)."""
-    players = list(raw)
-    facts = round_facts([raw[p] for p in players], players.index(ender), penalty)
+def _penalty_reason(players: Sequence[str], facts: Mapping[str, Any]) -> str:
+    """The English sentence of `round_facts` (RULES.md 2.10), the seats named by `players`."""
+    ender, penalty = players[facts["ender"]], facts["penalty"]
     ended = f"{ender} ended with {facts['raw']}"
     if facts["kind"] == "no_penalty":
         return f'{ended}: under the "none" variant the ender\'s score is never doubled'

@@ -22,7 +22,7 @@ from skyjo.scorepad import sheet as sheet_module
 from skyjo.scorepad.entries import parse_entry
 from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.sheet import FORMAT, Sheet, SheetError
-from skyjo.scoring import GRID_KINDS, Scoresheet, score_grid, score_round
+from skyjo.scoring import GRID_KINDS, Scoresheet, round_facts, score_grid, score_round
 
 GRID_14 = "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2"  # RULES.md 4: column 0 is three 7s, cleared
 
@@ -66,6 +66,9 @@ def test_cleo_ends_with_14_while_ana_has_9_and_writes_28() -> None:
     }
     assert played["doubled"] is True
     assert played["reason"] == score_round({"Ana": 9, "Ben": 20, "Cleo": 14}, "Cleo").reason
+    # and as facts, for a page to say in its language: Cleo (seat 2) doubled, Ana had 9
+    assert played["explain"] == round_facts([9, 20, 14], 2, "positive")
+    assert (played["explain"]["kind"], played["explain"]["rival"]) == ("doubled", 0)
 
 
 def test_ana_ending_with_the_single_lowest_3_changes_nothing() -> None:

@@ -25,6 +25,15 @@ SCREENS = {
 }
 #: The smallest phone still in use (320 px wide): all in view too, no sideways scroll.
 SMALL = {"width": 320, "height": 568}
+#: An init script that keeps the page's WebSockets (`window.sockets`), for a test to send
+#: what the board never sends (a move out of turn, an illegal move).
+KEEP_SOCKETS = """
+const Native = window.WebSocket;
+window.sockets = [];
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.sockets.push(this); }
+};
+"""
 MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
 #: The seats' grids, the piles (and a card in hand), the prompt and the moves.
 TABLE = [".seat", ".card.pile", ".prompt", ".choice"]

@@ -4,11 +4,13 @@ tests/web/artifacts/. Every wait is on a condition of the page, never on time.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx2
 from browsing import (
     DESKTOP,
+    KEEP_SOCKETS,
     MY_TURN,
     PHONE,
     SCREENS,
@@ -189,16 +191,6 @@ def test_the_language_switches_to_spanish(
     page.select_option("#language", "en")
 
 
-#: Keeps the page's WebSockets, for a test to send what the board never sends (a move out of turn).
-KEEP_SOCKETS = """
-const Native = window.WebSocket;
-window.sockets = [];
-window.WebSocket = class extends Native {
-  constructor(...args) { super(...args); window.sockets.push(this); }
-};
-"""
-
-
 def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
@@ -227,4 +219,46 @@ def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
     page.select_option("[data-key=room-language]", "en")  # the same refusal, in English
     page.evaluate("() => window.sockets.at(-1).send(JSON.stringify({type: 'move', action: 0}))")
     expect(refusal).to_have_text("Refused: it is Ana's turn, not Bea's")
+    context.close()
+
+
+#: Rewrites the page's facts block as it is parsed, as a server with other defaults
+#: (`default_bot`, `default_penalty`) would have written it.
+OTHER_DEFAULTS = """
+new MutationObserver((_, observer) => {
+  const block = document.getElementById("skyjo-facts");
+  try {
+    const facts = JSON.parse(block.textContent);
+    block.textContent = JSON.stringify({ ...facts, default_bot: "basic", default_penalty: "none" });
+    observer.disconnect();
+  } catch {}  // not there, or not parsed whole yet
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_front_page_offers_the_server_s_default_bot_level_and_penalty(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """The level and the penalty selected at first are the facts' (`default_bot`,
+    `default_penalty`), not the script's: the front page given other defaults selects
+    those, and a room started at once seats bots of that level."""
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(server.base)
+    expect(page.locator("[data-key=level]")).to_have_value("greedy")  # the server's own
+    page.close()
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    context.add_init_script(OTHER_DEFAULTS)
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.goto(server.base)
+    expect(page.locator("[data-key=level]")).to_have_value("basic")
+    page.click("summary")  # more options
+    expect(page.locator("[data-key=penalty]")).to_have_value("none")
+    page.click("[data-key=count-1]")
+    with page.expect_request(f"{server.base}/api/rooms") as created:
+        page.click("[data-key=start]")
+    config = json.loads(created.value.post_data or "{}")
+    assert [seat.get("bot") for seat in config["seats"]][1:] == ["basic"]
+    assert config["rules"]["ender_penalty"] == "none"
+    page.wait_for_selector(".mine .grid.large")
     context.close()

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsing import SCREENS, TABLE, click_and_wait, on_one_screen
+from browsing import KEEP_SOCKETS, SCREENS, TABLE, click_and_wait, on_one_screen
 from liveserver import Server
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -175,4 +175,51 @@ def test_the_header_s_language_menu_offers_four_languages_on_a_narrow_phone(
     nothing_cut(page, [".top", ".top *"])
     page.reload()  # the choice is kept over the browser's German
     expect(page.locator("#language")).to_have_value("fr")
+    context.close()
+
+
+#: An illegal move's refusal, by language: Zoë draws before turning up her two cards,
+#: then turns up row 2, column 3 a second time (the engine's 0-based [1, 2]).
+ILLEGAL = {
+    "fr": (
+        "Refusé\u00a0: Tu dois d'abord retourner deux cartes, pas piocher une carte",
+        "Refusé\u00a0: Tu ne peux pas retourner la carte en ligne 2, colonne 3\u00a0: elle est"
+        " déjà face visible",
+    ),
+    "de": (
+        "Abgelehnt: Du musst zuerst zwei Karten aufdecken und kannst nicht eine Karte ziehen",
+        "Abgelehnt: Du kannst die Karte in Zeile 2, Spalte 3 nicht aufdecken: Sie liegt schon"
+        " offen",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_an_illegal_move_is_refused_in_the_page_s_language_and_the_cards_words(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path, language: str
+) -> None:
+    """The engine's kind of an illegal move, worded by the page: in the second person,
+    the card by row and column from 1 as its label says, the move by name. Screenshots:
+    lang-<language>-illegal-phone.png and -desktop.png."""
+    context = in_language(browser, language, problems)
+    context.add_init_script(KEEP_SOCKETS)
+    page = context.new_page()
+    page.goto(server.base)
+    page.click("[data-key=count-1]")
+    page.fill("#your-name", "Zoë")
+    page.click("[data-key=start]")
+    page.wait_for_selector(".mine button.card.playable")  # Zoë turns up her cards first
+    refusal = page.locator(".status .error")
+    send = "(action) => window.sockets.at(-1).send(JSON.stringify({type: 'move', action}))"
+    page.evaluate(send, 12)  # draw
+    expect(refusal).to_have_text(ILLEGAL[language][0])
+    click_and_wait(page, "[data-key=cell-0-6]")  # row 2, column 3
+    page.evaluate(send, 6)  # the same card again
+    expect(refusal).to_have_text(ILLEGAL[language][1])
+    label = page.get_attribute("[data-key=cell-0-6]", "aria-label") or ""
+    assert ("ligne 2, colonne 3" if language == "fr" else "Zeile 2, Spalte 3") in label
+    for screen in ("phone", "desktop"):
+        page.set_viewport_size(SCREENS[screen])
+        nothing_cut(page, [".status .error"])
+        page.screenshot(path=artifacts / f"lang-{language}-illegal-{screen}.png")
     context.close()

@@ -8,10 +8,24 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from i18n_js import run_js
 
+from skyjo.engine import (
+    DRAW,
+    FLIP,
+    REVEAL,
+    SWAP,
+    TAKE_DISCARD,
+    IllegalActionError,
+    State,
+    current_player,
+    new_game,
+    step,
+)
 from skyjo.scoring import round_facts, round_scores
 from skyjo.web import app as web_app
+from skyjo.web.protocol import refusal, refused
 
 TEXT = Path(web_app.__file__).parent / "static" / "text.js"
 SEATS = [{"name": "Ana"}, {"name": "Ben"}]
@@ -221,3 +235,127 @@ def test_every_sentence_the_client_writes_is_in_every_language() -> None:
     used |= {f"tab.{tab}" for tab in re.findall(r'"(\w+)"', tabs.group(1))}
     assert {"tab.scores", "round.waiting", "act.next"} <= used
     assert used <= english, sorted(used - english)
+
+
+def _illegal(state: State, action: int) -> dict:
+    """The `error` message a room sends for `action` in `state`: the engine's own
+    `IllegalActionError`, passed on with its kind and params (`protocol.refused`)."""
+    with pytest.raises(IllegalActionError) as raised:
+        step(state, action)
+    return refusal(refused("illegal", raised.value))
+
+
+def _illegal_moves() -> list[dict]:
+    """Illegal moves of a real game: Ana (seat 0) draws before turning up her two
+    cards, then turns up row 2, column 2 twice; after the reveals Ben (seat 1)
+    exchanges row 1, column 4 before drawing, draws twice, puts the discard back;
+    and an action the engine does not have."""
+    reveals = new_game(2, seed=3)
+    second = step(reveals, REVEAL + 5)
+    turns = step(step(step(second, REVEAL + 6), REVEAL + 0), REVEAL + 1)
+    assert current_player(turns) == 1
+    return [
+        _illegal(reveals, DRAW),
+        _illegal(second, REVEAL + 5),
+        _illegal(turns, SWAP + 3),
+        _illegal(step(turns, DRAW), DRAW),
+        _illegal(step(turns, TAKE_DISCARD), FLIP + 2),
+        _illegal(turns, 99),
+    ]
+
+
+def test_an_illegal_move_is_told_in_the_cards_words_in_every_language() -> None:
+    """The engine's kind of an illegal move, worded by the page: the seat by name (the
+    second person for the viewer's own), the position from 1 as the cards' labels
+    count, the action by name; unlike the engine's English (`seat 0`, `[1, 1]`)."""
+    moves = _illegal_moves()
+    assert [m["kind"] for m in moves] == [
+        "reveal_first",
+        "reveal_face_up",
+        "take_first",
+        "must_place",
+        "discard_not_put_back",
+        "action_unknown",
+    ]
+    assert moves[1]["message"] == "seat 0 cannot reveal [1, 1]: that card is already face up"
+    calls = [["refusalText", move, SEATS, viewer] for move in moves for viewer in (None, 0, 1)]
+
+    assert said("en", calls)[::3] == [  # a spectator's page
+        "Ana must first turn up two cards, not draw a card",
+        "Ana cannot turn up the card at row 2, column 2: it is face up already",
+        "Ben must first draw a card or take the discard, not exchange the card at row 1, column 4",
+        "Ben already holds a card and must place it, not draw a card",
+        "Ben took the discard and must exchange it: it may not be put back",
+        "there is no action 99: actions are 0 to 38",
+    ]
+    nb = "\u00a0"
+    mine = {  # the player's own page (Ana's first two moves, then Ben's)
+        "en": [
+            "you must first turn up two cards, not draw a card",
+            "you cannot turn up the card at row 2, column 2: it is face up already",
+            "you must first draw a card or take the discard, not exchange the card at row 1,"
+            " column 4",
+            "you already hold a card and must place it, not draw a card",
+            "you took the discard and must exchange it: it may not be put back",
+        ],
+        "es": [
+            "Primero debes descubrir dos cartas, no robar una carta",
+            "No puedes descubrir la carta de la fila 2, columna 2: ya está boca arriba",
+            "Primero debes robar una carta o coger la del descarte, no cambiar la carta de"
+            " la fila 1, columna 4",
+            "Ya tienes una carta en la mano y debes colocarla, no robar una carta",
+            "Cogiste la carta del descarte y debes cambiarla: no puedes devolverla",
+        ],
+        "fr": [
+            "Tu dois d'abord retourner deux cartes, pas piocher une carte",
+            f"Tu ne peux pas retourner la carte en ligne 2, colonne 2{nb}: elle est déjà face"
+            " visible",
+            "Tu dois d'abord piocher une carte ou prendre celle de la défausse, pas échanger la"
+            " carte en ligne 1, colonne 4",
+            "Tu as déjà une carte en main et dois la poser, pas piocher une carte",
+            f"Tu as pris la carte de la défausse et dois l'échanger{nb}: impossible de la remettre",
+        ],
+        "de": [
+            "Du musst zuerst zwei Karten aufdecken und kannst nicht eine Karte ziehen",
+            "Du kannst die Karte in Zeile 2, Spalte 2 nicht aufdecken: Sie liegt schon offen",
+            "Du musst zuerst eine Karte ziehen oder die Karte vom Ablagestapel nehmen und"
+            " kannst nicht die Karte in Zeile 1, Spalte 4 tauschen",
+            "Du hast schon eine Karte in der Hand, musst sie hinlegen und kannst nicht eine"
+            " Karte ziehen",
+            "Du hast die Karte vom Ablagestapel genommen und musst sie tauschen: Zurücklegen"
+            " geht nicht",
+        ],
+    }
+    for language, sentences in mine.items():
+        said_all = said(language, calls)
+        own = [said_all[1], said_all[4], said_all[8], said_all[11], said_all[14]]
+        assert own == sentences, language
+        # the other player's page names the one who tried
+        assert "Ben" in said_all[6] and "Ana" in said_all[2]
+        assert not any("{" in s or "seat 0" in s or "[1, 1]" in s for s in said_all), language
+    french = said("fr", calls)
+    assert french[0] == "Ana doit d'abord retourner deux cartes, pas piocher une carte"
+    assert french[12] == (
+        f"Ben a pris la carte de la défausse et doit l'échanger{nb}: impossible de la remettre"
+    )
+    german = said("de", calls)
+    assert german[3] == (
+        "Ana kann die Karte in Zeile 2, Spalte 2 nicht aufdecken: Sie liegt schon offen"
+    )
+
+
+def test_an_illegal_move_of_a_kind_the_page_does_not_know_is_told_in_english() -> None:
+    unknown = {"code": "illegal", "kind": "new_rule", "params": {"seat": 0}, "message": "EN"}
+    lost = {"code": "illegal", "kind": "must_place", "params": {"seat": 0}, "message": "EN"}
+    calls = [["refusalText", unknown, SEATS, 0], ["refusalText", lost, SEATS, 0]]
+    # a kind with no sentence, or a sentence whose params did not come: the server's English
+    assert said("de", calls) == ["EN", "EN"]
+    # MatchOver's `game_over` (no params) and the engine's (an action) are apart
+    over = {"code": "game_over", "kind": "game_over", "params": {}, "message": "EN"}
+    engine_over = {"code": "illegal", "kind": "game_over", "params": {"action": 12}}
+    engine_over["message"] = "EN"
+    calls = [["refusalText", over, SEATS, 0], ["refusalText", engine_over, SEATS, 0]]
+    assert said("fr", calls) == [
+        "La partie est terminée",
+        "La partie est terminée\u00a0: plus personne ne peut piocher une carte",
+    ]

@@ -12,9 +12,15 @@ from starlette.testclient import TestClient
 from webapp import serving
 
 from skyjo.names import MAX_NAME
-from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MAX_TARGET_SCORE, MIN_TARGET_SCORE
+from skyjo.rules import (
+    ENDER_PENALTIES,
+    MAX_PLAYERS,
+    MAX_TARGET_SCORE,
+    MIN_TARGET_SCORE,
+    Rules,
+)
 from skyjo.web.facts import SLOT
-from skyjo.web.settings import LADDER
+from skyjo.web.settings import DEFAULT_BOT, LADDER
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "skyjo" / "web" / "static"
 BLOCK = re.compile(r'<script type="application/json" id="skyjo-facts">(.*?)</script>', re.S)
@@ -38,6 +44,10 @@ def test_every_page_holds_the_servers_facts() -> None:
             assert facts["target_score"]["min"] == MIN_TARGET_SCORE
             assert facts["target_score"]["max"] == MAX_TARGET_SCORE
             assert facts["penalties"] == list(ENDER_PENALTIES)
+            # what a page offers first: the server's, one of the lists it gives
+            assert facts["default_bot"] == DEFAULT_BOT and DEFAULT_BOT in facts["bots"]
+            assert facts["default_penalty"] == Rules().ender_penalty
+            assert facts["default_penalty"] in facts["penalties"]
             assert facts["max_name"] == MAX_NAME
             assert facts["max_chat"] == 120  # the server's settings, not a constant
 
@@ -56,3 +66,21 @@ def test_the_client_writes_no_list_of_bots_nor_the_bounds_again() -> None:
         assert penalties not in text, f"{script.name} writes the penalties again"
         assert "maxlength: 40" not in text, f"{script.name} writes the longest name again"
         assert "max: 1000" not in text, f"{script.name} writes the target's bound again"
+
+
+def test_the_client_chooses_no_bot_level_nor_penalty_itself() -> None:
+    """No script names a bot level or a penalty in a string of its own: the default
+    level of the front page and the lobby, and the default penalty of the front page
+    and the scorepad, are the server's (`default_bot`, `default_penalty`). ("none" is
+    also an ordinary word of the page, and "basic" a kind of fetch response: those
+    two are looked for where a choice is made, `level: "..."`, `penalty: "..."`, `||`.)"""
+    common = {"none", "basic"}
+    for script in sorted(STATIC.glob("*.js")):
+        text = script.read_text(encoding="utf-8")
+        for word in (*LADDER, *ENDER_PENALTIES):
+            quote = r"[\"'`]"
+            anywhere = rf"{quote}{word}{quote}"
+            chosen = rf"(?:level|penalty|Level|Penalty)\w*\s*(?::|=|\|\|)\s*{quote}{word}{quote}"
+            quoted = re.search(chosen if word in common else anywhere, text)
+            assert not quoted, f"{script.name} writes {quoted.group()} itself"
+            assert not re.search(rf"\|\|\s*{quote}{word}{quote}", text), (script.name, word)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from i18n_js import OMITTABLE, run_js
 
+from skyjo.scoring import score_round
 from skyjo.web import app as web_app
 
 STATIC = Path(web_app.__file__).parent / "static"
@@ -125,13 +126,29 @@ GRID = {
     ],
     "total": 1,
 }
-DOUBLED = {"ender": "Ana", "raw": {"Ana": 14, "Ben": 9}, "scores": {"Ana": 28, "Ben": 9}}
-LOWEST = {"ender": "Ana", "raw": {"Ana": 5, "Ben": 9}, "scores": {"Ana": 5, "Ben": 9}}
+
+
+def scored(raw: dict[str, int], ender: str, penalty: str) -> dict[str, Any]:
+    """A round as the scorepad's API sends it: why the ender scored what they did as the
+    server's facts (`explain`, skyjo.scoring.round_facts) and in English (`reason`)."""
+    score = score_round(raw, ender, penalty)
+    return {
+        "ender": ender,
+        "doubled": score.doubled,
+        "explain": score.facts,
+        "reason": score.reason,
+    }
+
+
+PAIR = ["Ana", "Ben"]
+DOUBLED = scored({"Ana": 14, "Ben": 9}, "Ana", "positive")
+LOWEST = scored({"Ana": 5, "Ben": 9}, "Ana", "positive")
+NONE = scored({"Ana": 5, "Ben": 9}, "Ana", "none")
 EXPLAINED = (
     f"[mod.gridText({json.dumps(GRID)}),"
-    f" mod.reasonText({json.dumps({**DOUBLED, 'doubled': True, 'reason': 'EN'})}, 'positive'),"
-    f" mod.reasonText({json.dumps({**LOWEST, 'doubled': False, 'reason': 'EN'})}, 'positive'),"
-    f" mod.reasonText({json.dumps({**LOWEST, 'doubled': False, 'reason': 'EN'})}, 'none'),"
+    f" mod.reasonText({json.dumps(DOUBLED)}, {json.dumps(PAIR)}),"
+    f" mod.reasonText({json.dumps(LOWEST)}, {json.dumps(PAIR)}),"
+    f" mod.reasonText({json.dumps(NONE)}, {json.dumps(PAIR)}),"
     " mod.mistakeText({kind: 'name_repeated', params: {names: ['Ana', 'Ben']}, message: 'EN'})]"
 )
 
@@ -152,5 +169,64 @@ def test_the_scorepad_explains_rounds_in_french_and_german() -> None:
         "Ana hat die Runde mit 5 beendet: Mit der Variante „nie“ wird nicht verdoppelt",
         "Jeder Spieler hat seinen eigenen Namen, aber mehrfach vergeben: Ana und Ben",
     ]
-    # English shows the model's own sentences as the server sent them
-    assert node(SCOREPAD, EXPLAINED, saved="en")[1:4] == ["EN", "EN", "EN"]
+    # English words the same facts as the model's own sentences
+    assert node(SCOREPAD, EXPLAINED, saved="en")[1:4] == [
+        DOUBLED["reason"],
+        LOWEST["reason"],
+        NONE["reason"],
+    ]
+
+
+#: Rounds of three, each way the ender's penalty may go under each variant: doubled
+#: (Cleo ended, Ana lowest), the single lowest, a tie with the lowest (doubled), a
+#: score of 0 or below (never doubled under "positive", doubled under "always").
+TRIO = ["Ana", "Ben", "Cleo"]
+ROUNDS = [
+    scored(raw, "Cleo", penalty)
+    for penalty in ("positive", "always", "none")
+    for raw in (
+        {"Ana": 9, "Ben": 20, "Cleo": 14},
+        {"Ana": 9, "Ben": 20, "Cleo": 4},
+        {"Ana": 9, "Ben": 5, "Cleo": 5},
+        {"Ana": -3, "Ben": 20, "Cleo": -1},
+    )
+]
+
+
+def test_the_scorepad_words_the_server_s_facts_of_every_penalty_in_every_language() -> None:
+    """The page says why from the server's facts (`explain`): in English the model's own
+    sentence, word for word, for every kind under every variant; in each language a
+    sentence naming the ender, the rival and the numbers the facts give."""
+    kinds = {one["explain"]["kind"] for one in ROUNDS}
+    assert kinds == {"doubled", "lowest", "not_positive", "no_penalty"}
+    calls = f"input.map((round) => mod.reasonText(round, {json.dumps(TRIO)}))"
+    english = run_js(SCOREPAD, calls, ROUNDS, saved="en")
+    assert english == [one["reason"] for one in ROUNDS]
+    for language in ("es", "fr", "de"):
+        said = run_js(SCOREPAD, calls, ROUNDS, saved=language)
+        for one, sentence in zip(ROUNDS, said, strict=True):
+            facts = one["explain"]
+            assert sentence.startswith("Cleo ") and "{" not in sentence, (language, sentence)
+            assert str(facts["raw"]) in sentence and sentence != one["reason"], (language, sentence)
+            if facts["kind"] == "doubled":
+                rival = TRIO[facts["rival"]]
+                assert f"{rival} " in sentence and str(facts["score"]) in sentence, sentence
+    spanish = run_js(SCOREPAD, calls, ROUNDS[:2] + ROUNDS[7:8], saved="es")
+    assert spanish == [
+        "Cleo cerró con 14 y Ana tiene 9, que no es más: se dobla a 28",
+        "Cleo cerró con 4, la puntuación más baja: no se dobla",
+        "Cleo cerró con -1 y Ana tiene -3, que no es más: se dobla a -2, sea cual sea su"
+        " signo (la variante «siempre»)",
+    ]
+
+
+def test_the_scorepad_says_what_the_facts_say_and_decides_nothing() -> None:
+    """Facts that the page could not have worked out from the scores (an ender told
+    "lowest" with the higher score) are worded as given: the rule is the server's."""
+    told = {**DOUBLED, "explain": {**DOUBLED["explain"], "kind": "lowest"}}
+    unknown = {**DOUBLED, "explain": {**DOUBLED["explain"], "kind": "new_rule"}}
+    calls = f"input.map((round) => mod.reasonText(round, {json.dumps(PAIR)}))"
+    assert run_js(SCOREPAD, calls, [told, unknown], saved="de") == [
+        "Ana hat die Runde mit 14 beendet, dem niedrigsten Wert: nicht verdoppelt",
+        DOUBLED["reason"],  # a kind this page cannot word: the server's English
+    ]

@@ -432,15 +432,22 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
 ) -> None:
     test_an_error_names_its_kind_and_the_values_of_its_sentence(client)  # when run alone
     tables = sentence_tables(STATIC / "i18n.js", "kind")
-    assert set(tables["en"]) == set(tables["es"])
-    kinds = {error["kind"] for error in ERRORS}
+    illegal = sentence_tables(STATIC / "i18n.js", "illegal")  # an illegal move's: the engine's
+    assert set(tables["en"]) == set(tables["es"]) and set(illegal["en"]) == set(illegal["es"])
+    kinds = {error["kind"] for error in ERRORS if error["code"] != "illegal"}
     assert len(kinds) >= 8, sorted(kinds)  # every kind received across this module
     assert not kinds - set(tables["en"]), kinds - set(tables["en"])
+    moves = {error["kind"] for error in ERRORS if error["code"] == "illegal"}
+    assert {"action_unknown", "reveal_first"} <= moves <= set(illegal["en"]), moves
     english = render(STATIC / "i18n.js", "errorText", "en", ERRORS)
     spanish = render(STATIC / "i18n.js", "errorText", "es", ERRORS)
     for error, en, es in zip(ERRORS, english, spanish, strict=True):
-        assert en == error["message"], error  # the English page writes the server's sentence
-        assert es != en and not re.search(r"\{[a-z]+\}", es), (error, es)
+        if error["code"] == "illegal":  # the page words the seat, the position and the action
+            # itself, counting rows from 1 (tests/web/test_client_text.py): not the engine's words
+            assert not re.search(r"\{[a-z_]+\}", en), (error, en)
+        else:
+            assert en == error["message"], error  # the English page writes the server's sentence
+        assert es != en and not re.search(r"\{[a-z_]+\}", es), (error, es)
 
 
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:

@@ -17,6 +17,7 @@ from webapp import serving
 
 from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.sheet import Sheet, SheetError
+from skyjo.scoring import round_facts
 
 API = "/api/scorepad/sheets"
 BROWSER = "a-browser-s-token-kept-in-its-local-storage"
@@ -284,6 +285,17 @@ def test_the_preview_scores_each_entry_and_the_round_without_saving(client: Test
     scored = Sheet.new(["Ana", "Ben", "Cleo"]).preview(data, 1).score
     assert preview["round"]["scores"] == scored.scores == {"Ana": 14, "Ben": 10, "Cleo": -5}
     assert preview["round"]["reason"] == scored.reason
+    # why, as facts for the page to word (seats in the order of the sheet's players)
+    assert preview["round"]["explain"] == round_facts([14, 5, -5], 1, "positive")
+    assert preview["round"]["explain"] == {
+        "kind": "doubled",
+        "ender": 1,
+        "raw": 5,
+        "score": 10,
+        "rival": 2,
+        "other": -5,
+        "penalty": "positive",
+    }
     # one wrong entry, one missing: each said, the round refused, nothing saved
     partial = {"ender": "Ben", "entries": {"Ana": "7 13", "Ben": "5"}}
     preview = client.post(f"{API}/{sheet['id']}/preview", json={"round": partial}).json()

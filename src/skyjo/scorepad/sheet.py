@@ -429,6 +429,7 @@ def _round_summary(number: int, scored: ScoredRound, totals: dict[str, int]) -> 
         "ender": score.ender,
         "doubled": score.doubled,
         "reason": score.reason,
+        "explain": score.facts,
         "players": players,
         "totals": totals,
     }

@@ -1,5 +1,6 @@
 """What the server knows that the client's pages need, said once: the bots a room
-may seat, the rules' variants and bounds, and the limits of names, titles and chat.
+may seat (and the level offered first), the rules' variants, defaults and bounds,
+and the limits of names, titles and chat.
 
 The server writes these facts into each page it serves (`page`), as a JSON
 block `<script type="application/json" id="skyjo-facts">` that static/facts.js
@@ -25,10 +26,11 @@ from skyjo.rules import (
     MAX_TARGET_SCORE,
     MIN_PLAYERS,
     MIN_TARGET_SCORE,
+    Rules,
 )
 from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
 from skyjo.web.room_config import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
-from skyjo.web.settings import LADDER, Settings
+from skyjo.web.settings import DEFAULT_BOT, LADDER, Settings
 
 #: The empty block of a page as written in static/, which `page` fills.
 SLOT = '<script type="application/json" id="skyjo-facts">{}</script>'
@@ -36,10 +38,12 @@ SLOT = '<script type="application/json" id="skyjo-facts">{}</script>'
 
 def client_facts(settings: Settings) -> dict[str, Any]:
     """The facts a page is given. `bots`: the levels a seat may be given, weakest
-    first (each page names level `x` by its language table's `level.x`);
-    `penalties`: the ender's penalties (`penalty.x`)."""
+    first (each page names level `x` by its language table's `level.x`), and
+    `default_bot` the one a page offers first; `penalties`: the ender's
+    penalties (`penalty.x`), and `default_penalty` the rules' own."""
     return {
         "bots": list(LADDER),
+        "default_bot": DEFAULT_BOT,
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         "target_score": {
             "min": MIN_TARGET_SCORE,
@@ -47,6 +51,7 @@ def client_facts(settings: Settings) -> dict[str, Any]:
             "default": DEFAULT_TARGET_SCORE,
         },
         "penalties": list(ENDER_PENALTIES),
+        "default_penalty": Rules().ender_penalty,
         "turn_seconds": {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
         "max_name": MAX_NAME,
         "max_title": MAX_TITLE,

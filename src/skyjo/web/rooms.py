@@ -497,9 +497,8 @@ class Room:
                 raise refused("not_your_turn", failure) from None
             except MatchOver as failure:
                 raise refused("game_over", failure) from None
-            except IllegalActionError as failure:  # skyjo.engine's: no kind of its own yet
-                params = {"action": action, "detail": str(failure)}
-                raise ProtocolError("illegal", str(failure), "illegal", params) from None
+            except IllegalActionError as failure:  # the engine's kind: i18n.js "illegal.<kind>"
+                raise refused("illegal", failure) from None
             except MatchError as failure:
                 raise refused("bad_move", failure) from None
             await self._commit(update)

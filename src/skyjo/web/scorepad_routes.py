@@ -472,6 +472,7 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
         "ender": score.ender,
         "doubled": score.doubled,
         "reason": score.reason,
+        "explain": score.facts,
         "raw": score.raw,
         "scores": score.scores,
     }

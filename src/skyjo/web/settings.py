@@ -10,6 +10,8 @@ from skyjo.database import database_url
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
 LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "search")
+#: The level a page offers first for the bots of a new room (an easy one, of `LADDER`).
+DEFAULT_BOT = "greedy"
 
 
 @dataclass(frozen=True, slots=True)

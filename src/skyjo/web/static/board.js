@@ -5,10 +5,10 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, errorText, joinNames, language, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
-import { describeEvents, explainRound, nameOf, winnersText } from "./text.js";
+import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
@@ -93,7 +93,7 @@ function guideFocus(root, view) {
 function tell(game, view) {
   const { ui, state } = view;
   const said = [];
-  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: errorText(game.error) }));
+  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: refusalText(game.error, view.seats, view.you) }));
   ui.toldError = game.error;
   if (game.status !== ui.toldStatus && game.status === "reconnecting") said.push(t("room.reconnecting"));
   ui.toldStatus = game.status;
@@ -221,7 +221,7 @@ function status(game, view) {
   return h("div", { class: "status" },
     h("p", { class: "prompt" }, prompt(view)),
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
-    game.error ? h("p", { class: "error" }, t("error", { message: errorText(game.error) })) : null,
+    game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
 }
 

@@ -5,18 +5,18 @@ import { FACTS } from "./facts.js";
 import { t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 
-// The levels, the bounds and the limits are the server's (facts.js).
+// The levels, the defaults, the bounds and the limits are the server's (facts.js).
 const LEVELS = FACTS.bots;
 
 /** What the visitor chose so far (kept while the page lives). */
 const choice = {
   opponents: 3,
-  level: "greedy",
+  level: FACTS.default_bot,
   seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
   names: [], // per opponent: the name of a hot-seat player
   timer: 0, // the turn timer in seconds, 0 for none
   target: FACTS.target_score.default,
-  penalty: "positive",
+  penalty: FACTS.default_penalty,
   listed: false,
   title: "",
   name: null, // the name typed so far (kept when the page redraws)

@@ -94,7 +94,7 @@ function starter(game, state, ui) {
     return h("button", { type: "button", class: "start", "data-key": "lobby-start", onclick: () => game.start(null) },
       t("lobby.start"));
   }
-  ui.emptyLevel = ui.emptyLevel || "greedy";
+  ui.emptyLevel = ui.emptyLevel || FACTS.default_bot;
   const names = joinNames(empty.map((seat) => seat.name));
   const left = state.seats.length - empty.length;
   return [

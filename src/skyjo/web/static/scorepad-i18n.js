@@ -1,7 +1,8 @@
 // The scorepad's words, English, Spanish, French and German, in the language the rest of the client
-// uses (i18n.js). The model's own sentences (a column's explanation, the ender's penalty) come from
-// the server in English: in English they are shown as sent; in the other languages the explanations
-// are written here from the same facts (cards, cleared, scores, doubled), never scored a second time. A refusal comes with its
+// uses (i18n.js). The ender's penalty is written here in each language from the server's facts
+// (`explain`: which sentence, the seats and the numbers), never decided a second time; a column's
+// explanation comes from the server in English, shown as sent in English and written here in the
+// other languages from the same facts (cards, cleared, scores). A refusal comes with its
 // `kind` and `params` (docs/scorepad.md): `mistakeText` writes it from the "mistake.<kind>" strings,
 // or shows the server's English message for a kind this page does not know. The server counts a
 // grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
@@ -110,6 +111,12 @@ export const STRINGS = {
     "penalty.positive": "doubled if above 0 and not the lowest",
     "penalty.always": "doubled whenever not the lowest",
     "penalty.none": "never doubled",
+    "reason.no_penalty": "{ender} ended with {raw}: under the \"none\" variant the ender's score is never doubled",
+    "reason.not_positive": "{ender} ended with {raw}: a score of 0 or below is never doubled",
+    "reason.doubled": "{ender} ended with {raw} and {rival} has {other}, which is not higher: {ender}'s score is doubled to {score}",
+    "reason.doubled.always": "{ender} ended with {raw} and {rival} has {other}, which is not higher: {ender}'s score is doubled to {score}, whatever its sign (the \"always\" variant)",
+    "reason.lowest": "{ender} ended with {raw}, the single lowest score: not doubled",
+    "reason.lowest.always": "{ender} ended with {raw}, the single lowest score: not doubled (the \"always\" variant)",
     // A refusal of the model (SheetError): its kind and params (docs/scorepad.md).
     "pad.inRound": "round {round}: {text}",
     "mistake.card_count": "{player}: {count} cards written, but a grid has {size} (or write one number, the round total)",
@@ -311,6 +318,12 @@ export const STRINGS = {
     "penalty.positive": "dobla si pasa de 0 y no es el más bajo",
     "penalty.always": "dobla siempre que no sea el más bajo",
     "penalty.none": "nunca dobla",
+    "reason.no_penalty": "{ender} cerró con {raw}: con la variante «nunca» no se dobla",
+    "reason.not_positive": "{ender} cerró con {raw}: 0 o menos nunca se dobla",
+    "reason.doubled": "{ender} cerró con {raw} y {rival} tiene {other}, que no es más: se dobla a {score}",
+    "reason.doubled.always": "{ender} cerró con {raw} y {rival} tiene {other}, que no es más: se dobla a {score}, sea cual sea su signo (la variante «siempre»)",
+    "reason.lowest": "{ender} cerró con {raw}, la puntuación más baja: no se dobla",
+    "reason.lowest.always": "{ender} cerró con {raw}, la puntuación más baja: no se dobla (la variante «siempre»)",
     // Un rechazo del modelo (SheetError): su kind y sus params (docs/scorepad.md).
     "pad.inRound": "ronda {round}: {text}",
     "mistake.card_count": "{player}: hay {count} cartas escritas, pero una cuadrícula tiene {size} (o escribe un solo número, el total de la ronda)",
@@ -512,6 +525,12 @@ export const STRINGS = {
     "penalty.positive": "doublé si plus de 0 et pas le plus bas",
     "penalty.always": "doublé dès qu'il n'est pas le plus bas",
     "penalty.none": "jamais doublé",
+    "reason.no_penalty": "{ender} a terminé avec {raw}\u00a0: avec la variante «\u00a0jamais\u00a0», pas de doublement",
+    "reason.not_positive": "{ender} a terminé avec {raw}\u00a0: un score de 0 ou moins n'est jamais doublé",
+    "reason.doubled": "{ender} a terminé avec {raw} mais {rival} a {other}\u00a0: doublé à {score}",
+    "reason.doubled.always": "{ender} a terminé avec {raw} mais {rival} a {other}\u00a0: doublé à {score}, quel que soit son signe (variante «\u00a0toujours\u00a0»)",
+    "reason.lowest": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé",
+    "reason.lowest.always": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé (variante «\u00a0toujours\u00a0»)",
     // Un refus du modèle (SheetError) : son kind et ses params (docs/scorepad.md).
     "pad.inRound": "manche {round}\u00a0: {text}",
     "mistake.card_count": "{player}\u00a0: {count} cartes écrites, mais une grille en a {size} (ou écris un seul nombre, le total de la manche)",
@@ -713,6 +732,12 @@ export const STRINGS = {
     "penalty.positive": "doppelt, wenn über 0 und nicht Bester",
     "penalty.always": "doppelt, wenn nicht Bester",
     "penalty.none": "nie doppelt",
+    "reason.no_penalty": "{ender} hat die Runde mit {raw} beendet: Mit der Variante „nie“ wird nicht verdoppelt",
+    "reason.not_positive": "{ender} hat die Runde mit {raw} beendet: 0 oder weniger wird nie verdoppelt",
+    "reason.doubled": "{ender} hat die Runde mit {raw} beendet, aber {rival} hat {other}: verdoppelt auf {score}",
+    "reason.doubled.always": "{ender} hat die Runde mit {raw} beendet, aber {rival} hat {other}: verdoppelt auf {score}, egal mit welchem Vorzeichen (Variante „immer“)",
+    "reason.lowest": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt",
+    "reason.lowest.always": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt (Variante „immer“)",
     // Eine Ablehnung des Modells (SheetError): ihr kind und ihre params (docs/scorepad.md).
     "pad.inRound": "Runde {round}: {text}",
     "mistake.card_count": "{player}: {count} Karten eingetragen, aber eine Auslage hat {size} (oder trag eine einzige Zahl ein, die Rundensumme)",
@@ -823,41 +848,26 @@ export function st(key, params = {}) {
 
 export { joinNames };
 
-/** How each language other than English writes the model's explanations (`columnText`,
- * `gridText`, `reasonText`): French puts a no-break space before ":" and ";". */
+/** How each language other than English writes the model's explanations of a grid
+ * (`columnText`, `gridText`): French puts a no-break space before ":" and ";". */
 const EXPLAIN = {
   es: {
     colon: ": ",
     semicolon: "; ",
     clearedBefore: "eliminada antes",
     clearedNow: (card) => `tres ${card}, eliminada`,
-    ended: (ender, raw) => `${ender} cerró con ${raw}`,
-    none: "con la variante «nunca» no se dobla",
-    notPositive: "0 o menos nunca se dobla",
-    doubled: (rival, low, score) => ` y ${rival} tiene ${low}, que no es más: se dobla a ${score}`,
-    lowest: ", la puntuación más baja: no se dobla",
   },
   fr: {
     colon: "\u00a0: ",
     semicolon: "\u00a0; ",
     clearedBefore: "éliminée avant",
     clearedNow: (card) => `trois ${card}, éliminée`,
-    ended: (ender, raw) => `${ender} a terminé avec ${raw}`,
-    none: "avec la variante «\u00a0jamais\u00a0», pas de doublement",
-    notPositive: "un score de 0 ou moins n'est jamais doublé",
-    doubled: (rival, low, score) => ` mais ${rival} a ${low}\u00a0: doublé à ${score}`,
-    lowest: ", le score le plus bas\u00a0: pas doublé",
   },
   de: {
     colon: ": ",
     semicolon: "; ",
     clearedBefore: "vorher abgeräumt",
     clearedNow: (card) => `drei ${card}, abgeräumt`,
-    ended: (ender, raw) => `${ender} hat die Runde mit ${raw} beendet`,
-    none: "Mit der Variante „nie“ wird nicht verdoppelt",
-    notPositive: "0 oder weniger wird nie verdoppelt",
-    doubled: (rival, low, score) => `, aber ${rival} hat ${low}: verdoppelt auf ${score}`,
-    lowest: ", dem niedrigsten Wert: nicht verdoppelt",
   },
 };
 
@@ -877,23 +887,19 @@ export function gridText(grid) {
   return `${grid.columns.map(columnText).join(words.semicolon)}${words.colon}${grid.total}`;
 }
 
-/** The ender's penalty in words: `score_round`'s reason in English; in the other languages the
- * same facts. */
-export function reasonText(round, penalty) {
-  const words = EXPLAIN[language()];
-  if (!words) return round.reason;
-  const raw = round.raw;
-  const ender = round.ender;
-  const ended = words.ended(ender, raw[ender]);
-  if (penalty === "none") return `${ended}${words.colon}${words.none}`;
-  if (penalty === "positive" && raw[ender] <= 0) return `${ended}${words.colon}${words.notPositive}`;
-  const others = Object.keys(raw).filter((name) => name !== ender);
-  if (round.doubled) {
-    const low = Math.min(...others.map((name) => raw[name]));
-    const rival = others.find((name) => raw[name] === low);
-    return `${ended}${words.doubled(rival, low, round.scores[ender])}`;
-  }
-  return `${ended}${words.lowest}`;
+/** Why a round's ender scored what they did, in words, from the server's facts (`round.explain`:
+ * skyjo.scoring.round_facts, its seats counted in the order of `players`): no rule is applied
+ * here, the server says which sentence it is ("doubled", "lowest"...), under which variant, and
+ * its numbers. The server's English `round.reason` for facts this page cannot word. */
+export function reasonText(round, players) {
+  const explain = round?.explain;
+  const fallback = round?.reason ?? "";
+  if (!explain) return fallback;
+  const table = STRINGS[language()] ?? {}; // "reason.<kind>.<penalty>": a variant's own note
+  const template = table[`reason.${explain.kind}.${explain.penalty}`] ?? table[`reason.${explain.kind}`];
+  if (template === undefined) return fallback;
+  const params = { ...explain, ender: players[explain.ender], rival: players[explain.rival] };
+  return filled(template, params) ?? fallback;
 }
 
 /** A value of a refusal's params as its sentence writes it (a list of names joined as words). */

@@ -29,7 +29,7 @@ const state = {
   notice: "",
   sharing: null, // {id, read, edit}: the links to the open sheet, shown
   keypad: keypadDefault(),
-  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: "positive" },
+  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: FACTS.default_penalty },
 };
 
 // ------------------------------------------------------------------ the server
@@ -905,7 +905,7 @@ function showPreview(sheet, form, answer) {
     panel.querySelector(`.pad-entry[data-player="${i}"]`).classList.toggle("wrong", Boolean(wrong));
   });
   const reason = panel.querySelector("[data-key=round-reason]");
-  reason.textContent = answer.round ? reasonText(answer.round, sheet.rules.ender_penalty) : "";
+  reason.textContent = answer.round ? reasonText(answer.round, sheet.players) : "";
   if (answer.offline) reason.textContent = st("pad.offlineCheck");
   reason.classList.toggle("pending", !answer.round);
   const entries = Object.values(answer.entries);
@@ -1153,11 +1153,6 @@ function explainPanel(sheet) {
   const number = state.selected;
   const one = number ? sheet.summary.rounds[number - 1] : null;
   if (!one) return null;
-  const facts = {
-    ender: one.ender, doubled: one.doubled, reason: one.reason,
-    raw: Object.fromEntries(sheet.players.map((name) => [name, one.players[name].raw])),
-    scores: Object.fromEntries(sheet.players.map((name) => [name, one.players[name].score])),
-  };
   const players = sheet.players.map((name) => {
     const played = one.players[name];
     const line = played.raw === played.score ? st("pad.raw", { name, raw: played.raw })
@@ -1168,7 +1163,7 @@ function explainPanel(sheet) {
   });
   return h("section", { class: "panel pad-explain-round", "aria-labelledby": "pad-explain-title", "data-key": "explain-round", "data-round": number },
     h("h2", { id: "pad-explain-title" }, st("pad.explain", { n: number })),
-    h("p", { class: "pad-reason", "data-key": "reason" }, reasonText(facts, sheet.rules.ender_penalty)),
+    h("p", { class: "pad-reason", "data-key": "reason" }, reasonText(one, sheet.players)),
     h("ul", { class: "pad-explained" }, players),
     h("div", { class: "row" }, roundActions(sheet, number, "panel")));
 }

@@ -1,10 +1,42 @@
 // Words for what happened: a line per event, and the round's end explained.
-import { aCard, joinNames, t } from "./i18n.js";
+import { aCard, errorText, joinNames, t } from "./i18n.js";
 
 /** A grid position ([row, column] from 0, as RULES.md writes it) in the cards' own words:
  * "row 2, column 3", as the cards' labels count them (from 1). */
 export function where(position) {
   return t("where", { row: position[0] + 1, col: position[1] + 1 });
+}
+
+/** Action ids of the engine (docs/web-protocol.md): the first of each run of 12, one per card. */
+const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38, CARDS = 12, COLS = 4;
+
+/** An action id in words, as a verb after "must…, not" / "cannot": "draw a card", "exchange
+ * the card at row 2, column 3"; an id the engine does not have, as its number. */
+export function actionWords(action) {
+  const at = (first) => ({ where: where([Math.floor((action - first) / COLS), (action - first) % COLS]) });
+  const within = (first) => Number.isInteger(action) && action >= first && action < first + CARDS;
+  if (action === DRAW) return t("action.draw");
+  if (action === TAKE_DISCARD) return t("action.take");
+  if (action === NEXT_ROUND) return t("action.next");
+  if (within(REVEAL)) return t("action.reveal", at(REVEAL));
+  if (within(SWAP)) return t("action.exchange", at(SWAP));
+  if (within(FLIP)) return t("action.flip", at(FLIP));
+  return String(action);
+}
+
+/** A refusal of the server in the page's words (`errorText`): an illegal move's seat by its
+ * player's name (the second person when it is the viewer's: "You must…"), its position as
+ * the cards' labels say it ("row 1, column 3") and its action by name. */
+export function refusalText(error, seats, you) {
+  if (!error) return "";
+  const param = (name, value) => {
+    if (name === "seat" && Number.isInteger(value)) return nameOf(seats, value, null);
+    if (name === "position" && Array.isArray(value)) return where(value);
+    if (name === "action" && error.code === "illegal") return actionWords(value);
+    return String(value);
+  };
+  const seat = error.params?.seat;
+  return errorText(error, { param, you: you !== null && you !== undefined && seat === you });
 }
 
 /** The seat's name, or "You" for the viewer's own seat. */
