@@ -221,6 +221,7 @@ class Encoder:
         self._seen: tuple[tuple[int, ...], int, int] = ((), -1, -1)
         self._grids: list[bytes] = [b""] * n
         self._packs: list[int] = [0] * n
+        self._keys: list[tuple[tuple[int, ...], int, int]] = [((), -1, -1)] * n
         self._down = 0
         self._pile: tuple[int, ...] | None = None
         self._suffix: list[int] = [0]
@@ -234,11 +235,12 @@ class Encoder:
             self._pile, self._suffix = pile, suffix
         return self._suffix
 
-    def _block(self, cells: tuple[int, ...], hidden: int, cleared: int) -> tuple[bytes, int]:
-        """One seat's 36 numbers as bytes, and its face-down cards' packed counts."""
-        key = (cells, hidden, cleared)
+    def _block(self, key: tuple[tuple[int, ...], int, int]) -> tuple[bytes, int]:
+        """One seat's 36 numbers as bytes, and its face-down cards' packed counts,
+        for its (cards, face-down mask, cleared mask)."""
         found = self._blocks.get(key)
         if found is None:
+            cells, hidden, cleared = key
             down = [hidden >> k & 1 for k in range(GRID_SIZE)]
             gone = [cleared >> k & 1 for k in range(GRID_SIZE)]
             values = [0 if d or g else v for v, d, g in zip(cells, down, gone, strict=True)]
@@ -256,17 +258,21 @@ class Encoder:
         if cells is last_cells and hidden == last_hidden and cleared == last_cleared:
             return
         same_cells = cells is last_cells
-        grids, packs = self._grids, self._packs
+        grids, packs, keys = self._grids, self._packs, self._keys
         for p in range(self._n):
             shift = GRID_SIZE * p
             h, c = hidden >> shift & 0xFFF, cleared >> shift & 0xFFF
-            if (
-                same_cells
-                and h == last_hidden >> shift & 0xFFF
-                and c == last_cleared >> shift & 0xFFF
-            ):
-                continue
-            grids[p], packs[p] = self._block(cells[shift : shift + GRID_SIZE], h, c)
+            key = keys[p]
+            if same_cells:
+                if h == key[1] and c == key[2]:
+                    continue
+                key = (key[0], h, c)
+            else:
+                key = (cells[shift : shift + GRID_SIZE], h, c)
+                if key == keys[p]:
+                    continue
+            keys[p] = key
+            grids[p], packs[p] = self._block(key)
         self._seen = (cells, hidden, cleared)
         self._down = sum(packs)
 
