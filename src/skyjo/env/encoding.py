@@ -173,7 +173,14 @@ def _encode_rules(out: np.ndarray, layout: Layout, rules: Rules) -> None:
 _LANE = {v: 1 << 16 * (v - LOWEST) for v in CARD_VALUES}
 _ALL_CARDS = sum(CARD_COUNTS[v] * _LANE[v] for v in CARD_VALUES)
 _COUNT_BYTES = 2 * NUM_VALUES
-_BLOCK = struct.Struct(f"<{SLOT_SIZE}h")
+_VALUES = struct.Struct(f"<{GRID_SIZE}h")
+_GRID_BYTES = _VALUES.size
+_MASKS = range(1 << GRID_SIZE)
+#: Per 12-bit mask: its positions; its 12 flags as int16 bytes; an int whose
+#: 16-bit lanes are all ones where the mask is clear (the cards shown).
+_AT = [tuple(k for k in range(GRID_SIZE) if m >> k & 1) for m in _MASKS]
+_FLAGS = [_VALUES.pack(*(m >> k & 1 for k in range(GRID_SIZE))) for m in _MASKS]
+_SHOWN = [sum(0xFFFF << 16 * k for k in range(GRID_SIZE) if not m >> k & 1) for m in _MASKS]
 _SCALARS = struct.Struct("<8h")
 _ROUND = struct.Struct("<h")
 _ITEM = np.dtype(DTYPE).itemsize
@@ -241,13 +248,12 @@ class Encoder:
         found = self._blocks.get(key)
         if found is None:
             cells, hidden, cleared = key
-            down = [hidden >> k & 1 for k in range(GRID_SIZE)]
-            gone = [cleared >> k & 1 for k in range(GRID_SIZE)]
-            values = [0 if d or g else v for v, d, g in zip(cells, down, gone, strict=True)]
-            packed = sum(_LANE[v] for v, d in zip(cells, down, strict=True) if d)
+            values = int.from_bytes(_VALUES.pack(*cells), "little") & _SHOWN[hidden | cleared]
+            packed = sum([_LANE[cells[k]] for k in _AT[hidden]])
             if len(self._blocks) >= _CACHE_LIMIT:
                 self._blocks.clear()
-            found = self._blocks[key] = (_BLOCK.pack(*values, *down, *gone), packed)
+            block = values.to_bytes(_GRID_BYTES, "little") + _FLAGS[hidden] + _FLAGS[cleared]
+            found = self._blocks[key] = (block, packed)
         return found
 
     def _table(self, state: State) -> None:
