@@ -1,7 +1,7 @@
 """PettingZoo's AEC environment of Skyjo: every seat an agent (docs/env.md).
 
 `raw_env(num_players=4, rules=None, one_round=False, reward="score",
-render_mode=None, slots=None)` plays the whole game to the target score
+render_mode=None, slots=None, max_round_turns=2000)` plays the whole game to the target score
 (RULES.md 3), or one round with `one_round=True`, through `skyjo.env.table`
 and so through the engine: this module holds no rule. The agents are
 `player_0` .. `player_{n-1}`, seat i being `player_i`; the agent to act is
@@ -22,6 +22,8 @@ never legal in an observation.
   replaced by a legal action. PettingZoo's `TerminateIllegalWrapper` over
   `raw_env()` gives the classic games' other convention (the game ends, the
   offender gets a penalty).
+- A round that reaches `max_round_turns` turns without ending truncates every
+  agent (`truncations`), as `skyjo.match` stops a stalled round.
 - `render()` with `render_mode="ansi"` returns `skyjo.render`'s text view of
   the table as the agent to act sees it (face-down cards as `#`).
 """
@@ -34,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from skyjo.engine import NUM_ACTIONS, State, legal_actions
+from skyjo.engine import GAME_INFO, NUM_ACTIONS, State, legal_actions
 from skyjo.env.encoding import DTYPE, Encoder, Layout
 from skyjo.env.ordering import Ordered
 from skyjo.env.table import NOTHING, Table
@@ -100,12 +102,13 @@ class raw_env(AECEnv):
         reward: str = "score",
         render_mode: str | None = None,
         slots: int | None = None,
+        max_round_turns: int = GAME_INFO.max_round_turns,
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self._table = Table(num_players, rules, one_round, reward)
+        self._table = Table(num_players, rules, one_round, reward, max_round_turns)
         self.layout = Layout(num_players, slots or 0)
         self._encoder = Encoder(self.layout, self._table.rules)
         self._masks = Masks()

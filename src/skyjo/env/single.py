@@ -1,7 +1,8 @@
 """Gymnasium's single-agent environment: one learning seat against bots (docs/env.md).
 
 `SkyjoEnv(opponents=("greedy",), rules=None, one_round=False, reward="score",
-seat=0, illegal_reward=None, render_mode=None, slots=None)`, registered as
+seat=0, illegal_reward=None, render_mode=None, slots=None,
+max_round_turns=2000)`, registered as
 `skyjo/Skyjo-v0` by `import skyjo.env`. The table has `1 + len(opponents)`
 seats: the agent's (`seat`; None draws it from each game's seed) and the
 bots of `skyjo.bots` in the others, in order, each seeded from the game's
@@ -19,6 +20,8 @@ is over.
   `reward="win"`, -100.0 with `reward="score"`: a round as bad as the default
   target), `info["illegal"] = True` and `info["reason"]` says why (the
   engine's `IllegalActionError`). The action is never replaced by a legal one.
+- A round that reaches `max_round_turns` turns (the agent's and the bots')
+  without ending stops the episode: `truncated=True`, as `skyjo.match` stops.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import numpy as np
 from gymnasium import spaces
 
 from skyjo.bots import Bot, factory, make_bot
-from skyjo.engine import NUM_ACTIONS, IllegalActionError, State, legal_actions
+from skyjo.engine import GAME_INFO, NUM_ACTIONS, IllegalActionError, State, legal_actions
 from skyjo.env.aec import Masks, observation_space
 from skyjo.env.encoding import Encoder, Layout
 from skyjo.env.table import Outcome, Table
@@ -61,6 +64,7 @@ class SkyjoEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
         slots: int | None = None,
+        max_round_turns: int = GAME_INFO.max_round_turns,
     ) -> None:
         if isinstance(opponents, str):
             opponents = [opponents]
@@ -70,7 +74,7 @@ class SkyjoEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self._table = Table(1 + len(self.opponents), rules, one_round, reward)
+        self._table = Table(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
         n = self._table.num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")
