@@ -5,7 +5,7 @@ sum of a few features read from the observation array (docs/env.md's layout:
 the agent's grid, the card in hand, the discard pile's top), and the policy
 plays the best-scored legal action. Weights are shared by the 12 grid
 positions (an exchange at k is scored from position k's features), so there
-are only 19 of them. They are trained by the cross-entropy method: sample
+are only 17 of them. They are trained by the cross-entropy method: sample
 weights from a Gaussian, play each sample on the same deals (one round
 against `greedy`, reward = minus the agent's round score), refit the
 Gaussian to the best, repeat.
@@ -13,7 +13,7 @@ Gaussian to the best, repeat.
 Then full games (to 100) measure it, two players, seats drawn per game:
 against `random`, against `greedy`, and `greedy` against `random` for scale.
 
-    python examples/train.py            # about 3 minutes on one core
+    python examples/train.py            # about a minute on one core
     python examples/train.py --quick    # seconds: a smoke test
 """
 
@@ -36,7 +36,7 @@ LAYOUT = Layout(2)
 VALUES, DOWN, CLEARED = (LAYOUT.grid(0, plane) for plane in range(3))
 HELD, DISCARD_TOP = LAYOUT.start("held_value"), LAYOUT.start("discard_top")
 MEAN_CARD = 5.07  # the mean of the 150 cards (RULES.md 1): 760 / 150
-# The weights: [take discard: 4][swap: 7][flip: 4][reveal: 2][spare: 2]
+# The weights: [take the discard: 4][exchange: 7][discard and flip: 4][reveal: 2]
 SIZES = {"take": 4, "swap": 7, "flip": 4, "reveal": 2}
 NUM_WEIGHTS = sum(SIZES.values())
 #: What a round that never ends costs in training (worse than any real round).
