@@ -150,3 +150,20 @@ def test_ansi_render_shows_the_table_as_the_agent_to_act_sees_it() -> None:
     assert env(num_players=2).unwrapped.render() is None
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(render_mode="human")
+
+
+def test_a_round_past_the_turn_limit_truncates_every_agent() -> None:
+    table = env(num_players=2, max_round_turns=3)
+    table.reset(seed=np.int64(4))
+    rng = random.Random(4)
+    turns = 0
+    for _agent in table.agent_iter():
+        obs, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            table.step(None)
+            continue
+        held = table.unwrapped.game_state.held is not None
+        table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        turns += held
+    assert turns == 3 and table.agents == []

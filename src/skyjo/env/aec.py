@@ -148,7 +148,7 @@ class raw_env(AECEnv):
         seat = self._seats[agent]
         mask = (
             self._masks(legal_actions(state))
-            if seat == state.player and not self.terminations[agent]
+            if seat == state.player and not self.terminations.get(agent, True)
             else Masks.empty()
         )
         return {"observation": self._encoder.encode(state, seat), "action_mask": mask}

@@ -19,6 +19,7 @@ round (RULES.md 2.9, 2.10) and says when the game is over (RULES.md 3), and
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 from typing import Literal
@@ -80,8 +81,8 @@ class Table:
         one, the next seed of the stream the last given seed started (or, before
         any, of a stream seeded from the operating system's entropy)."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = seed
+            game_seed = operator.index(seed)  # NumPy's integers too, never a float
+            self._seeds = random.Random(game_seed)
         else:
             if self._seeds is None:
                 self._seeds = random.Random()
