@@ -184,8 +184,6 @@ _SHOWN = [sum(0xFFFF << 16 * k for k in range(GRID_SIZE) if not m >> k & 1) for 
 _SCALARS = struct.Struct("<8h")
 _ROUND = struct.Struct("<h")
 _ITEM = np.dtype(DTYPE).itemsize
-#: Grid blocks kept before the cache starts afresh (a few MB at most).
-_CACHE_LIMIT = 100_000
 
 
 def _packed(cards: tuple[int, ...] | list[int]) -> int:
@@ -203,8 +201,8 @@ class Encoder:
 
     Equal to `encode_observation(observe(state, seat), layout)`. The array is
     assembled as bytes and copied into NumPy once: each seat's block of 36
-    numbers is cached by (cards, face-down mask, cleared mask), most steps
-    change one seat's block or none, and the counts of face-up cards are
+    numbers is kept while its cards and masks stay the same (most steps
+    change one seat's block or none), and the counts of face-up cards are
     packed ints (everything less the face-down cards, the draw pile and a
     card someone else drew), with the draw pile's suffix counts computed
     once per deal or reshuffle.
@@ -224,7 +222,6 @@ class Encoder:
         rules_part[0] = rules.target_score
         rules_part[1 + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
         self._rules = rules_part.tobytes()
-        self._blocks: dict[tuple[tuple[int, ...], int, int], tuple[bytes, int]] = {}
         self._seen: tuple[tuple[int, ...], int, int] = ((), -1, -1)
         self._grids: list[bytes] = [b""] * n
         self._packs: list[int] = [0] * n
@@ -242,19 +239,15 @@ class Encoder:
             self._pile, self._suffix = pile, suffix
         return self._suffix
 
-    def _block(self, key: tuple[tuple[int, ...], int, int]) -> tuple[bytes, int]:
+    @staticmethod
+    def _block(key: tuple[tuple[int, ...], int, int]) -> tuple[bytes, int]:
         """One seat's 36 numbers as bytes, and its face-down cards' packed counts,
         for its (cards, face-down mask, cleared mask)."""
-        found = self._blocks.get(key)
-        if found is None:
-            cells, hidden, cleared = key
-            values = int.from_bytes(_VALUES.pack(*cells), "little") & _SHOWN[hidden | cleared]
-            packed = sum([_LANE[cells[k]] for k in _AT[hidden]])
-            if len(self._blocks) >= _CACHE_LIMIT:
-                self._blocks.clear()
-            block = values.to_bytes(_GRID_BYTES, "little") + _FLAGS[hidden] + _FLAGS[cleared]
-            found = self._blocks[key] = (block, packed)
-        return found
+        cells, hidden, cleared = key
+        values = int.from_bytes(_VALUES.pack(*cells), "little") & _SHOWN[hidden | cleared]
+        packed = sum([_LANE[cells[k]] for k in _AT[hidden]])
+        block = values.to_bytes(_GRID_BYTES, "little") + _FLAGS[hidden] + _FLAGS[cleared]
+        return block, packed
 
     def _table(self, state: State) -> None:
         """Every seat's block, and the packed counts of all face-down cards: a
