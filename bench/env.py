@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import cProfile
 import json
+import os
 import pstats
 import random
 import time
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
+from machine import describe  # bench/machine.py, beside this script
 
 from skyjo.engine import Phase, legal_actions, new_game, step
 from skyjo.env import env, raw_env
@@ -95,6 +97,8 @@ def main(
             )
         )
         return
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{describe()}; load average {load}")
     print(f"{players} players, {seconds:g} s each, random legal actions:")
     print(f"  env()      {wrapped:>10,.0f} AEC steps/s (observation and mask every step)")
     print(f"  raw_env()  {raw:>10,.0f} AEC steps/s")
