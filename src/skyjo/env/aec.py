@@ -78,11 +78,11 @@ class Masks:
             for action in legal:
                 mask[action] = 1
             data = self._bytes[legal] = bytes(mask)
-        return np.frombuffer(data, np.int8).copy()
+        return np.frombuffer(bytearray(data), np.int8)  # a buffer of its own
 
     @staticmethod
     def empty() -> np.ndarray:
-        return np.frombuffer(_NO_ACTIONS, np.int8).copy()
+        return np.frombuffer(bytearray(_NO_ACTIONS), np.int8)
 
 
 class raw_env(AECEnv):

@@ -186,10 +186,6 @@ _ROUND = struct.Struct("<h")
 _ITEM = np.dtype(DTYPE).itemsize
 
 
-def _packed(cards: tuple[int, ...] | list[int]) -> int:
-    return sum(_LANE[v] for v in cards)
-
-
 def _onehot(size: int) -> list[bytes]:
     """The bytes of a one-hot of `size` int16s for each index, and zeros last."""
     rows = [np.eye(size, dtype=DTYPE)[i].tobytes() for i in range(size)]
@@ -200,7 +196,7 @@ class Encoder:
     """Builds a fresh observation array from a state, for one table (fast path).
 
     Equal to `encode_observation(observe(state, seat), layout)`. The array is
-    assembled as bytes and copied into NumPy once: each seat's block of 36
+    assembled as bytes, and a NumPy array made over a copy of them: each seat's block of 36
     numbers is kept while its cards and masks stay the same (most steps
     change one seat's block or none), and the counts of face-up cards are
     packed ints (everything less the face-down cards, the draw pile and a
@@ -334,4 +330,4 @@ class Encoder:
                 self._rules,
             )
         )
-        return np.frombuffer(data, DTYPE).copy()
+        return np.frombuffer(bytearray(data), DTYPE)  # a buffer of its own
