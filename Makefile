@@ -15,8 +15,8 @@ run: $(BIN)/skyjo
 	$(BIN)/skyjo serve
 
 lint: $(BIN)/skyjo
-	$(BIN)/ruff check src tests bench research
-	$(BIN)/ruff format --check src tests bench research
+	$(BIN)/ruff check src tests bench research examples
+	$(BIN)/ruff format --check src tests bench research examples
 
 # The system packages the tests drive (chromium, nodejs, postgresql): installed when
 # missing and possible, else one line naming them and the command that installs them.

@@ -11,7 +11,8 @@ layer:
 2. bots: `skyjo.bots` (players, built on the core);
 3. match: `skyjo.match` (a table whose seats bots or humans play);
 4. sim (tournaments of bots), scorepad (score sheets of games played at a real
-   table) and tui (the terminal app): three interfaces side by side;
+   table), tui (the terminal app) and env (the agents' PettingZoo and
+   Gymnasium environments): four interfaces side by side;
 5. web: the web app (which also serves the scorepad's pages);
 6. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
 
@@ -32,12 +33,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
     ("bots",),
     ("match",),
-    ("sim", "scorepad", "tui"),
+    ("sim", "scorepad", "tui", "env"),
     ("web",),
     ("cli",),
 )
 #: The subpackages of `skyjo` that are parts of their own.
-PACKAGES = frozenset({"bots", "sim", "scorepad", "tui", "web"})
+PACKAGES = frozenset({"bots", "sim", "scorepad", "tui", "env", "web"})
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
@@ -174,3 +175,17 @@ def test_the_scorepad_stands_on_the_core_alone() -> None:
     for module in (m for m in graph if part(m) == "scorepad"):
         beyond = {part(target) for target in reached(graph, module)} - {"core", "scorepad"}
         assert not beyond, f"{module} reaches {sorted(beyond)}"
+
+
+def test_the_environments_stand_on_the_core_bots_and_match() -> None:
+    """The agents' environments adapt the engine and seat the bots: they reach
+    the core, the bots and at most the match, and only the cli may import them."""
+    graph = imports()
+    envs = [m for m in graph if part(m) == "env"]
+    assert "skyjo.env.aec" in envs and "skyjo.engine" in graph["skyjo.env.table"]
+    for module in envs:
+        beyond = {part(target) for target in reached(graph, module)}
+        assert beyond <= {"core", "bots", "match", "env"}, f"{module} reaches {sorted(beyond)}"
+    for module, targets in graph.items():
+        if part(module) not in ("env", "cli"):
+            assert not {t for t in targets if part(t) == "env"}, f"{module} imports the env"

@@ -1,0 +1,23 @@
+"""Environments for agents: PettingZoo's AEC API and Gymnasium's (docs/env.md).
+
+    from skyjo.env import env, raw_env      # every seat an agent (PettingZoo AEC)
+    import gymnasium, skyjo.env
+    gymnasium.make("skyjo/Skyjo-v0", opponents=["greedy", "expected"])  # one seat
+
+Both drive the engine (`skyjo.engine`) and hold no rule of their own; the
+observation array is `skyjo.env.encoding`'s. Importing this package registers
+`skyjo/Skyjo-v0` with Gymnasium.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from skyjo.env.aec import env, raw_env
+from skyjo.env.encoding import DTYPE, Layout, encode_observation
+from skyjo.env.single import ENV_ID, SkyjoEnv
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="skyjo.env.single:SkyjoEnv")
+
+__all__ = ["DTYPE", "ENV_ID", "Layout", "SkyjoEnv", "encode_observation", "env", "raw_env"]

@@ -1,0 +1,333 @@
+"""The observation array: what one seat may see (RULES.md 2), as fixed-size numbers.
+
+`Layout(num_players, slots)` names every field of the array, its offset and
+size; docs/env.md describes each one. Seats are relative: slot 0 is the
+viewer, slot j the seat j places after it in the order of play (RULES.md 1),
+and slots past the table's players (`slots > num_players`) are padding.
+
+Two encoders build the same array:
+
+- `encode_observation(obs, layout)` from the engine's per-seat `Observation`
+  (`skyjo.observation.observe`), which never holds a face-down value: the
+  reference, clear and slow;
+- `Encoder.encode(state, seat)` from the engine's state directly, with NumPy,
+  for speed: it reads the face-down cards only to subtract them from the 150
+  (what is face up is everything less what is hidden) and never copies one
+  into the array. The tests check that both give the same array on thousands
+  of states, so the fast one shows no more than the observation does.
+
+Neither holds a rule: the legal actions, the phases and the scores are the
+engine's.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skyjo.engine import DRAW, Phase, State
+from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
+from skyjo.rules import CARD_COUNTS, CARD_VALUES, DECK_SIZE, ENDER_PENALTIES, GRID_SIZE, Rules
+
+#: The dtype of every observation array: every field is an exact small integer.
+DTYPE = np.int16
+#: Card values -2..12 index the count fields: value v is at v - LOWEST.
+LOWEST = min(CARD_VALUES)
+NUM_VALUES = len(CARD_VALUES)
+#: The bound of the totals field, int16's (a game would need some 1,900 rounds to pass it).
+TOTAL_BOUND = 2**15 - 1
+#: Per seat slot: 12 face-up values, 12 face-down flags, 12 cleared flags.
+SLOT_SIZE = 3 * GRID_SIZE
+_HIGHEST = max(CARD_VALUES)
+_PHASES = len(Phase)
+
+
+def _fields(slots: int) -> tuple[tuple[str, int, float, float], ...]:
+    """Each field: name, size, lowest and highest value."""
+    return (
+        *(("grids", GRID_SIZE, LOWEST, _HIGHEST), ("grids", 2 * GRID_SIZE, 0, 1)) * slots,
+        ("present", slots, 0, 1),
+        ("totals", slots, -TOTAL_BOUND - 1, TOTAL_BOUND),
+        ("to_act", slots, 0, 1),
+        ("ender", slots, 0, 1),
+        ("starter", slots, 0, 1),
+        ("visible_counts", NUM_VALUES, 0, max(CARD_COUNTS.values())),
+        ("draw_known_counts", NUM_VALUES, 0, max(CARD_COUNTS.values())),
+        ("discard_top", 1, LOWEST, _HIGHEST),
+        ("discard_size", 1, 0, DECK_SIZE),
+        ("draw_size", 1, 0, DECK_SIZE),
+        ("reshuffled", 1, 0, 1),
+        ("held_value", 1, LOWEST, _HIGHEST),
+        ("held_known", 1, 0, 1),
+        ("held_from_draw", 1, 0, 1),
+        ("held_from_discard", 1, 0, 1),
+        ("phase", _PHASES, 0, 1),
+        ("round", 1, 0, TOTAL_BOUND),
+        ("target_score", 1, 0, TOTAL_BOUND),
+        ("ender_penalty", len(ENDER_PENALTIES), 0, 1),
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each field sits in the array of a `num_players` table with `slots`
+    seat slots (`slots >= num_players`; the default is the table's size)."""
+
+    num_players: int
+    slots: int = 0
+    offsets: dict[str, slice] = field(init=False, repr=False)
+    size: int = field(init=False)
+    low: np.ndarray = field(init=False, repr=False)
+    high: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        slots = self.slots or self.num_players
+        if slots < self.num_players:
+            raise ValueError(f"{slots} slots cannot hold {self.num_players} players")
+        object.__setattr__(self, "slots", slots)
+        offsets, lows, highs, at = {}, [], [], 0
+        for name, size, low, high in _fields(slots):
+            first = offsets.get(name, slice(at, at)).start
+            offsets[name] = slice(first, at + size)
+            lows += [low] * size
+            highs += [high] * size
+            at += size
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "size", at)
+        object.__setattr__(self, "low", np.array(lows, DTYPE))
+        object.__setattr__(self, "high", np.array(highs, DTYPE))
+
+    def start(self, name: str) -> int:
+        return self.offsets[name].start
+
+    def grid(self, slot: int, plane: int = 0) -> slice:
+        """Slot `slot`'s 12 values (plane 0), face-down flags (1) or cleared flags (2)."""
+        first = self.start("grids") + slot * SLOT_SIZE + plane * GRID_SIZE
+        return slice(first, first + GRID_SIZE)
+
+    def fields(self) -> list[tuple[str, int, int]]:
+        """(name, offset, size) of every field, in order."""
+        return [(name, s.start, s.stop - s.start) for name, s in self.offsets.items()]
+
+
+def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:
+    """The array of `obs` (the viewer's `Observation`), from nothing but `obs`."""
+    if obs.viewer is None:
+        raise ValueError("a spectator has no seat to encode from")
+    out = np.zeros(layout.size, DTYPE)
+    at = layout.start
+    n = obs.num_players
+    visible: Counter[int] = Counter(obs.discard_pile)
+    for slot in range(n):
+        seat = (obs.viewer + slot) % n
+        values, down, gone = (layout.grid(slot, plane).start for plane in range(3))
+        for k in range(GRID_SIZE):
+            status, value = obs.status[seat][k], obs.cards[seat][k]
+            if status == FACE_UP:
+                assert value is not None
+                out[values + k] = value
+                visible[value] += 1
+            out[down + k] = status == FACE_DOWN
+            out[gone + k] = status == CLEARED
+        out[at("present") + slot] = 1
+        out[at("totals") + slot] = obs.totals[seat]
+    out[at("to_act") + (obs.current_player - obs.viewer) % n] = 1
+    for name, seat in (("ender", obs.ender), ("starter", obs.starter)):
+        if seat is not None:
+            out[at(name) + (seat - obs.viewer) % n] = 1
+    if obs.held is not None:
+        visible[obs.held] += 1
+        out[at("held_value")] = obs.held
+        out[at("held_known")] = 1
+    out[at("held_from_draw")] = obs.source == "deck"
+    out[at("held_from_discard")] = obs.source == "discard"
+    for value, count in visible.items():
+        out[at("visible_counts") + value - LOWEST] = count
+    if obs.draw_pile_known is not None:
+        out[at("reshuffled")] = 1
+        for value, count in Counter(obs.draw_pile_known).items():
+            out[at("draw_known_counts") + value - LOWEST] = count
+    if obs.discard_pile:
+        out[at("discard_top")] = obs.discard_pile[-1]
+    out[at("discard_size")] = len(obs.discard_pile)
+    out[at("draw_size")] = obs.draw_pile_size
+    out[at("phase") + int(obs.phase)] = 1
+    out[at("round")] = obs.round
+    _encode_rules(out, layout, obs.rules)
+    return out
+
+
+def _encode_rules(out: np.ndarray, layout: Layout, rules: Rules) -> None:
+    out[layout.start("target_score")] = rules.target_score
+    out[layout.start("ender_penalty") + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
+
+
+# --- the fast path -------------------------------------------------------------------
+
+#: Counts per value packed in one int, 16 bits a value (value v in lane v - LOWEST):
+#: adding and subtracting packed ints adds and subtracts the counts, and
+#: `to_bytes` gives them as int16s, the array's own bytes.
+_LANE = {v: 1 << 16 * (v - LOWEST) for v in CARD_VALUES}
+_ALL_CARDS = sum(CARD_COUNTS[v] * _LANE[v] for v in CARD_VALUES)
+_COUNT_BYTES = 2 * NUM_VALUES
+_VALUES = struct.Struct(f"<{GRID_SIZE}h")
+_GRID_BYTES = _VALUES.size
+_MASKS = range(1 << GRID_SIZE)
+#: Per 12-bit mask: its positions; its 12 flags as int16 bytes; an int whose
+#: 16-bit lanes are all ones where the mask is clear (the cards shown).
+_AT = [tuple(k for k in range(GRID_SIZE) if m >> k & 1) for m in _MASKS]
+_FLAGS = [_VALUES.pack(*(m >> k & 1 for k in range(GRID_SIZE))) for m in _MASKS]
+_SHOWN = [sum(0xFFFF << 16 * k for k in range(GRID_SIZE) if not m >> k & 1) for m in _MASKS]
+_SCALARS = struct.Struct("<8h")
+_ROUND = struct.Struct("<h")
+_ITEM = np.dtype(DTYPE).itemsize
+
+
+def _onehot(size: int) -> list[bytes]:
+    """The bytes of a one-hot of `size` int16s for each index, and zeros last."""
+    rows = [np.eye(size, dtype=DTYPE)[i].tobytes() for i in range(size)]
+    return [*rows, bytes(_ITEM * size)]
+
+
+class Encoder:
+    """Builds a fresh observation array from a state, for one table (fast path).
+
+    Equal to `encode_observation(observe(state, seat), layout)`. The array is
+    assembled as bytes, and a NumPy array made over a copy of them: each seat's block of 36
+    numbers is kept while its cards and masks stay the same (most steps
+    change one seat's block or none), and the counts of face-up cards are
+    packed ints (everything less the face-down cards, the draw pile and a
+    card someone else drew), with the draw pile's suffix counts computed
+    once per deal or reshuffle.
+    """
+
+    def __init__(self, layout: Layout, rules: Rules) -> None:
+        self.layout = layout
+        n = self._n = layout.num_players
+        pad = layout.slots - n
+        self._pad_grids = bytes(_ITEM * SLOT_SIZE * pad)
+        self._totals = struct.Struct(f"<{n}h{_ITEM * pad}x")
+        self._present = np.array([1] * n + [0] * pad, DTYPE).tobytes()
+        self._slot = _onehot(layout.slots)
+        self._phase = _onehot(_PHASES)
+        self._zero_counts = bytes(_COUNT_BYTES)
+        rules_part = np.zeros(1 + len(ENDER_PENALTIES), DTYPE)
+        rules_part[0] = rules.target_score
+        rules_part[1 + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
+        self._rules = rules_part.tobytes()
+        self._seen: tuple[tuple[int, ...], int, int] = ((), -1, -1)
+        self._grids: list[bytes] = [b""] * n
+        self._packs: list[int] = [0] * n
+        self._keys: list[tuple[tuple[int, ...], int, int]] = [((), -1, -1)] * n
+        self._down = 0
+        self._pile: tuple[int, ...] | None = None
+        self._suffix: list[int] = [0]
+
+    def _pile_counts(self, pile: tuple[int, ...]) -> list[int]:
+        """Item i: the packed counts of `pile[i:]` (computed once per pile object)."""
+        if pile is not self._pile:
+            suffix = [0] * (len(pile) + 1)
+            for i in range(len(pile) - 1, -1, -1):
+                suffix[i] = suffix[i + 1] + _LANE[pile[i]]
+            self._pile, self._suffix = pile, suffix
+        return self._suffix
+
+    @staticmethod
+    def _block(key: tuple[tuple[int, ...], int, int]) -> tuple[bytes, int]:
+        """One seat's 36 numbers as bytes, and its face-down cards' packed counts,
+        for its (cards, face-down mask, cleared mask)."""
+        cells, hidden, cleared = key
+        values = int.from_bytes(_VALUES.pack(*cells), "little") & _SHOWN[hidden | cleared]
+        packed = sum([_LANE[cells[k]] for k in _AT[hidden]])
+        block = values.to_bytes(_GRID_BYTES, "little") + _FLAGS[hidden] + _FLAGS[cleared]
+        return block, packed
+
+    def _table(self, state: State) -> None:
+        """Every seat's block, and the packed counts of all face-down cards: a
+        seat whose cards and masks are those of the last state keeps its block."""
+        cells, hidden, cleared = state.cells, state.hidden_bits, state.cleared_bits
+        last_cells, last_hidden, last_cleared = self._seen
+        if cells is last_cells and hidden == last_hidden and cleared == last_cleared:
+            return
+        same_cells = cells is last_cells
+        grids, packs, keys = self._grids, self._packs, self._keys
+        for p in range(self._n):
+            shift = GRID_SIZE * p
+            h, c = hidden >> shift & 0xFFF, cleared >> shift & 0xFFF
+            key = keys[p]
+            if same_cells:
+                if h == key[1] and c == key[2]:
+                    continue
+                key = (key[0], h, c)
+            else:
+                key = (cells[shift : shift + GRID_SIZE], h, c)
+                if key == keys[p]:
+                    continue
+            keys[p] = key
+            grids[p], packs[p] = self._block(key)
+        self._seen = (cells, hidden, cleared)
+        self._down = sum(packs)
+
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        """What `seat` may see of `state`, as a new array of the layout."""
+        self._table(state)
+        n, game = self._n, state.game
+        grids, totals = self._grids, game.totals
+        if seat:  # relative seats: the viewer first
+            grids = grids[seat:] + grids[:seat]
+            totals = totals[seat:] + totals[:seat]
+        slot = self._slot
+        player, ender, starter = state.player, state.ender, game.starter
+        in_pile = self._pile_counts(state.draw_pile)[state.draw_top]
+        held = state.held
+        hidden_held = 0  # a card someone else drew, not yet placed (RULES.md 2.5)
+        held_value = held_known = from_draw = from_discard = 0
+        if held is not None:
+            if state.source == DRAW:
+                from_draw = 1
+                if player != seat:
+                    hidden_held = _LANE[held]
+            else:
+                from_discard = 1
+            if not hidden_held:
+                held_value, held_known = held, 1
+        # Face up = the 150 cards less those face down, in the draw pile or
+        # drawn by someone else; a cleared column's cards are on the discard pile.
+        visible = _ALL_CARDS - self._down - in_pile - hidden_held
+        reshuffled = bool(game.reshuffles[-1])
+        known = (
+            (in_pile + hidden_held).to_bytes(_COUNT_BYTES, "little")
+            if reshuffled
+            else self._zero_counts
+        )
+        discard = state.discard_pile
+        data = b"".join(
+            (
+                *grids,
+                self._pad_grids,
+                self._present,
+                self._totals.pack(*totals),
+                slot[(player - seat) % n],
+                slot[-1] if ender is None else slot[(ender - seat) % n],
+                slot[-1] if starter < 0 else slot[(starter - seat) % n],
+                visible.to_bytes(_COUNT_BYTES, "little"),
+                known,
+                _SCALARS.pack(
+                    discard[-1] if discard else 0,
+                    len(discard),
+                    len(state.draw_pile) - state.draw_top,
+                    reshuffled,
+                    held_value,
+                    held_known,
+                    from_draw,
+                    from_discard,
+                ),
+                self._phase[state.phase],
+                _ROUND.pack(game.round),
+                self._rules,
+            )
+        )
+        return np.frombuffer(bytearray(data), DTYPE)  # a buffer of its own

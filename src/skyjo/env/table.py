@@ -1,0 +1,121 @@
+"""One game driven through the engine for an environment: seeds, round ends, rewards.
+
+Both environments (`skyjo.env.aec`, `skyjo.env.single`) play through a
+`Table`. It holds no rule: `skyjo.engine.step` plays every action (an illegal
+one raises `IllegalActionError` and changes nothing), the engine scores each
+round (RULES.md 2.9, 2.10) and says when the game is over (RULES.md 3), and
+`skyjo.scoring.winners` names the winners. The table only:
+
+- seeds each game: `reset(seed)` plays the engine's `new_game(n, seed=seed)`,
+  so every deck and reshuffle comes from the seed through `skyjo.shuffle`;
+- deals the next round itself (`NEXT_ROUND`, the one legal action once a
+  round is over), so that an agent only ever sees decisions;
+- turns a round's end into rewards (`reward="score"`: minus each seat's round
+  score; `reward="win"`: at the game's end +1 to each winner, shared wins
+  included (RULES.md 3: equal lowest totals share the win), -1 to the others);
+- stops the game (`truncated`) when a round reaches
+  `GAME_INFO.max_round_turns` turns without ending, as `skyjo.match` does.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from skyjo.engine import GAME_INFO, NEXT_ROUND, Phase, State, new_game, step
+from skyjo.rules import Rules, check_player_count
+from skyjo.scoring import winners
+
+Reward = Literal["score", "win"]
+REWARDS: tuple[str, ...] = ("score", "win")
+_ROUND_OVER, _GAME_OVER = int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one action led to: each seat's reward (None: all zero), and whether
+    the episode is over (`done`) or cut at the round limit (`truncated`)."""
+
+    rewards: tuple[float, ...] | None = None
+    done: bool = False
+    truncated: bool = False
+
+
+NOTHING = Outcome()
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    return reward
+
+
+class Table:
+    """A game of `num_players` under `rules`, played to the target score (or for
+    one round) through the engine."""
+
+    def __init__(
+        self,
+        num_players: int,
+        rules: Rules | None = None,
+        one_round: bool = False,
+        reward: str = "score",
+        max_round_turns: int = GAME_INFO.max_round_turns,
+    ) -> None:
+        self.num_players = check_player_count(num_players)
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a skyjo.Rules, not {rules!r:.40}")
+        self.rules = rules or Rules()
+        self.one_round = one_round
+        self.reward = check_reward(reward)
+        self.max_round_turns = max_round_turns
+        self.state: State | None = None
+        self.seed: int | None = None
+        self.turns = 0  #: turns played in the round so far
+        self._seeds: random.Random | None = None
+
+    def reset(self, seed: int | None = None) -> State:
+        """Deal a new game: `new_game(n, seed=seed)` for a given seed; without
+        one, the next seed of the stream the last given seed started (or, before
+        any, of a stream seeded from the operating system's entropy)."""
+        if seed is not None:
+            game_seed = operator.index(seed)  # NumPy's integers too, never a float
+            self._seeds = random.Random(game_seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(63)
+        self.seed = game_seed
+        self.state = new_game(self.num_players, seed=game_seed, rules=self.rules)
+        self.turns = 0
+        return self.state
+
+    def play(self, action: int) -> Outcome:
+        """Play `action` for the seat to act; deal the next round when one ends."""
+        before = self.state
+        assert before is not None, "reset() first"
+        state = self.state = step(before, action)
+        if before.held is None:
+            return NOTHING  # the first half of a turn, or a reveal: nothing ends
+        phase = state.phase
+        if phase != _ROUND_OVER and phase != _GAME_OVER:
+            self.turns += 1
+            if self.turns >= self.max_round_turns:
+                return Outcome(truncated=True)
+            return NOTHING
+        done = phase == _GAME_OVER or self.one_round
+        rewards = self._rewards(state, done)
+        if not done:
+            self.state = step(state, NEXT_ROUND)
+            self.turns = 0
+        return Outcome(rewards, done)
+
+    def _rewards(self, state: State, done: bool) -> tuple[float, ...] | None:
+        if self.reward == "score":
+            return tuple(-float(score) for score in state.results[-1].scores)
+        if not done:
+            return None
+        best = set(winners(dict(enumerate(state.totals))))
+        return tuple(1.0 if seat in best else -1.0 for seat in range(self.num_players))

@@ -1,0 +1,169 @@
+"""The PettingZoo AEC environment (skyjo.env.aec): the API, seeds, rewards, illegal actions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+from skyjo.engine import DRAW, NEXT_ROUND, IllegalActionError, Phase, legal_actions, new_game
+from skyjo.env import env, raw_env
+from skyjo.env.table import Table
+from skyjo.rules import Rules
+
+
+def play(table, seed: int, rng: random.Random) -> dict[str, float]:
+    """A whole episode of random legal actions; each agent's summed rewards."""
+    table.reset(seed=seed)
+    total = dict.fromkeys(table.possible_agents, 0.0)
+    for agent in table.agent_iter():
+        obs, reward, terminated, truncated, _ = table.last()
+        total[agent] += reward
+        if terminated or truncated:
+            table.step(None)
+            continue
+        table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations, as the classics
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_api_and_seed_tests_pass(players: int) -> None:
+    api_test(env(num_players=players), num_cycles=1000)
+    seed_test(lambda: env(num_players=players), num_cycles=500)
+
+
+def test_the_same_seed_deals_the_engines_game() -> None:
+    table = env(num_players=3)
+    table.reset(seed=42)
+    assert table.unwrapped.game_state.decks == new_game(3, seed=42).decks
+
+
+def test_spaces_are_the_same_objects_on_every_call() -> None:
+    table = env(num_players=4)
+    for agent in table.possible_agents:
+        assert table.observation_space(agent) is table.observation_space(agent)
+        assert table.action_space(agent) is table.action_space(agent)
+    assert table.observation_space("player_0")["observation"].shape == (212,)
+    assert raw_env(num_players=2).observation_space("player_0")["observation"].shape == (130,)
+    assert raw_env(num_players=2, slots=8).observation_space("player_0")["observation"].shape == (
+        376,
+    )
+
+
+def test_observations_are_fresh_arrays_and_only_the_agent_to_act_has_a_mask() -> None:
+    table = env(num_players=4)
+    table.reset(seed=1)
+    first, again = table.observe("player_0"), table.observe("player_0")
+    assert not np.shares_memory(first["observation"], again["observation"])
+    assert not np.shares_memory(first["action_mask"], again["action_mask"])
+    assert first["action_mask"].dtype == np.int8 and first["action_mask"].shape == (39,)
+    state = table.unwrapped.game_state
+    acting = table.agent_selection
+    assert acting == f"player_{state.player}"
+    mask = table.observe(acting)["action_mask"]
+    assert list(np.flatnonzero(mask)) == list(legal_actions(state))
+    for agent in table.agents:
+        if agent != acting:
+            assert not table.observe(agent)["action_mask"].any()
+
+
+def test_score_rewards_are_minus_each_round_score() -> None:
+    table = env(num_players=3, rules=Rules(target_score=300))
+    totals = play(table, seed=7, rng=random.Random(7))
+    state = table.unwrapped.game_state
+    assert state.phase == Phase.GAME_OVER and len(state.results) >= 2
+    assert totals == {f"player_{p}": -float(state.totals[p]) for p in range(3)}
+
+
+def test_win_rewards_at_the_games_end_only() -> None:
+    table = env(num_players=4, reward="win")
+    totals = play(table, seed=3, rng=random.Random(3))
+    final = table.unwrapped.game_state.totals
+    best = min(final)
+    assert totals == {f"player_{p}": 1.0 if final[p] == best else -1.0 for p in range(4)}
+
+
+def test_a_shared_win_gives_plus_one_to_each_winner() -> None:
+    table = Table(3, reward="win")
+    state = table.reset(seed=1)._replace(totals=(40, 40, 101))
+    assert table._rewards(state, done=True) == (1.0, 1.0, -1.0)
+    assert table._rewards(state, done=False) is None
+
+
+def test_one_round_ends_at_the_first_round_end() -> None:
+    table = env(num_players=2, one_round=True, rules=Rules(target_score=1000))
+    totals = play(table, seed=5, rng=random.Random(5))
+    state = table.unwrapped.game_state
+    assert state.phase == Phase.ROUND_OVER and len(state.results) == 1
+    assert totals == {f"player_{p}": -float(state.results[0].scores[p]) for p in range(2)}
+
+
+def test_rounds_are_dealt_by_the_environment() -> None:
+    table = env(num_players=2)
+    table.reset(seed=11)
+    rng = random.Random(11)
+    rounds_seen = set()
+    for _agent in table.agent_iter():
+        obs, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            table.step(None)
+            continue
+        assert not obs["action_mask"][NEXT_ROUND]
+        rounds_seen.add(table.unwrapped.game_state.round)
+        table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(rounds_seen) >= 2
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    table = env(num_players=2)
+    table.reset(seed=1)
+    before = table.unwrapped.game_state
+    with pytest.raises(IllegalActionError, match="must first turn up two cards, not draw"):
+        table.step(DRAW)
+    with pytest.raises(IllegalActionError, match="no action 39"):
+        table.step(39)
+    with pytest.raises(IllegalActionError, match="an action is an integer, not None"):
+        table.step(None)
+    assert table.unwrapped.game_state is before
+    assert table.agent_selection == "player_0"
+    table.step(0)  # the agent may act again
+
+
+def test_pettingzoos_terminate_illegal_wrapper_gives_the_other_convention() -> None:
+    table = TerminateIllegalWrapper(raw_env(num_players=2), illegal_reward=-1)
+    table.reset(seed=1)
+    table.step(DRAW)
+    assert all(table.terminations.values())
+    assert table.rewards["player_0"] == -1
+
+
+def test_ansi_render_shows_the_table_as_the_agent_to_act_sees_it() -> None:
+    table = env(num_players=2, render_mode="ansi")
+    table.reset(seed=2)
+    text = table.render()
+    assert text.startswith("round 1, opening reveals: player_0 to turn up 2 cards")
+    assert text.count("#") >= 24 and "player_0 (you)" in text
+    assert env(num_players=2).unwrapped.render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="human")
+
+
+def test_a_round_past_the_turn_limit_truncates_every_agent() -> None:
+    table = env(num_players=2, max_round_turns=3)
+    table.reset(seed=np.int64(4))
+    rng = random.Random(4)
+    turns = 0
+    for _agent in table.agent_iter():
+        obs, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            table.step(None)
+            continue
+        held = table.unwrapped.game_state.held is not None
+        table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        turns += held
+    assert turns == 3 and table.agents == []
