@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from skyjo import kernel
 from skyjo.batch.policies import act, below
@@ -58,6 +61,7 @@ from skyjo.kernel import (
     ROUND_ENDED,
     SCORES,
     TARGET,
+    Tables,
 )
 from skyjo.rules import DECK, DECK_SIZE, GRID_SIZE
 
@@ -75,6 +79,23 @@ _TURNS, _FINAL_TURNS = int(Phase.TURNS), int(Phase.FINAL_TURNS)
 _ROUND_OVER, _GAME_OVER, _REVEAL = int(Phase.ROUND_OVER), int(Phase.GAME_OVER), int(Phase.REVEAL)
 #: The 150 cards in order, which the fast mode shuffles (RULES.md 1).
 SORTED_DECK = np.array(DECK, np.int8)
+
+
+@intrinsic
+def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The array `arr` without its reference count (no meminfo): compiled code
+    then passes it to a function without the atomic increments and decrements
+    of its count, which cost more than a kernel call's work. The caller keeps
+    the array alive (`advance`'s arguments are held by its caller)."""
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -207,6 +228,25 @@ def _play(t, b, pol, mt, fast, deck, perm, status, log, log_len, counts, max_tur
 
 @njit(cache=True)
 def advance(t, pol, mt, fast, deck, perm, status, log, log_len, counts, max_turns, games):  # type: ignore[no-untyped-def]
+    """`_advance` on the same arrays, borrowed (`borrowed`)."""
+    _advance(
+        Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots)),
+        borrowed(pol),
+        borrowed(mt),
+        borrowed(fast),
+        borrowed(deck),
+        borrowed(perm),
+        borrowed(status),
+        borrowed(log),
+        borrowed(log_len),
+        borrowed(counts),
+        max_turns,
+        games,
+    )
+
+
+@njit(cache=True)
+def _advance(t, pol, mt, fast, deck, perm, status, log, log_len, counts, max_turns, games):  # type: ignore[no-untyped-def]
     """Play every table whose game goes on until it stops (see the module):
     `status[b]` says why. In the fast mode a table whose game ends starts a
     new one (same players and rules) until `counts[b, GAMES]` reaches `games`."""
