@@ -12,7 +12,22 @@ tournaments with it (docs/batch.md).
 
 from __future__ import annotations
 
-from skyjo.batch.games import BatchGame, FastRun, play_fast, play_seeded, policy_codes
+from skyjo.batch.games import (
+    BatchGame,
+    FastRun,
+    batch_policy,
+    play_fast,
+    play_seeded,
+    policy_codes,
+)
 from skyjo.batch.policies import POLICIES
 
-__all__ = ["POLICIES", "BatchGame", "FastRun", "play_fast", "play_seeded", "policy_codes"]
+__all__ = [
+    "POLICIES",
+    "BatchGame",
+    "FastRun",
+    "batch_policy",
+    "play_fast",
+    "play_seeded",
+    "policy_codes",
+]

@@ -204,3 +204,20 @@ def play_fast(
     loop.advance(*arrays, max_turns, per_table)
     counts = arrays[-1]
     return FastRun(int(counts[:, loop.GAMES].sum()), int(counts[:, loop.TURNS].sum()))
+
+
+def batch_policy(spec: str) -> str | None:
+    """The batch policy that plays the bot `spec` exactly, or None: the
+    built-in `random`, `greedy` and `basic` without options; every other bot
+    needs the reference engine."""
+    from skyjo.bots import BotError, factory
+    from skyjo.bots.basic import BasicBot
+    from skyjo.bots.greedy import GreedyBot
+    from skyjo.bots.random_bot import RandomBot
+
+    try:
+        name, make, options = factory(spec)
+    except BotError:
+        return None
+    compiled = {"random": RandomBot, "greedy": GreedyBot, "basic": BasicBot}
+    return name if compiled.get(name) is make and not options else None
