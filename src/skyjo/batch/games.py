@@ -49,6 +49,8 @@ class BatchGame:
     #: per round, per seat: its grid value after the deal and after each of its turns
     trajectories: tuple[tuple[tuple[int, ...], ...], ...]
     stalled_round: int | None = None  #: the round (from 1) that reached the limit
+    reshuffles: int = 0  #: reshuffles of the discard pile (RULES.md 2.7), all rounds
+    cleared: int = 0  #: columns cleared in the finished rounds (RULES.md 2.6, 2.9)
 
 
 def policy_codes(names: Sequence[str]) -> np.ndarray:
@@ -70,6 +72,8 @@ class _Game:
         self.trajectories: list[tuple[tuple[int, ...], ...]] = []
         self.current: list[list[int]] = []
         self.turns = 0
+        self.reshuffles = 0
+        self.cleared = 0
 
     def deck(self) -> tuple[int, ...]:
         """The next round's deck, as `engine.start_round` shuffles it."""
@@ -80,6 +84,7 @@ class _Game:
         """The reshuffle's order as positions of the discard pile less its top:
         `engine.reshuffle`'s shuffle, which depends only on the key and the size."""
         order, self.key = shuffled(np.arange(size), self.key)
+        self.reshuffles += 1
         return order
 
     def read(self, entries: list[int]) -> None:
@@ -91,11 +96,12 @@ class _Game:
                 self.current = [[v] for v in entries[i + 1 : i + 1 + n]]
                 i += 1 + n
             elif entry == loop.ROUND:
-                raw = tuple(entries[i + 3 : i + 3 + n])
-                scores = tuple(entries[i + 3 + n : i + 3 + 2 * n])
+                raw = tuple(entries[i + 4 : i + 4 + n])
+                scores = tuple(entries[i + 4 + n : i + 4 + 2 * n])
                 self.rounds.append(RoundResult(entries[i + 1], raw, scores, bool(entries[i + 2])))
                 self.trajectories.append(tuple(tuple(values) for values in self.current))
-                i += 3 + 2 * n
+                self.cleared += entries[i + 3]
+                i += 4 + 2 * n
             else:
                 self.current[entry >> 12].append((entry & 0xFFF) - loop.VALUE_OFFSET)
                 self.turns += 1
@@ -156,6 +162,8 @@ def play_seeded(
             turns=game.turns,
             trajectories=tuple(game.trajectories),
             stalled_round=int(t.round[b]) + 1 if status[b] == loop.STALLED else None,
+            reshuffles=game.reshuffles,
+            cleared=game.cleared,
         )
         for b, game in enumerate(games)
     ]

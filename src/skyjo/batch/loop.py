@@ -27,7 +27,8 @@ The log (seeded mode; none when `log` has no columns), per table, of
 int32 entries since the caller last emptied it (`log_len[b] = 0`):
 DEALT then each seat's grid value after the deal; per turn the
 seat and its grid value after it (`seat << 12 | value + 1024`); ROUND then
-the ender, whether doubled, the n raw scores and the n round scores. A grid
+the ender, whether doubled, the columns cleared in the round (every seat's,
+the final reveal's included), the n raw scores and the n round scores. A grid
 value is the sum of the seat's cards outside cleared columns, face-down ones
 included (`skyjo.sim.tournament`'s per-turn data).
 
@@ -63,7 +64,7 @@ from skyjo.kernel import (
     TARGET,
     Tables,
 )
-from skyjo.rules import DECK, DECK_SIZE, GRID_SIZE
+from skyjo.rules import COLS, DECK, DECK_SIZE, GRID_SIZE
 
 #: `status` of a table.
 RUNNING, NEED_DEAL, NEED_RESHUFFLE, OVER, STALLED = range(5)
@@ -126,10 +127,15 @@ def _log_round(t, b, log, log_len):  # type: ignore[no-untyped-def]
     log[b, i] = ROUND
     log[b, i + 1] = t.slots[b, ENDER]
     log[b, i + 2] = t.slots[b, DOUBLED]
+    cleared = 0
     for p in range(n):
-        log[b, i + 3 + p] = t.seats[b, RAW, p]
-        log[b, i + 3 + n + p] = t.seats[b, SCORES, p]
-    log_len[b] = i + 3 + 2 * n
+        log[b, i + 4 + p] = t.seats[b, RAW, p]
+        log[b, i + 4 + n + p] = t.seats[b, SCORES, p]
+        mask = t.seats[b, CLEARED, p]
+        for k in range(COLS):
+            cleared += (mask >> k) & 1
+    log[b, i + 3] = cleared
+    log_len[b] = i + 4 + 2 * n
 
 
 @njit(cache=True)
