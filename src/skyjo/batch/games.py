@@ -139,7 +139,7 @@ def play_seeded(
     status = np.full(batch, loop.NEED_DEAL, np.int64)
     log = np.zeros((batch, max_turns + loop.LOG_SLACK), np.int32)
     log_len = np.zeros(batch, np.int64)
-    counts = np.zeros((batch, 3), np.int64)
+    counts = np.zeros((batch, loop.NCOUNTS), np.int64)
     fast = np.ones(batch, np.uint64)
     while True:
         loop.advance(t, pol, mt, fast, deck, perm, status, log, log_len, counts, max_turns, 1)
@@ -171,10 +171,11 @@ def play_seeded(
 
 @dataclass(frozen=True, slots=True)
 class FastRun:
-    """What `play_fast` played: games finished (over or stalled) and turns."""
+    """What `play_fast` played: games finished (over or stalled), turns, rounds."""
 
     games: int
     turns: int
+    rounds: int
 
 
 def fast_state(batch: int, players: int, policy: str, seed: int, rules: Rules | None = None):  # type: ignore[no-untyped-def]
@@ -189,7 +190,7 @@ def fast_state(batch: int, players: int, policy: str, seed: int, rules: Rules | 
     status = np.full(batch, loop.NEED_DEAL, np.int64)
     log = np.zeros((batch, 0), np.int32)
     log_len = np.zeros(batch, np.int64)
-    counts = np.zeros((batch, 3), np.int64)
+    counts = np.zeros((batch, loop.NCOUNTS), np.int64)
     return t, pol, mt, fast, deck, perm, status, log, log_len, counts
 
 
@@ -211,7 +212,7 @@ def play_fast(
     arrays = fast_state(batch, players, policy, seed, rules)
     loop.advance(*arrays, max_turns, per_table)
     counts = arrays[-1]
-    return FastRun(int(counts[:, loop.GAMES].sum()), int(counts[:, loop.TURNS].sum()))
+    return FastRun(*(int(counts[:, i].sum()) for i in (loop.GAMES, loop.TURNS, loop.ROUNDS)))
 
 
 def batch_policy(spec: str) -> str | None:

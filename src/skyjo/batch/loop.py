@@ -33,7 +33,7 @@ value is the sum of the seat's cards outside cleared columns, face-down ones
 included (`skyjo.sim.tournament`'s per-turn data).
 
 `counts[b]`: TURNS_IN_ROUND, TURNS (every turn of every game), GAMES
-(games finished: over or stalled).
+(games finished: over or stalled), ROUNDS (rounds dealt).
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ RUNNING, NEED_DEAL, NEED_RESHUFFLE, OVER, STALLED = range(5)
 DEALT, ROUND = -1, -2
 VALUE_OFFSET = 1024
 #: Columns of `counts`.
-TURNS_IN_ROUND, TURNS, GAMES = range(3)
+TURNS_IN_ROUND, TURNS, GAMES, ROUNDS = range(4)
+NCOUNTS = 4
 #: Log entries a table writes between two stops at most, beyond its turns.
 LOG_SLACK = 64
 
@@ -164,6 +165,7 @@ def _fast_perm(mt, fast, b, perm, size):  # type: ignore[no-untyped-def]
 def _deal(t, b, deck, log, log_len, counts):  # type: ignore[no-untyped-def]
     kernel.deal(t, b, deck[b])
     counts[b, TURNS_IN_ROUND] = 0
+    counts[b, ROUNDS] += 1
     if log.shape[1]:
         _log_deal(t, b, log, log_len)
 
