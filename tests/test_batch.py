@@ -6,9 +6,9 @@ every round's ender, raw and final scores and doubling, every seat's grid
 value after the deal and after each of its turns, the totals and the turns.
 The `random` bot agrees game for game too: its compiled policy draws from a
 compiled copy of its `random.Random` (a Mersenne Twister), as `greedy` and
-`basic` draw their tie-breaks. A few hundred games, 2 to 8 players, all three
-policies mixed; reshuffles (RULES.md 2.7) and column clears (2.6, 2.9) are
-shown to occur in them.
+`basic` draw their tie-breaks. A few hundred games, 2 to 8 players, three
+policies mixed, and `expected` in a few more; reshuffles (RULES.md 2.7) and
+column clears (2.6, 2.9) are shown to occur in them.
 """
 
 from __future__ import annotations
@@ -37,6 +37,12 @@ LINEUPS = {
     7: (["random", "greedy", "basic", "greedy", "basic", "greedy", "basic"], 20),
     8: (["greedy"] * 4 + ["basic"] * 3 + ["random"], 20),
 }
+#: `expected` (slower on the reference engine): fewer games.
+EXPECTED_LINEUPS = {
+    2: (["expected", "random"], 8),
+    3: (["expected", "greedy", "basic"], 8),
+    6: (["expected", "expected", "greedy", "basic", "random", "greedy"], 6),
+}
 SEED = 2026
 
 
@@ -60,10 +66,8 @@ def played():  # type: ignore[no-untyped-def]
     return {n: both_ways(lineup, games) for n, (lineup, games) in LINEUPS.items()}
 
 
-@pytest.mark.parametrize("players", sorted(LINEUPS))
-def test_the_batch_engine_plays_the_reference_games_round_by_round(played, players) -> None:  # type: ignore[no-untyped-def]
-    reference, batch = played[players]
-    assert len(reference) == len(batch) == LINEUPS[players][1]
+def assert_same_games(reference, batch, players: int) -> None:  # type: ignore[no-untyped-def]
+    """The two engines' games agree round by round."""
     for ref, got in zip(reference, batch, strict=True):
         game = f"{players} players, game {ref.index}"
         assert len(got.rounds) == len(ref.rounds), game
@@ -75,6 +79,22 @@ def test_the_batch_engine_plays_the_reference_games_round_by_round(played, playe
         assert got.stalled_round == ref.stalled_round, game
         assert got.totals  # and not a vacuous game
         assert min(got.totals) < 100 <= max(got.totals) or got.stalled_round
+
+
+@pytest.mark.parametrize("players", sorted(LINEUPS))
+def test_the_batch_engine_plays_the_reference_games_round_by_round(played, players) -> None:  # type: ignore[no-untyped-def]
+    reference, batch = played[players]
+    assert len(reference) == len(batch) == LINEUPS[players][1]
+    assert_same_games(reference, batch, players)
+
+
+@pytest.mark.parametrize("players", sorted(EXPECTED_LINEUPS))
+def test_the_expected_bot_plays_the_same_games_on_both_engines(players: int) -> None:
+    """`expected` counts cards (the unseen ones, the known draw pile after a
+    reshuffle) and hurries after its patience: the same decisions compiled."""
+    lineup, games = EXPECTED_LINEUPS[players]
+    reference, batch = both_ways(lineup, games)
+    assert_same_games(reference, batch, players)
 
 
 def test_reshuffles_and_column_clears_occur_in_the_compared_games(played) -> None:  # type: ignore[no-untyped-def]
@@ -108,10 +128,12 @@ def test_a_tournament_gives_the_same_results_on_either_engine() -> None:
 
 def test_the_engine_is_batch_by_default_when_every_bot_allows_it() -> None:
     assert choose_engine(make_config(["greedy", "basic"], games=1, seed=1)) == "batch"
-    assert choose_engine(make_config(["greedy", "expected"], games=1, seed=1)) == "reference"
+    assert choose_engine(make_config(["greedy", "expected"], games=1, seed=1)) == "batch"
+    assert choose_engine(make_config(["greedy", "search"], games=1, seed=1)) == "reference"
     assert choose_engine(make_config(["greedy:low=2", "basic"], games=1, seed=1)) == "reference"
-    with pytest.raises(TournamentError, match="expected"):
-        choose_engine(make_config(["greedy", "expected"], games=1, seed=1), "batch")
+    assert choose_engine(make_config(["expected:v1", "basic"], games=1, seed=1)) == "reference"
+    with pytest.raises(TournamentError, match="search"):
+        choose_engine(make_config(["greedy", "search"], games=1, seed=1), "batch")
     with pytest.raises(TournamentError, match="unknown engine"):
         choose_engine(make_config(["greedy"], games=1, seed=1), "fast")
     assert batch_policy("random") == "random"

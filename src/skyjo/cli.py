@@ -729,7 +729,7 @@ def tournament_command(
     engine: Annotated[
         str | None,
         typer.Option(
-            help="reference or batch (compiled, for random, greedy and basic; the same "
+            help="reference or batch (compiled, for random, greedy, basic and expected; the same "
             "results). Default: batch when every bot allows it, else reference."
         ),
     ] = None,

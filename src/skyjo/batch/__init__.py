@@ -2,7 +2,8 @@
 
 The games are played by the compiled game loop (`skyjo.batch.loop`) over the
 tables of `skyjo.kernel`, the one compiled copy of the rules, with compiled
-policies that decide exactly as the bots `random`, `greedy` and `basic` do
+policies that decide exactly as the bots `random`, `greedy`, `basic` and
+`expected` do
 (`skyjo.batch.policies`). Chance is an input: `play_seeded` deals and
 reshuffles from the same seeds as the reference engine (RULES.md 5), so that
 both play the same games, turn for turn; `play_fast` draws everything from a

@@ -54,8 +54,8 @@ class BatchGame:
 
 
 def policy_codes(names: Sequence[str]) -> np.ndarray:
-    """The policy codes of bot names (`random`, `greedy`, `basic`); ValueError
-    for another."""
+    """The policy codes of bot names (`random`, `greedy`, `basic`, `expected`);
+    ValueError for another."""
     try:
         return np.array([POLICIES[name] for name in names], np.int64)
     except KeyError as error:
@@ -217,10 +217,11 @@ def play_fast(
 
 def batch_policy(spec: str) -> str | None:
     """The batch policy that plays the bot `spec` exactly, or None: the
-    built-in `random`, `greedy` and `basic` without options; every other bot
-    needs the reference engine."""
+    built-in `random`, `greedy`, `basic` and `expected` without options; every
+    other bot needs the reference engine."""
     from skyjo.bots import BotError, factory
     from skyjo.bots.basic import BasicBot
+    from skyjo.bots.expected import make_expected
     from skyjo.bots.greedy import GreedyBot
     from skyjo.bots.random_bot import RandomBot
 
@@ -228,5 +229,10 @@ def batch_policy(spec: str) -> str | None:
         name, make, options = factory(spec)
     except BotError:
         return None
-    compiled = {"random": RandomBot, "greedy": GreedyBot, "basic": BasicBot}
+    compiled = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "basic": BasicBot,
+        "expected": make_expected,
+    }
     return name if compiled.get(name) is make and not options else None

@@ -1,16 +1,18 @@
-"""The bots `random`, `greedy` and `basic` as compiled policies over kernel tables.
+"""The bots `random`, `greedy`, `basic` and `expected` as compiled policies
+over kernel tables.
 
 Each policy makes, for the player to act at table b of a `skyjo.kernel`
 table, exactly the decision its Python bot (`skyjo.bots.random_bot`,
-`greedy`, `basic`) makes from that player's observation, with the same
-draws of its random generator: it reads only what the player may see (its
-own face-up cards, the card in hand and where it came from, the discard
-pile's top), and every random choice is a `random.Random.choice` over the
-same list in the same order (increasing positions or action ids), drawn from
-the seat's Mersenne Twister (`skyjo.bots.fastplay`'s compiled copy of
-`random.Random`). No rule is written here: the legal actions the policies
-choose among are those of the engine (RULES.md 2.3 reveals, 2.5 a turn),
-read off the kernel's masks.
+`greedy`, `basic`, `expected`) makes from that player's observation, with
+the same draws of its random generator: it reads only what the player may
+see (the face-up cards, the card in hand and where it came from, the
+discard pile; `expected` also counts the unseen cards and, after a
+reshuffle, the known draw pile, RULES.md 2.7), and every random choice is a
+`random.Random.choice` over the same list in the same order (increasing
+positions or action ids), drawn from the seat's Mersenne Twister
+(`skyjo.bots.fastplay`'s compiled copy of `random.Random`). No rule is
+written here: the legal actions the policies choose among are those of the
+engine (RULES.md 2.3 reveals, 2.5 a turn), read off the kernel's masks.
 
 Random numbers (`below`): with an empty `mt` (shape (0, ...)), the *fast*
 mode of the benchmark, every draw comes from one cheap xorshift64* state per
@@ -27,23 +29,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skyjo.bots import fastplay
+from skyjo.bots import fastplay, playout_expected
+from skyjo.bots import valuation as va
+from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP, TAKE_DISCARD, Phase
 from skyjo.kernel import (
     CLEARED,
     DISCARD_LEN,
     DISCARD_PILE,
+    ENDER,
     HELD,
     HIDDEN,
     NO_CARD,
+    PENALTY,
     PHASE,
+    PLAYERS,
     SOURCE,
+    TURNS,
 )
 from skyjo.rules import COLS, GRID_SIZE
 
 #: Policy codes: which compiled policy plays a seat (`POLICIES` by bot name).
-RANDOM, GREEDY, BASIC = 0, 1, 2
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "basic": BASIC}
+RANDOM, GREEDY, BASIC, EXPECTED = 0, 1, 2, 3
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "basic": BASIC, "expected": EXPECTED}
 
 _ALL = (1 << GRID_SIZE) - 1
 _REVEAL_PHASE, _ROUND_OVER = int(Phase.REVEAL), int(Phase.ROUND_OVER)
@@ -53,6 +61,12 @@ _FACE_DOWN_GUESS = 5
 #: `basic`'s thresholds (`BasicBot.take_at_most`, `keep_below`).
 BASIC_TAKE_AT_MOST = 5
 BASIC_KEEP_BELOW = 5
+#: `expected`'s options as `valuation.decide` takes them (its defaults), and
+#: hurried (after `patience` of its turns in a round): rows 0 and 1.
+_EXPECTED_BOT = ExpectedV2Bot(0)
+EXPECTED_PARAMS = np.stack([_EXPECTED_BOT.options(), _EXPECTED_BOT.options()])
+EXPECTED_PARAMS[1, va.HURRY] = 1.0
+EXPECTED_PATIENCE = _EXPECTED_BOT.patience
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -275,6 +289,65 @@ def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     return SWAP + pick(mt, fast, b, p, where)
 
 
+# --- expected ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def expected_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
+    """`ExpectedV2Bot` (default options): the opening reveal as `greedy`'s (a
+    random face-down card in a column with no face-up card), then
+    `valuation.decide` on the table as the bot sees it: the grids (face-down
+    and cleared cells 0), the pools it counts (`playout_expected.pools`, the
+    bot's `pools`), the discard's top, the card in hand; hurried once its
+    turns in the round exceed its patience."""
+    phase = t.slots[b, PHASE]
+    if phase == _ROUND_OVER or phase == _REVEAL_PHASE:
+        return greedy_action(t, b, p, mt, fast)
+    n = t.slots[b, PLAYERS]
+    ints = np.zeros(playout_expected.INTS, np.int64)
+    playout_expected.pools(t, b, ints)
+    down = np.zeros(va.VALUES, np.int64)
+    drawn = np.zeros(va.VALUES, np.int64)
+    for i in range(va.VALUES):
+        down[i] = ints[playout_expected.DOWN_POOL + i]
+        drawn[i] = ints[playout_expected.DRAW_POOL + i]
+    cells = np.zeros((n, GRID_SIZE), np.int64)
+    hidden = np.zeros(n, np.int64)
+    cleared = np.zeros(n, np.int64)
+    for q in range(n):
+        h, c = t.seats[b, HIDDEN, q], t.seats[b, CLEARED, q]
+        hidden[q], cleared[q] = h, c
+        for k in range(GRID_SIZE):
+            if not ((h | c) >> k) & 1:
+                cells[q, k] = t.cells[b, q, k]
+    held = np.int64(t.slots[b, HELD])
+    top = np.int64(NO_CARD)
+    if held == NO_CARD:
+        top = np.int64(discard_top(t, b))
+    # its own turns in the round, this one included: turn i is seat (starter + i) mod n
+    mine = t.slots[b, TURNS] // n + 1
+    params = np.zeros(va.NPARAMS)
+    row = 1 if mine > EXPECTED_PATIENCE else 0
+    for i in range(va.NPARAMS):
+        params[i] = EXPECTED_PARAMS[row, i]
+    out = np.zeros(3)
+    return va.decide(
+        cells,
+        hidden,
+        cleared,
+        np.int64(p),
+        np.int64(t.slots[b, ENDER]),
+        np.int64(t.slots[b, PENALTY]),
+        down,
+        drawn,
+        top,
+        held,
+        t.slots[b, SOURCE] == DRAW,
+        params,
+        out,
+    )
+
+
 # --- by code ----------------------------------------------------------------------
 
 
@@ -285,4 +358,6 @@ def act(code, t, b, p, mt, fast):  # type: ignore[no-untyped-def]
         return greedy_action(t, b, p, mt, fast)
     if code == BASIC:
         return basic_action(t, b, p, mt, fast)
+    if code == EXPECTED:
+        return expected_action(t, b, p, mt, fast)
     return random_action(t, b, p, mt, fast)

@@ -40,8 +40,8 @@ tournament's settings and results live.
 
 Engines. The games are played by the reference engine (`skyjo.match`
 driving `skyjo.engine`, any bot), or by the batch simulator (`skyjo.batch`:
-compiled games on the rules kernel, for a lineup of `random`, `greedy` and
-`basic` without options), which plays the same games from the same seed:
+compiled games on the rules kernel, for a lineup of `random`, `greedy`,
+`basic` and `expected` without options), which plays the same games from the same seed:
 the same deals, reshuffles, bot generators and so the same results, game for
 game (`tests/test_batch.py`). By default (`engine=None`) a tournament uses
 the batch engine when every bot of its lineup allows it.
@@ -491,7 +491,7 @@ def choose_engine(config: TournamentConfig, engine: str | None = None) -> str:
     ]
     if engine == "batch" and unplayable:
         raise TournamentError(
-            f"the batch engine plays random, greedy and basic without options, not "
+            f"the batch engine plays random, greedy, basic and expected without options, not "
             f"{', '.join(map(repr, unplayable))}: use --engine reference"
         )
     if engine is None:
