@@ -46,13 +46,12 @@ from numba.np.arrayobj import make_array
 
 from skyjo import kernel
 from skyjo.batch.policies import act, below
-from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, Phase
+from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Phase
 from skyjo.kernel import (
     CLEARED,
     DISCARD_LEN,
     DOUBLED,
     ENDER,
-    HELD,
     NO_CARD,
     PENALTY,
     PHASE,
@@ -202,33 +201,30 @@ def _play(t, b, pol, mt, fast, deck, perm, status, log, log_len, counts, max_tur
         kernel.draw(t, b)
     while True:
         phase = t.slots[b, PHASE]
-        p = t.slots[b, PLAYER]
-        code = pol[b, p]
-        if phase == _REVEAL:
-            kernel.reveal(t, b, act(code, t, b, p, mt, fast) - REVEAL)
-            continue
         if phase == _GAME_OVER:
             return OVER
-        if phase == _ROUND_OVER:
-            act(code, t, b, p, mt, fast)  # NEXT_ROUND (random draws for it too)
+        p = t.slots[b, PLAYER]
+        action = act(pol[b, p], t, b, p, mt, fast)  # the one decision site
+        if phase == _REVEAL:
+            kernel.reveal(t, b, action - REVEAL)
+        elif phase == _ROUND_OVER:  # NEXT_ROUND (random draws for it too)
             if not fastmode:
                 return NEED_DEAL
             _fast_deck(mt, fast, b, deck)
             _deal(t, b, deck, log, log_len, counts)
-            continue
-        if t.slots[b, HELD] == NO_CARD:
-            if act(code, t, b, p, mt, fast) == DRAW:
-                if kernel.draw(t, b) == NO_CARD:
-                    if not fastmode:
-                        return NEED_RESHUFFLE
-                    _fast_perm(mt, fast, b, perm, t.slots[b, DISCARD_LEN] - 1)
-                    kernel.reshuffle_perm(t, b, perm[b])
-                    kernel.draw(t, b)
-            else:
-                kernel.take_discard(t, b)
-        action = act(code, t, b, p, mt, fast)
-        ended = _place(t, b, p, action, log, log_len, counts)
-        if not ended and counts[b, TURNS_IN_ROUND] >= max_turns:
+        elif action == DRAW:
+            if kernel.draw(t, b) == NO_CARD:
+                if not fastmode:
+                    return NEED_RESHUFFLE
+                _fast_perm(mt, fast, b, perm, t.slots[b, DISCARD_LEN] - 1)
+                kernel.reshuffle_perm(t, b, perm[b])
+                kernel.draw(t, b)
+        elif action == TAKE_DISCARD:
+            kernel.take_discard(t, b)
+        elif (
+            not _place(t, b, p, action, log, log_len, counts)
+            and counts[b, TURNS_IN_ROUND] >= max_turns
+        ):
             phase = t.slots[b, PHASE]
             if phase == _TURNS or phase == _FINAL_TURNS:
                 return STALLED

@@ -145,7 +145,7 @@ def discard_top(t, b):  # type: ignore[no-untyped-def]
 # --- random -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     """`RandomBot`: uniform over the legal actions in increasing order
     (`engine.legal_actions`), even when there is one (NEXT_ROUND)."""
@@ -170,7 +170,7 @@ def random_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 # --- greedy -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     """`GreedyBot` (default `low`): see `skyjo.bots.greedy`'s docstring."""
     phase = t.slots[b, PHASE]
@@ -261,7 +261,7 @@ def _extending(t, b, p, up, held):  # type: ignore[no-untyped-def]
 # --- basic ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     """`BasicBot`: see `skyjo.bots.basic`'s docstring (rules 1 to 3)."""
     phase = t.slots[b, PHASE]
