@@ -169,7 +169,7 @@ def _deal(t, b, deck, log, log_len, counts):  # type: ignore[no-untyped-def]
         _log_deal(t, b, log, log_len)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(t, b, p, action, log, log_len, counts):  # type: ignore[no-untyped-def]
     """Finish the turn (`kernel.place`), log it; whether the round ended."""
     if action >= FLIP:
