@@ -9,7 +9,9 @@ layer:
    render, seeds, shuffle, errors, names, database, paths, jsondepth), but
    `match`, `cli` and `__main__`;
 2. bots: `skyjo.bots` (players, built on the core);
-3. match: `skyjo.match` (a table whose seats bots or humans play);
+3. match: `skyjo.match` (a table whose seats bots or humans play), and, side
+   by side with it, batch: `skyjo.batch` (many games at once in compiled code
+   on the kernel, with the compiled policies of bots);
 4. sim (tournaments of bots), scorepad (score sheets of games played at a real
    table), tui (the terminal app) and env (the agents' PettingZoo and
    Gymnasium environments): four interfaces side by side;
@@ -32,13 +34,13 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
     ("bots",),
-    ("match",),
+    ("match", "batch"),
     ("sim", "scorepad", "tui", "env"),
     ("web",),
     ("cli",),
 )
 #: The subpackages of `skyjo` that are parts of their own.
-PACKAGES = frozenset({"bots", "sim", "scorepad", "tui", "env", "web"})
+PACKAGES = frozenset({"bots", "batch", "sim", "scorepad", "tui", "env", "web"})
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
@@ -141,6 +143,8 @@ def test_the_graph_is_drawn_from_the_source() -> None:
     assert "skyjo.database" in graph["skyjo.scorepad.store"]
     # a function-level import counts: cli imports the commands when they run
     assert "skyjo.sim.commands" in graph["skyjo.cli"]
+    # and the tournament imports the batch engine when it plays with it
+    assert "skyjo.batch" in graph["skyjo.sim.tournament"]
 
 
 def test_every_module_is_in_a_layer() -> None:
@@ -189,3 +193,13 @@ def test_the_environments_stand_on_the_core_bots_and_match() -> None:
     for module, targets in graph.items():
         if part(module) not in ("env", "cli"):
             assert not {t for t in targets if part(t) == "env"}, f"{module} imports the env"
+
+
+def test_the_batch_simulator_stands_on_the_core_and_the_bots() -> None:
+    """The batch simulator plays games on the kernel with compiled policies: it
+    reaches the core and the bots only, never a match, a tournament or an
+    interface (the tournament imports it, not the reverse)."""
+    graph = imports()
+    for module in (m for m in graph if part(m) == "batch"):
+        beyond = {part(target) for target in reached(graph, module)} - {"core", "bots", "batch"}
+        assert not beyond, f"{module} reaches {sorted(beyond)}"

@@ -726,6 +726,13 @@ def tournament_command(
     address: Annotated[
         str | None, typer.Option(help="Ray cluster address, for --backend ray.")
     ] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            help="reference or batch (compiled, for random, greedy, basic and expected; the same "
+            "results). Default: batch when every bot allows it, else reference."
+        ),
+    ] = None,
     out: Annotated[
         str | None, typer.Option(help="Write the results (every game) to this JSON file.")
     ] = None,
@@ -744,7 +751,17 @@ def tournament_command(
 
     with user_input():
         outcome = run_command(
-            bots, players, games, seed, workers, backend, address, out, study, turn_sample
+            bots,
+            players,
+            games,
+            seed,
+            workers,
+            backend,
+            address,
+            out,
+            study,
+            turn_sample,
+            engine=engine,
         )
     if as_json:
         print_json(outcome.summary)

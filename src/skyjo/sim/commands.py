@@ -33,12 +33,14 @@ from skyjo.sim.report import format_wins, incidents_text
 from skyjo.sim.stats import CI_METHOD, RATING_MODEL
 from skyjo.sim.tournament import (
     BACKENDS,
+    ENGINES,
     MAX_ROUND_TURNS,
     STUDIES,
     ProgressCallback,
     StudyResult,
     TournamentError,
     TournamentResult,
+    choose_engine,
     default_workers,
     luck_configs,
     make_config,
@@ -87,6 +89,7 @@ class Outcome:
     seconds: float
     workers: int
     backend: str
+    engine: str = "reference"
 
 
 def tournament_command(
@@ -101,12 +104,17 @@ def tournament_command(
     study: str | None = None,
     turn_sample: int = 100,
     show_progress: bool | None = None,
+    engine: str | None = None,
 ) -> Outcome:
     """Check the options, play the tournament (or the study), write `out`.
 
     Without a `seed`, a fresh one is drawn; it is in the results (and shown by
-    `tournament_tables`), so `--seed` can play the same games again.
+    `tournament_tables`), so `--seed` can play the same games again. `engine`
+    (reference or batch, default: batch when every bot allows it) plays the
+    games; both give the same results (`skyjo.sim.tournament.choose_engine`).
     """
+    if engine is not None and engine not in ENGINES:
+        raise TournamentError(f"unknown engine {engine!r} (--engine {'|'.join(ENGINES)})")
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r} (--backend {'|'.join(BACKENDS)})")
     if address and backend != "ray":
@@ -127,17 +135,19 @@ def tournament_command(
             raise TournamentError(f"unknown study {study!r} (--study {'|'.join(STUDIES)})")
         configs = luck_configs(bots, games, seed, MAX_PLAYERS if players is None else players)
         with progress_bar(f"luck study, n = 2..{configs[-1].players}", show_progress) as step:
-            document = run_luck_study(configs, workers, backend, address, step)
+            document = run_luck_study(configs, workers, backend, address, step, engine)
         summary = document.summary()
+        used = choose_engine(configs[0], engine)
     else:
         config = make_config(bots, players, games, seed, turn_sample=turn_sample)
         with progress_bar(f"{config.players} players", show_progress) as step:
-            document = run_tournament(config, workers, backend, address, step)
+            document = run_tournament(config, workers, backend, address, step, engine)
         summary = document.summary
+        used = choose_engine(config, engine)
     seconds = time.perf_counter() - start
     if out is not None:
         save_results(document, out)
-    return Outcome(document, summary, seconds, workers, backend)
+    return Outcome(document, summary, seconds, workers, backend, used)
 
 
 def tournament_tables(outcome: Outcome, out: str | None = None) -> list[RenderableType]:
@@ -183,7 +193,7 @@ def tournament_tables(outcome: Outcome, out: str | None = None) -> list[Renderab
     rate = games / outcome.seconds if outcome.seconds > 0 else float("inf")
     shown.append(
         f"{games} games in {outcome.seconds:.1f} s ({rate:.1f} games/s, "
-        f"{outcome.backend} backend, workers: {outcome.workers})"
+        f"{outcome.backend} backend, {outcome.engine} engine, workers: {outcome.workers})"
     )
     if out:
         shown.append(f"Results written to {out}")

@@ -38,6 +38,14 @@ players).
 Results files (`--out`): see `skyjo.sim.results`, where the types of a
 tournament's settings and results live.
 
+Engines. The games are played by the reference engine (`skyjo.match`
+driving `skyjo.engine`, any bot), or by the batch simulator (`skyjo.batch`:
+compiled games on the rules kernel, for a lineup of `random`, `greedy`,
+`basic` and `expected` without options), which plays the same games from the same seed:
+the same deals, reshuffles, bot generators and so the same results, game for
+game (`tests/test_batch.py`). By default (`engine=None`) a tournament uses
+the batch engine when every bot of its lineup allows it.
+
 Stalled games. The rules set no bound on a round's length, and bots may
 legally stall one (both exchanging a card for their own face-up card of the
 same value, forever). A round that reaches `MAX_ROUND_TURNS` turns stops its
@@ -87,6 +95,8 @@ from skyjo.sim.stats import TurnCurves, summarize
 
 #: The backends that can play a tournament.
 BACKENDS = ("local", "ray")
+#: The engines that can play its games (see the module docstring).
+ENGINES = ("reference", "batch")
 #: Turns after which a round is taken to be stalled, and its game stopped (see
 #: `GameResult.stalled_round`): the one limit every driver applies, declared in
 #: `GAME_INFO` (the rules set no bound).
@@ -412,26 +422,95 @@ class Chunk:
     lineup: tuple[BotEntry, ...]
     seed: int
     rules: Rules
+    engine: str = "reference"
 
 
 def play_chunk(chunk: Chunk) -> list[GameResult]:
-    """Play games `chunk.start` to `chunk.stop - 1`, each with its seats rotated."""
+    """Play games `chunk.start` to `chunk.stop - 1`, each with its seats rotated,
+    on the chunk's engine."""
+    if chunk.engine == "batch":
+        return play_batch_chunk(chunk)
     return [
         play_game(seat_lineup(chunk.lineup, g), g, chunk.seed, chunk.rules)
         for g in range(chunk.start, chunk.stop)
     ]
 
 
-def make_chunks(config: TournamentConfig, workers: int) -> list[Chunk]:
-    """Split the games into chunks: several per worker, so that the load balances."""
+def play_batch_chunk(chunk: Chunk) -> list[GameResult]:
+    """`play_chunk` on the batch engine: the games `play_game` plays, all at once
+    (`skyjo.batch.play_seeded`, from the same deal and bot seeds)."""
+    from skyjo.batch import play_seeded  # compiled code: imported when used
+
+    games = range(chunk.start, chunk.stop)
+    n = len(chunk.lineup)
+    seats = [seat_lineup(chunk.lineup, g) for g in games]
+    seeds = [game_seeds(chunk.seed, g, n) for g in games]
+    played = play_seeded(
+        [[_policy(entry) for entry in entries] for entries in seats],
+        [deal for deal, _ in seeds],
+        [bots for _, bots in seeds],
+        chunk.rules,
+        MAX_ROUND_TURNS,
+    )
+    return [
+        GameResult(
+            index=g,
+            seats=tuple(entry.label for entry in entries),
+            totals=game.totals,
+            rounds=game.rounds,
+            turns=game.turns,
+            trajectories=game.trajectories,
+            stalled_round=game.stalled_round,
+        )
+        for g, entries, game in zip(games, seats, played, strict=True)
+    ]
+
+
+def _policy(entry: BotEntry) -> str:
+    from skyjo.batch import batch_policy
+
+    policy = batch_policy(entry.spec or entry.label)
+    if policy is None:
+        raise TournamentError(f"the batch engine cannot play bot {entry.label!r}")
+    return policy
+
+
+def choose_engine(config: TournamentConfig, engine: str | None = None) -> str:
+    """The engine that plays `config`'s games: `engine`, or by default the batch
+    one when every bot of the lineup allows it (`skyjo.batch.batch_policy`), else
+    the reference. `TournamentError` for an unknown engine, or the batch one
+    with a bot it cannot play."""
+    if engine is not None and engine not in ENGINES:
+        raise TournamentError(f"unknown engine {engine!r} (--engine {'|'.join(ENGINES)})")
+    if engine == "reference":
+        return engine
+    from skyjo.batch import batch_policy
+
+    unplayable = [
+        label for label in dict.fromkeys(config.lineup) if batch_policy(config.spec(label)) is None
+    ]
+    if engine == "batch" and unplayable:
+        raise TournamentError(
+            f"the batch engine plays random, greedy, basic and expected without options, not "
+            f"{', '.join(map(repr, unplayable))}: use --engine reference"
+        )
+    if engine is None:
+        return "reference" if unplayable else "batch"
+    return engine
+
+
+def make_chunks(config: TournamentConfig, workers: int, engine: str = "reference") -> list[Chunk]:
+    """Split the games into chunks: several per worker, so that the load balances
+    (larger ones on the batch engine, which plays a chunk at once)."""
     entries = {
         label: resolve_bot(config.spec(label), label=label)
         for label in dict.fromkeys(config.lineup)
     }
     lineup = tuple(entries[label] for label in config.lineup)
-    size = max(1, min(64, config.games // (4 * max(1, workers))))
+    largest = 1024 if engine == "batch" else 64
+    size = max(1, min(largest, config.games // (4 * max(1, workers))))
     return [
-        Chunk(start, min(start + size, config.games), lineup, config.seed, config.rules)
+        Chunk(start, min(start + size, config.games), lineup, config.seed, config.rules, engine)
         for start in range(0, config.games, size)
     ]
 
@@ -497,14 +576,16 @@ def run_tournament(
     backend: str = "local",
     address: str | None = None,
     progress: ProgressCallback | None = None,
+    engine: str | None = None,
 ) -> TournamentResult:
     """Play every game of `config` and summarize them (see `skyjo.sim.stats`).
 
     `workers` processes play chunks of games (default: every core); with
     `backend="ray"` the chunks are Ray tasks on the cluster at `address` (or
-    the running / a new local Ray instance). The result does not depend on
-    either: only on the config.
+    the running / a new local Ray instance); `engine` plays them (see
+    `choose_engine`). The result depends on none of them: only on the config.
     """
+    engine = choose_engine(config, engine)
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if workers is None:
@@ -513,10 +594,10 @@ def run_tournament(
         raise TournamentError(f"--workers must be at least 1, not {workers!r}")
     if backend == "ray":
         ray_module()  # fail before any work if Ray is missing
-        chunks = make_chunks(config, workers=max(workers, 8))
+        chunks = make_chunks(config, max(workers, 8), engine)
         produced: Iterable[list[GameResult]] = run_ray(play_chunk, chunks, address, progress)
     else:
-        chunks = make_chunks(config, workers)
+        chunks = make_chunks(config, workers, engine)
         produced = run_local(chunks, workers, progress)
     curves = TurnCurves()
     games: list[GameResult] = []
@@ -571,6 +652,7 @@ def run_luck_study(
     backend: str = "local",
     address: str | None = None,
     progress: ProgressCallback | None = None,
+    engine: str | None = None,
 ) -> StudyResult:
     """Play the tournaments of `luck_configs` and collect the stronger bot's win rates."""
     total = sum(c.games for c in configs)
@@ -582,7 +664,7 @@ def run_luck_study(
             if progress:
                 progress(offset + done, total)
 
-        result = run_tournament(config, workers, backend, address, step_progress)
+        result = run_tournament(config, workers, backend, address, step_progress, engine)
         before += config.games
         strong = next(b for b in result.summary["bots"] if b["bot"] == config.lineup[0])
         n = config.players
@@ -610,6 +692,7 @@ def stronger_first(points: Iterable[dict[str, Any]]) -> bool:
 __all__ = [
     "BACKENDS",
     "DEFAULT_TURN_SAMPLE",
+    "ENGINES",
     "FORMAT",
     "MAX_ROUND_TURNS",
     "STUDIES",
@@ -626,6 +709,7 @@ __all__ = [
     "bot_labels",
     "check_players",
     "check_seed",
+    "choose_engine",
     "default_workers",
     "game_seeds",
     "load_results",
@@ -634,6 +718,7 @@ __all__ = [
     "make_config",
     "make_lineup",
     "parse_bots",
+    "play_batch_chunk",
     "play_chunk",
     "play_game",
     "resolve_bot",
