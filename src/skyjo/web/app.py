@@ -14,7 +14,8 @@
                                   the client (static/index.html); /static/... its files
     GET  /manifest.webmanifest, /favicon.ico, /sw.js   installed and offline (`pwa`)
 
-Every HTTP error is `{"error": {"code", "message", "kind", "params"}}`. Every response carries a
+Every HTTP error is `{"error": {"code", "message", "kind", "params"}}` (and `where`, for a
+game record refused: `protocol.record_refused`). Every response carries a
 Content-Security-Policy that allows scripts, styles and connections from the
 app's own origin only (no inline script).
 """
@@ -41,7 +42,7 @@ from skyjo.record import RecordError
 from skyjo.web.facts import page as facts_page
 from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
-from skyjo.web.protocol import ProtocolError, error, refusal
+from skyjo.web.protocol import ProtocolError, error, record_refused, refusal
 from skyjo.web.pwa import pwa_router
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RoomConfig
@@ -161,6 +162,8 @@ def _fail(failure: ProtocolError) -> JSONResponse:
             "params": failure.params,
         }
     }
+    if failure.where is not None:  # a game record's `bad_record`: where in the record
+        body["error"]["where"] = failure.where
     return JSONResponse(body, status_code=STATUS.get(failure.code, 400), headers=headers)
 
 
@@ -350,12 +353,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
             try:
                 return await _lobby(request).upload(body)
             except RecordError as failure:
-                raise ProtocolError(
-                    "bad_record",
-                    f"Not a game record: {failure}",
-                    "bad_record",
-                    {"detail": str(failure)},
-                ) from None
+                raise record_refused(failure) from None
         except ProtocolError as failure:
             return _fail(failure)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
+from skyjo.record import RecordError
 
 #: The protocol's version, sent in every `state` message.
 VERSION = 1
@@ -27,7 +28,8 @@ VERSION = 1
 class ProtocolError(Exception):
     """A message or request the server refuses: `code` names what was wrong,
     `kind` which sentence `message` is (the code itself when it has only one)
-    and `params` the values the sentence names."""
+    and `params` the values the sentence names; `where`, for a game record
+    refused (`bad_record`), where in the record (`record_refused`)."""
 
     def __init__(
         self,
@@ -35,12 +37,14 @@ class ProtocolError(Exception):
         message: str,
         kind: str | None = None,
         params: dict[str, Any] | None = None,
+        where: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.kind = kind or code
         self.params = params or {}
+        self.where = where
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +291,18 @@ def refused(code: str, failure: SkyjoError) -> ProtocolError:
     """The `ProtocolError` `code` of a refusal of the core (`skyjo.errors`): its
     English sentence, its `kind` and its `params`, as they were raised."""
     return ProtocolError(code, str(failure), failure.kind, failure.params)
+
+
+def record_refused(failure: RecordError) -> ProtocolError:
+    """The `bad_record` refusal of a game record (`skyjo.record.RecordError`): the
+    record's own `kind` and `params`, and `where` in the record it went wrong:
+    `{round, turn, player}`, each null when the error is about the record as a whole
+    (`round` from 1; `turn` from 1 within the round, or ``"reveals"``; `player` the
+    name of the player concerned)."""
+    where = {"round": failure.round, "turn": failure.turn, "player": failure.player}
+    return ProtocolError(
+        "bad_record", f"Not a game record: {failure}", failure.kind, failure.params, where
+    )
 
 
 def refusal(failure: ProtocolError) -> dict[str, Any]:
