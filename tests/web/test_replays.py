@@ -189,11 +189,11 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) ->
     errors.append(missing.json()["error"])
     for key in ("nope", "AAAAAAAAAAAA", "aaaaaaaaaaa1"):  # not an id at all
         assert client.get(f"/api/replays/{key}").json()["error"]["code"] == "no_replay", key
-    # the page writes each refusal in its language (`requestErrorText`): a record's from its
+    # the page writes each refusal in its language (`serverErrorText`): a record's from its
     # kind, params and place, positions counted from 1 as the cards' labels; the others are
     # the server's sentence in English
-    english = render(TEXT, "requestErrorText", "en", errors)
-    spanish = render(TEXT, "requestErrorText", "es", errors)
+    english = render(TEXT, "serverErrorText", "en", errors)
+    spanish = render(TEXT, "serverErrorText", "es", errors)
     assert english[:4] == [
         "Not a game record: line 1, column 2: the record is not valid JSON: "
         "Expecting property name enclosed in double quotes",
@@ -262,7 +262,7 @@ def test_a_refused_record_names_its_kind_its_params_and_where(client: TestClient
         assert error["message"] == f"Not a game record: {_refusal(json.dumps(record))}"
         errors.append(error)
     assert _uploads(client) == 0
-    assert render(TEXT, "requestErrorText", "fr", errors) == [
+    assert render(TEXT, "serverErrorText", "fr", errors) == [
         "Ce n'est pas un enregistrement de partie\u00a0: manche 1, tour 2 (Ben)\u00a0: Ben ne peut "
         "pas retourner la carte en ligne 1, colonne 1\u00a0: elle est déjà face visible",
         "Ce n'est pas un enregistrement de partie\u00a0: manche 2\u00a0: La manche 1 n'est pas "
@@ -273,13 +273,13 @@ def test_a_refused_record_names_its_kind_its_params_and_where(client: TestClient
         'Ce n\'est pas un enregistrement de partie\u00a0: Clé inconnue "colour" dans '
         "l'enregistrement (un enregistrement a format, players, rules, seed, rounds)",
     ]
-    assert render(TEXT, "requestErrorText", "de", errors[:1]) == [
+    assert render(TEXT, "serverErrorText", "de", errors[:1]) == [
         "Keine Spielaufzeichnung: Runde 1, Zug 2 (Ben): Ben kann die Karte in Zeile 1, "
         "Spalte 1 nicht aufdecken: Sie liegt schon offen"
     ]
     # a kind this page has no sentence for: the server's English, as it was
     unknown = {**errors[0], "kind": "a_kind_to_come"}
-    assert render(TEXT, "requestErrorText", "es", [unknown]) == [errors[0]["message"]]
+    assert render(TEXT, "serverErrorText", "es", [unknown]) == [errors[0]["message"]]
 
 
 def test_an_uploaded_record_is_kept_under_a_stable_link(tmp_path: Path) -> None:

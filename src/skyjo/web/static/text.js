@@ -24,7 +24,7 @@ export function actionWords(action) {
   return String(action);
 }
 
-/** A refusal of the server in the page's words (`errorText`): an illegal move's seat by its
+/** A refusal of the server in the page's words (`serverErrorText`): an illegal move's seat by its
  * player's name (the second person when it is the viewer's: "You must…"), its position as
  * the cards' labels say it ("row 1, column 3") and its action by name. */
 export function refusalText(error, seats, you) {
@@ -36,7 +36,7 @@ export function refusalText(error, seats, you) {
     return String(value);
   };
   const seat = error.params?.seat;
-  return errorText(error, { param, you: you !== null && you !== undefined && seat === you });
+  return serverErrorText(error, { param, you: you !== null && you !== undefined && seat === you });
 }
 
 /** The words of the server's enumerations in a game record's refusals: a JSON value's type
@@ -64,11 +64,19 @@ export function recordPlace(at, params = {}) {
 
 /** A game record the server refused (`bad_record`: the record's own kind and params, and
  * `where` in it), in the page's words: "Not a game record: round 1, reveals (A): A turns up
- * the card at row 1, column 1 twice". The sentence is the record's own ("record.<kind>"),
- * else the engine's for an illegal move ("illegal.<kind>": its seat is the player to act, who
- * `where` names) or the rules' and names' ("kind.<kind>"); positions as the cards' labels say
- * them, actions by name, lists joined. The server's English `message` when there is none. */
+ * the card at row 1, column 1 twice"; the server's English `message` when the page has no
+ * sentence for it (`recordReason`). */
 export function recordErrorText(error) {
+  const reason = recordReason(error);
+  return reason === undefined ? error.message ?? "" : t("kind.bad_record", { detail: reason });
+}
+
+/** Why a game record is refused (`{kind, params, where}`), with its place: "round 1, reveals
+ * (A): A turns up the card at row 1, column 1 twice". The sentence is the record's own
+ * ("record.<kind>"), else the engine's for an illegal move ("illegal.<kind>": its seat is the
+ * player to act, whom `where` names) or the rules' and names' ("kind.<kind>"); positions as
+ * the cards' labels say them, actions by name, lists joined. Undefined when there is none. */
+function recordReason(error) {
   const params = error.params || {};
   const named = "ender" in params && params.ender === null ? { ...params, ender: t("recordNobody") } : params;
   const param = (name, value, key) => {
@@ -88,16 +96,27 @@ export function recordErrorText(error) {
     return String(value);
   };
   const reason = errorSentence({ ...error, params: named }, { param, prefixes: ["record", "illegal", "kind"] });
-  if (reason === undefined) return error.message ?? "";
+  if (reason === undefined) return undefined;
   const place = recordPlace(error.where, params);
-  return t("kind.bad_record", { detail: place ? t("place.said", { place, reason }) : reason });
+  return place ? t("place.said", { place, reason }) : reason;
 }
 
-/** A refusal the server answered an HTTP request with, in the page's words: a game record's
- * (`bad_record` with `where`) by `recordErrorText`, any other by `errorText`. */
-export function requestErrorText(error) {
+/** A refusal whose `detail` is another refusal's English sentence (`room_unreadable`), with
+ * that `detail` in the page's words when the server gave its `cause` (`{kind, params}`, and
+ * `where` for a game record's) and the page has a sentence for it. */
+function withCause(error) {
+  const cause = error?.cause;
+  if (!cause?.kind || !("detail" in (error.params || {}))) return error;
+  const detail = cause.where ? recordReason(cause) : errorSentence(cause);
+  return detail === undefined ? error : { ...error, params: { ...error.params, detail } };
+}
+
+/** A refusal of the server (an HTTP error's `error`, or an `error` message) in the page's
+ * words: a game record's (`bad_record` with `where`) by `recordErrorText`, any other by
+ * `errorText` (`words` as it takes them), its `cause` written as its `detail`. */
+export function serverErrorText(error, words = {}) {
   if (error?.code === "bad_record" && error.where) return recordErrorText(error);
-  return errorText(error);
+  return errorText(withCause(error), words);
 }
 
 /** The seat's name, or "You" for the viewer's own seat. */
