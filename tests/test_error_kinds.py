@@ -53,10 +53,16 @@ TABLES: dict[type[SkyjoError], tuple[Path, str] | None] = {
     # no page shows one: a room's moves are integers the protocol checked, and the
     # engine's arguments in an uploaded record are refused as a `RecordError`'s kinds
     EngineError: None,
-    # the replay upload shows these by `bad_record`, with the English sentence as `detail`:
-    # their kinds have no sentences in the client's tables yet (issue 31)
-    RecordError: None,
+    # a refused replay upload (`bad_record`, with the record's kind, params and where): its
+    # own kinds' "record.<kind>"; the kinds it carries on (the rules', the names', an illegal
+    # move's) may be written by their own sentences instead (LOOKUP)
+    RecordError: (GAME, "record"),
 }
+
+#: The prefixes a class's kinds are looked up under, in order, where the page looks further
+#: than its own table: a game record's refusal (static/text.js, `recordErrorText`) takes the
+#: record's own sentence, else an illegal move's, else the rules' and the names'.
+LOOKUP: dict[type[SkyjoError], tuple[str, ...]] = {RecordError: ("record", "illegal", "kind")}
 
 
 def every_error_class() -> set[type[SkyjoError]]:
@@ -88,15 +94,25 @@ def test_every_error_class_of_the_core_says_where_the_client_writes_its_kinds() 
 
 
 def test_every_kind_has_a_sentence_in_every_language_with_its_params() -> None:
-    tables = {place: sentence_tables(*place) for place in set(TABLES.values()) if place}
+    places = {place for place in TABLES.values() if place}
+    places |= {(GAME, prefix) for prefixes in LOOKUP.values() for prefix in prefixes}
+    tables = {place: sentence_tables(*place) for place in places}
     checked = 0
     for error, place in TABLES.items():
         if place is None:
             continue
-        table, prefix = tables[place], place[1]
-        assert set(table) == set(LANGUAGES), place
+        path, own = place
+        prefixes = LOOKUP.get(error, (own,))
+        assert prefixes[0] == own, error.__name__
+        for prefix in prefixes:
+            assert set(tables[path, prefix]) == set(LANGUAGES), (path, prefix)
         for kind, params in error.KINDS.items():
-            key = f"{prefix}.{kind}"
+            # the first table that has the kind in English is the page's sentence for it:
+            # every language has it there, naming the params
+            found = [p for p in prefixes if kind in tables[path, p]["en"]]
+            assert found, (f"{own}.{kind}", error.__name__)
+            prefix = found[0]
+            table, key = tables[path, prefix], f"{prefix}.{kind}"
             for language in LANGUAGES:
                 assert kind in table[language], (language, key, error.__name__)
                 theirs = placeholders(table[language][kind])
@@ -107,7 +123,10 @@ def test_every_kind_has_a_sentence_in_every_language_with_its_params() -> None:
                     missing = set(params) - theirs
                     assert missing <= OMITTABLE.get(key, set()), (language, key, missing)
             checked += 1
-    assert checked >= 100, checked
+    assert checked >= 190, checked
+    for language in LANGUAGES:  # and no record sentence is left of a kind no longer raised
+        stale = set(tables[GAME, "record"][language]) - set(RecordError.kinds())
+        assert not stale, (language, sorted(stale))
 
 
 def test_the_sheet_carries_on_the_kinds_of_the_grid_the_names_and_the_rules() -> None:

@@ -27,8 +27,10 @@ names (give or take `EXTRA`). So the tables are the code's own list of every
 kind: tests/test_error_kinds.py walks every subclass's `KINDS` and checks that
 each language of the web client has a sentence for each, naming the same
 params (but for the classes no page shows: `ScoringError`, which reaches the
-scorepad only as a `SheetError`, `EngineError`, `LineupError`, and for now
-`RecordError`), and that every raise site in src/ names a declared kind with its
+scorepad only as a `SheetError`, `EngineError` and `LineupError`; a
+`RecordError`, which the replay upload shows, is written from its own
+"record.<kind>" sentences, or for a kind it carries on from another class, from
+that class's), and that every raise site in src/ names a declared kind with its
 params.
 """
 

@@ -1,6 +1,6 @@
 """Replays in a real browser: a finished game stepped through, played and paused,
 jumped to a round; a record downloaded, uploaded and watched; a bad record refused
-with its reason; a game still in play refused."""
+with its reason, in the page's language; a game still in play refused."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import httpx2
-from browsing import DESKTOP, PHONE, open_page
+from browsing import DESKTOP, PHONE, SCREENS, open_page
 from liveserver import Server
 from playwright.sync_api import Browser, Page
 
@@ -118,7 +118,9 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
     ])  # fmt: skip
     page.wait_for_selector("[data-key=upload-error]:not(:empty)")
     message = page.inner_text("[data-key=upload-error]")
-    assert message == "Not a game record: round 1, reveals (A): A turns up [0, 0] twice"
+    assert message == (
+        "Not a game record: round 1, reveals (A): A turns up the card at row 1, column 1 twice"
+    )
     page.screenshot(path=artifacts / "upload-error-desktop.png", full_page=True)
     phone = open_page(browser, PHONE, problems)
     phone.goto(f"{server.base}/replay")
@@ -165,6 +167,41 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
         == "there is no uploaded game record at this link"
     )
     expected_refusals(problems, 404)
+
+
+def test_a_bad_record_is_refused_in_french_with_where_it_went_wrong(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """The server says which kind of mistake, with its values and its place in the record;
+    the page writes it in French, the place too, and the card as its label counts it."""
+    context = browser.new_context(
+        viewport=SCREENS["phone"], locale="fr-FR", reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.goto(f"{server.base}/replay")
+    page.wait_for_selector(".upload")
+    assert page.inner_text("#upload-title") == "Revoir un enregistrement de partie"
+    # Ben's turn turns up a card Ben turned up in the reveals: an illegal move, in round 1, turn 2
+    bad = {"format": "skyjo-record/1", "players": ["Ana", "Ben"], "seed": 1,
+           "rounds": [{"reveals": [[[0, 0], [0, 1]], [[0, 0], [0, 1]]],
+                       "turns": [{"take": "deck", "swap": [0, 0]},
+                                 {"take": "deck", "flip": [0, 0]}]}]}  # fmt: skip
+    page.set_input_files("[data-key=record-file]", files=[
+        {"name": "mauvais.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()}
+    ])  # fmt: skip
+    page.wait_for_selector("[data-key=upload-error]:not(:empty)")
+    nb = "\u00a0"
+    assert page.inner_text("[data-key=upload-error]") == (
+        f"Ce n'est pas un enregistrement de partie{nb}: manche 1, tour 2 (Ben){nb}: Ben ne peut "
+        f"pas retourner la carte en ligne 1, colonne 1{nb}: elle est déjà face visible"
+    )
+    page.screenshot(path=artifacts / "upload-error-fr-phone.png", full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SCREENS["phone"]["width"], f"the page scrolls sideways ({width} px)"
+    expected_refusals(problems, 400)
+    context.close()
 
 
 def test_a_game_still_in_play_has_no_replay(

@@ -12,6 +12,7 @@ from webclient import Conn, create_room
 from skyjo.web.app import STATIC
 
 I18N = STATIC / "i18n.js"
+TEXT = STATIC / "text.js"
 BOT = {"bot": "greedy"}
 
 REFUSED = [
@@ -86,9 +87,29 @@ def test_a_room_saved_under_rules_now_refused_answers_room_unreadable(client: Te
         errors.append(response.json()["error"])
     assert [e["kind"] for e in errors] == ["room_unreadable"] * 2 + ["not_over"]
     assert "target_score must be at most 1000" in errors[0]["params"]["detail"]
+    # why, as the core refused it (the saved record's rules): for the page to write it
+    cause = {
+        "kind": "target_too_high",
+        "params": {"max": 1000, "value": "5000"},
+        "where": {"round": None, "turn": None, "player": None},
+    }
+    assert errors[0]["cause"] == errors[1]["cause"] == cause
     with client.websocket_connect(f"/ws/{code}") as socket:
         error = socket.receive_json()
-        assert (error["type"], error["kind"]) == ("error", "room_unreadable")
+        assert (error["type"], error["kind"], error["cause"]) == ("error", "room_unreadable", cause)
     english = render(I18N, "errorText", "en", errors[:1])
     spanish = render(I18N, "errorText", "es", errors[:1])
     assert english == [errors[0]["message"]] and spanish[0].startswith(f"La sala {code}")
+    # the page writes the cause in its language too (text.js, `serverErrorText`)
+    assert (
+        render(TEXT, "serverErrorText", "fr", [errors[0], error])
+        == [
+            f"La salle {code} a été enregistrée avec des règles que ce serveur n'accepte plus"
+            "\u00a0: La fin de partie doit être d'au plus 1000, pas 5000"
+        ]
+        * 2
+    )
+    assert render(TEXT, "serverErrorText", "en", errors[:1]) == [
+        f"room {code} was saved under rules this server no longer accepts: "
+        "target_score must be at most 1000, not 5000"
+    ]

@@ -1,5 +1,6 @@
 """Replays over HTTP: a finished game's record and frames, an uploaded record
-checked and kept under a stable link, an unfinished game's record refused."""
+checked and kept under a stable link (a bad one refused with the record's own kind,
+params and place), an unfinished game's record refused."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from webclient import Conn, create_room, play_game
 
 from skyjo.engine import DRAW, new_game, step
 from skyjo.match import Match, Seat
-from skyjo.record import read_record
+from skyjo.record import RecordError, read_record
 from skyjo.replayer import replay
 from skyjo.web import app as web_app
 from skyjo.web.replays import MAX_UPLOAD
 
 I18N = Path(web_app.__file__).parent / "static" / "i18n.js"
+TEXT = I18N.with_name("text.js")
 
 
 def _finished_room(client: TestClient) -> tuple[dict, Conn]:
@@ -142,6 +144,15 @@ def _uploads(client: TestClient) -> int:
         return int(db.execute(text("SELECT COUNT(*) FROM uploads")).scalar_one())
 
 
+def _refusal(body: str | bytes) -> RecordError:
+    """The `RecordError` the core raises for the record `body`."""
+    try:
+        replay(read_record(body))
+    except RecordError as failure:
+        return failure
+    raise AssertionError("the record replays")
+
+
 def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) -> None:
     errors = []
     for body, words in BAD_RECORDS:
@@ -149,7 +160,14 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) ->
         assert response.status_code == 400, body
         error = response.json()["error"]
         assert error["code"] == "bad_record" and words in error["message"], error
-        assert error["message"] == f"Not a game record: {error['params']['detail']}"
+        failure = _refusal(body)  # the record's own kind, params and place, as raised
+        assert error == {
+            "code": "bad_record",
+            "message": f"Not a game record: {failure}",
+            "kind": failure.kind,
+            "params": failure.params,
+            "where": {"round": failure.round, "turn": failure.turn, "player": failure.player},
+        }
         errors.append(error)
     too_large = {"max": MAX_UPLOAD, "mb": 2}
     huge = client.post("/api/replays", content=b" " * (MAX_UPLOAD + 1))  # its length said first
@@ -171,13 +189,97 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) ->
     errors.append(missing.json()["error"])
     for key in ("nope", "AAAAAAAAAAAA", "aaaaaaaaaaa1"):  # not an id at all
         assert client.get(f"/api/replays/{key}").json()["error"]["code"] == "no_replay", key
-    # the page writes each refusal in its language: the server's sentence in English
-    english = render(I18N, "errorText", "en", errors)
-    spanish = render(I18N, "errorText", "es", errors)
-    assert english == [error["message"] for error in errors]
+    # the page writes each refusal in its language (`serverErrorText`): a record's from its
+    # kind, params and place, positions counted from 1 as the cards' labels; the others are
+    # the server's sentence in English
+    english = render(TEXT, "serverErrorText", "en", errors)
+    spanish = render(TEXT, "serverErrorText", "es", errors)
+    assert english[:4] == [
+        "Not a game record: line 1, column 2: the record is not valid JSON: "
+        "Expecting property name enclosed in double quotes",
+        "Not a game record: a game record must be a JSON object, not a list",
+        "Not a game record: Skyjo takes 2 to 8 players, not 1",
+        "Not a game record: round 1, reveals (A): A turns up the card at row 1, column 1 twice",
+    ]
+    assert english[4:] == [error["message"] for error in errors[4:]]
     assert spanish[0].startswith("No es el registro de una partida: ")
     assert spanish[-2] == "Un registro de partida tiene como mucho 2097152 bytes (2 MB)"
     assert all(es != en and "{" not in es for es, en in zip(spanish, english, strict=True))
+
+
+def _game(*turns: dict, rounds: tuple[dict, ...] = ()) -> dict:
+    """A record of Ana and Ben (seed 1) whose first round has these turns after the reveals."""
+    opening = {"reveals": [[[0, 0], [0, 1]], [[0, 0], [0, 1]]], "turns": list(turns)}
+    return {"format": "skyjo-record/1", "players": ["Ana", "Ben"], "seed": 1,
+            "rounds": [opening, *rounds]}  # fmt: skip
+
+
+#: Records refused at each kind of place, and what the server answers: the record's kind,
+#: params and where, an illegal move's with the engine's kind and the seat to act.
+REFUSED = [
+    (
+        _game({"take": "deck", "swap": [0, 0]}, {"take": "deck", "flip": [0, 0]}),
+        "flip_face_up",
+        {"seat": 1, "position": [0, 0]},
+        {"round": 1, "turn": 2, "player": "Ben"},
+    ),
+    (
+        _game(rounds=({},)),
+        "round_unfinished",
+        {"round": 1, "phase": "turns", "player": "Ana", "ender": None},
+        {"round": 2, "turn": None, "player": None},
+    ),
+    (
+        _game({"take": "deck", "swap": [3, 0]}),
+        "position_off_grid",
+        {"position": [3, 0], "rows": 3, "columns": 4},
+        {"round": 1, "turn": 1, "player": None},
+    ),
+    (
+        {**_game(), "colour": "red"},
+        "record_unknown_key",
+        {"keys": ['"colour"'], "known": ["format", "players", "rules", "seed", "rounds"]},
+        {"round": None, "turn": None, "player": None},
+    ),
+]
+
+
+def test_a_refused_record_names_its_kind_its_params_and_where(client: TestClient) -> None:
+    """The answer carries the record's own kind and params (`skyjo.record.RecordError`) and
+    where in the record it went wrong, for the page to write in its language; the English
+    sentence stays as `message`."""
+    errors = []
+    for record, kind, params, where in REFUSED:
+        response = client.post("/api/replays", json=record)
+        assert response.status_code == 400, record
+        error = response.json()["error"]
+        assert (error["code"], error["kind"], error["params"], error["where"]) == (
+            "bad_record",
+            kind,
+            params,
+            where,
+        )
+        assert error["message"] == f"Not a game record: {_refusal(json.dumps(record))}"
+        errors.append(error)
+    assert _uploads(client) == 0
+    assert render(TEXT, "serverErrorText", "fr", errors) == [
+        "Ce n'est pas un enregistrement de partie\u00a0: manche 1, tour 2 (Ben)\u00a0: Ben ne peut "
+        "pas retourner la carte en ligne 1, colonne 1\u00a0: elle est déjà face visible",
+        "Ce n'est pas un enregistrement de partie\u00a0: manche 2\u00a0: La manche 1 n'est pas "
+        "finie (encore en cours\u00a0; c'est au tour d'Ana\u00a0; qui l'a finie\u00a0: personne "
+        "pour l'instant)\u00a0: aucune nouvelle manche ne peut commencer",
+        "Ce n'est pas un enregistrement de partie\u00a0: manche 1, tour 1\u00a0: Il n'y a pas de "
+        "ligne 4, colonne 1\u00a0: une grille a 3 lignes et 4 colonnes",
+        'Ce n\'est pas un enregistrement de partie\u00a0: Clé inconnue "colour" dans '
+        "l'enregistrement (un enregistrement a format, players, rules, seed, rounds)",
+    ]
+    assert render(TEXT, "serverErrorText", "de", errors[:1]) == [
+        "Keine Spielaufzeichnung: Runde 1, Zug 2 (Ben): Ben kann die Karte in Zeile 1, "
+        "Spalte 1 nicht aufdecken: Sie liegt schon offen"
+    ]
+    # a kind this page has no sentence for: the server's English, as it was
+    unknown = {**errors[0], "kind": "a_kind_to_come"}
+    assert render(TEXT, "serverErrorText", "es", [unknown]) == [errors[0]["message"]]
 
 
 def test_an_uploaded_record_is_kept_under_a_stable_link(tmp_path: Path) -> None:

@@ -14,9 +14,10 @@
                                   the client (static/index.html); /static/... its files
     GET  /manifest.webmanifest, /favicon.ico, /sw.js   installed and offline (`pwa`)
 
-Every HTTP error is `{"error": {"code", "message", "kind", "params"}}`. Every response carries a
-Content-Security-Policy that allows scripts, styles and connections from the
-app's own origin only (no inline script).
+Every HTTP error is `{"error": {"code", "message", "kind", "params"}}` (and `where`, for a
+game record refused: `protocol.record_refused`; `cause`, for a room that no longer loads:
+`protocol.cause_of`). Every response carries a Content-Security-Policy that allows
+scripts, styles and connections from the app's own origin only (no inline script).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from skyjo.record import RecordError
 from skyjo.web.facts import page as facts_page
 from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
-from skyjo.web.protocol import ProtocolError, error, refusal
+from skyjo.web.protocol import ProtocolError, cause_of, error, record_refused, refusal
 from skyjo.web.pwa import pwa_router
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RoomConfig
@@ -153,14 +154,7 @@ def _fail(failure: ProtocolError) -> JSONResponse:
     headers = {}
     if failure.code == "rate_limited":
         headers["Retry-After"] = str(failure.params["retry_after"])
-    body = {
-        "error": {
-            "code": failure.code,
-            "message": failure.message,
-            "kind": failure.kind,
-            "params": failure.params,
-        }
-    }
+    body = {"error": failure.fields()}
     return JSONResponse(body, status_code=STATUS.get(failure.code, 400), headers=headers)
 
 
@@ -173,13 +167,15 @@ def limit(request: Request, kind: str) -> None:
 
 def _unreadable(code: str, failure: Exception) -> ProtocolError:
     """A stored room this server cannot load: saved by an older version under
-    rules it no longer accepts (a target over 1,000, say). Its row is kept."""
+    rules it no longer accepts (a target over 1,000, say). Its row is kept. The
+    refusal's English sentence is `detail`, and its kind and params the `cause`."""
     shown = f"{code.strip().upper()!s:.20}"
     return ProtocolError(
         "room_unreadable",
         f"room {shown} was saved under rules this server no longer accepts: {failure}",
         "room_unreadable",
         {"code": shown, "detail": str(failure)},
+        cause=cause_of(failure),
     )
 
 
@@ -350,12 +346,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
             try:
                 return await _lobby(request).upload(body)
             except RecordError as failure:
-                raise ProtocolError(
-                    "bad_record",
-                    f"Not a game record: {failure}",
-                    "bad_record",
-                    {"detail": str(failure)},
-                ) from None
+                raise record_refused(failure) from None
         except ProtocolError as failure:
             return _fail(failure)
 

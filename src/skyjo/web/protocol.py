@@ -19,6 +19,7 @@ from typing import Any
 
 from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
+from skyjo.record import RecordError
 
 #: The protocol's version, sent in every `state` message.
 VERSION = 1
@@ -27,7 +28,10 @@ VERSION = 1
 class ProtocolError(Exception):
     """A message or request the server refuses: `code` names what was wrong,
     `kind` which sentence `message` is (the code itself when it has only one)
-    and `params` the values the sentence names."""
+    and `params` the values the sentence names; `where`, for a game record
+    refused (`bad_record`), where in the record (`record_refused`); `cause`, for
+    a refusal that names another's sentence as its `detail` (`room_unreadable`),
+    that refusal's `kind`, `params` and `where` (`cause_of`)."""
 
     def __init__(
         self,
@@ -35,12 +39,31 @@ class ProtocolError(Exception):
         message: str,
         kind: str | None = None,
         params: dict[str, Any] | None = None,
+        where: dict[str, Any] | None = None,
+        cause: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.kind = kind or code
         self.params = params or {}
+        self.where = where
+        self.cause = cause
+
+    def fields(self) -> dict[str, Any]:
+        """What an answer says of it: `{code, message, kind, params}`, and `where` and
+        `cause` when it has them (docs/web-protocol.md)."""
+        said: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "kind": self.kind,
+            "params": self.params,
+        }
+        if self.where is not None:
+            said["where"] = self.where
+        if self.cause is not None:
+            said["cause"] = self.cause
+        return said
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +312,34 @@ def refused(code: str, failure: SkyjoError) -> ProtocolError:
     return ProtocolError(code, str(failure), failure.kind, failure.params)
 
 
+def record_refused(failure: RecordError) -> ProtocolError:
+    """The `bad_record` refusal of a game record (`skyjo.record.RecordError`): the
+    record's own `kind` and `params`, and `where` in the record it went wrong:
+    `{round, turn, player}`, each null when the error is about the record as a whole
+    (`round` from 1; `turn` from 1 within the round, or ``"reveals"``; `player` the
+    name of the player concerned)."""
+    return ProtocolError(
+        "bad_record", f"Not a game record: {failure}", failure.kind, failure.params, _where(failure)
+    )
+
+
+def _where(failure: RecordError) -> dict[str, Any]:
+    return {"round": failure.round, "turn": failure.turn, "player": failure.player}
+
+
+def cause_of(failure: Exception) -> dict[str, Any] | None:
+    """A refusal of the core that another refusal names as its `detail`, for a client to
+    write in its language: its `kind` and `params`, and for a game record's
+    (`RecordError`) `where` in the record, as `record_refused` gives them; None for an
+    error with no kind."""
+    if not isinstance(failure, SkyjoError):
+        return None
+    cause = {"kind": failure.kind, "params": failure.params}
+    if isinstance(failure, RecordError):
+        cause["where"] = _where(failure)
+    return cause
+
+
 def refusal(failure: ProtocolError) -> dict[str, Any]:
-    """The `error` message of `failure`."""
-    return error(failure.code, failure.message, failure.kind, failure.params)
+    """The `error` message of `failure` (with its `where` and `cause`, if any)."""
+    return {"type": "error", **failure.fields()}

@@ -1,5 +1,6 @@
 // The HTTP side of the server, and the seat tokens this browser keeps.
-import { errorText, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { serverErrorText } from "./text.js";
 
 async function call(method, path, body, raw = false) {
   let response;
@@ -13,7 +14,7 @@ async function call(method, path, body, raw = false) {
     throw Object.assign(new Error(t("offline.needed")), { offline: true }); // no connection to the server
   }
   const data = await response.json();
-  if (!response.ok) throw new Error(errorText(data.error) || response.statusText);
+  if (!response.ok) throw new Error(serverErrorText(data.error) || response.statusText);
   return data;
 }
 

@@ -3,7 +3,8 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { errorText, joinNames, t } from "./i18n.js";
+import { joinNames, t } from "./i18n.js";
+import { serverErrorText } from "./text.js";
 
 const LADDER = FACTS.bots; // the server's (facts.js)
 
@@ -24,7 +25,7 @@ export function renderLobby(root, game, ui) {
       h("h2", { id: "lobby-seats-title" }, t("lobby.seats", { n: state.seats.length })),
       h("ul", {}, state.seats.map((seat, i) => seatLine(game, state, seat, i)))),
     h("section", { class: "panel lobby-start" },
-      game.error ? h("p", { class: "error" }, t("error", { message: errorText(game.error) })) : null,
+      game.error ? h("p", { class: "error" }, t("error", { message: serverErrorText(game.error) })) : null,
       state.host ? starter(game, state, ui) : h("p", { class: "lobby-wait", "data-key": "lobby-wait" },
         state.you === null ? t("lobby.watching", { name: host?.name ?? "?" }) : t("lobby.waitHost", { name: host?.name ?? "?" })))));
   tell(root, game, ui);
@@ -34,7 +35,7 @@ export function renderLobby(root, game, ui) {
  * whenever that changes (a friend joined), in the words the lobby shows. */
 function tell(root, game, ui) {
   const said = [];
-  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: errorText(game.error) }));
+  if (game.error && game.error !== ui.toldError) said.push(t("error", { message: serverErrorText(game.error) }));
   ui.toldError = game.error;
   const waiting = root.querySelector("[data-key=lobby-empty], [data-key=lobby-start]")?.textContent ?? "";
   if (ui.toldWaiting !== undefined && waiting !== ui.toldWaiting) said.push(waiting);

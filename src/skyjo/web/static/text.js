@@ -1,5 +1,5 @@
 // Words for what happened: a line per event, and the round's end explained.
-import { aCard, errorText, joinNames, t } from "./i18n.js";
+import { aCard, errorSentence, errorText, joinNames, t } from "./i18n.js";
 
 /** A grid position ([row, column] from 0, as RULES.md writes it) in the cards' own words:
  * "row 2, column 3", as the cards' labels count them (from 1). */
@@ -24,7 +24,7 @@ export function actionWords(action) {
   return String(action);
 }
 
-/** A refusal of the server in the page's words (`errorText`): an illegal move's seat by its
+/** A refusal of the server in the page's words (`serverErrorText`): an illegal move's seat by its
  * player's name (the second person when it is the viewer's: "You must…"), its position as
  * the cards' labels say it ("row 1, column 3") and its action by name. */
 export function refusalText(error, seats, you) {
@@ -36,7 +36,87 @@ export function refusalText(error, seats, you) {
     return String(value);
   };
   const seat = error.params?.seat;
-  return errorText(error, { param, you: you !== null && you !== undefined && seat === you });
+  return serverErrorText(error, { param, you: you !== null && you !== undefined && seat === you });
+}
+
+/** The words of the server's enumerations in a game record's refusals: a JSON value's type
+ * (skyjo.record's `_kind`), what follows unfinished reveals, where an unfinished round stands. */
+const JSON_TYPES = { null: "jsonType.null", "a boolean": "jsonType.boolean", "a number": "jsonType.number",
+  "a string": "jsonType.string", "a list": "jsonType.list" };
+const FOLLOWED_BY = { turns: "followedBy.turns", round: "followedBy.round" };
+const PHASES = { reveal: "recordPhase.reveal", turns: "recordPhase.turns", final_turns: "recordPhase.final_turns" };
+
+/** Where in a game record something went wrong (the `where` of a `bad_record` refusal:
+ * `{round, turn, player}`, and a JSON error's line and column) in the page's words:
+ * "round 2, turn 7 (Ben)", "round 1, reveals (Ana)", "line 3, column 5"; "" for the record as a whole. */
+export function recordPlace(at, params = {}) {
+  const parts = [];
+  if (Number.isInteger(at?.round)) parts.push(t("place.round", { round: at.round }));
+  if (at?.turn === "reveals") parts.push(t("place.reveals"));
+  else if (Number.isInteger(at?.turn)) parts.push(t("place.turn", { turn: at.turn }));
+  if (Number.isInteger(params.line) && Number.isInteger(params.column)) {
+    parts.push(t("place.line", { line: params.line, column: params.column }));
+  }
+  const place = parts.join(", ");
+  if (typeof at?.player !== "string") return place;
+  return place ? t("place.player", { place, player: at.player }) : at.player;
+}
+
+/** A game record the server refused (`bad_record`: the record's own kind and params, and
+ * `where` in it), in the page's words: "Not a game record: round 1, reveals (A): A turns up
+ * the card at row 1, column 1 twice"; the server's English `message` when the page has no
+ * sentence for it (`recordReason`). */
+export function recordErrorText(error) {
+  const reason = recordReason(error);
+  return reason === undefined ? error.message ?? "" : t("kind.bad_record", { detail: reason });
+}
+
+/** Why a game record is refused (`{kind, params, where}`), with its place: "round 1, reveals
+ * (A): A turns up the card at row 1, column 1 twice". The sentence is the record's own
+ * ("record.<kind>"), else the engine's for an illegal move ("illegal.<kind>": its seat is the
+ * player to act, whom `where` names) or the rules' and names' ("kind.<kind>"); positions as
+ * the cards' labels say them, actions by name, lists joined. Undefined when there is none. */
+function recordReason(error) {
+  const params = error.params || {};
+  const named = "ender" in params && params.ender === null ? { ...params, ender: t("recordNobody") } : params;
+  const param = (name, value, key) => {
+    const move = key.startsWith("illegal.");
+    if (name === "seat" && move && Number.isInteger(value) && typeof error.where?.player === "string") {
+      return error.where.player;
+    }
+    if (name === "action" && move) return actionWords(value);
+    if (name === "position" && Array.isArray(value) && value.length === 2) return where(value);
+    if (name === "type" && JSON_TYPES[value]) return t(JSON_TYPES[value]);
+    if (name === "followed_by" && FOLLOWED_BY[value]) return t(FOLLOWED_BY[value]);
+    if (name === "phase" && key === "record.round_unfinished" && PHASES[value]) return t(PHASES[value]);
+    if (Array.isArray(value)) return value.join(", ");
+    if (value && typeof value === "object") {
+      return Object.entries(value).map(([who, total]) => `${who} ${total}`).join(", ");
+    }
+    return String(value);
+  };
+  const reason = errorSentence({ ...error, params: named }, { param, prefixes: ["record", "illegal", "kind"] });
+  if (reason === undefined) return undefined;
+  const place = recordPlace(error.where, params);
+  return place ? t("place.said", { place, reason }) : reason;
+}
+
+/** A refusal whose `detail` is another refusal's English sentence (`room_unreadable`), with
+ * that `detail` in the page's words when the server gave its `cause` (`{kind, params}`, and
+ * `where` for a game record's) and the page has a sentence for it. */
+function withCause(error) {
+  const cause = error?.cause;
+  if (!cause?.kind || !("detail" in (error.params || {}))) return error;
+  const detail = cause.where ? recordReason(cause) : errorSentence(cause);
+  return detail === undefined ? error : { ...error, params: { ...error.params, detail } };
+}
+
+/** A refusal of the server (an HTTP error's `error`, or an `error` message) in the page's
+ * words: a game record's (`bad_record` with `where`) by `recordErrorText`, any other by
+ * `errorText` (`words` as it takes them), its `cause` written as its `detail`. */
+export function serverErrorText(error, words = {}) {
+  if (error?.code === "bad_record" && error.where) return recordErrorText(error);
+  return errorText(withCause(error), words);
 }
 
 /** The seat's name, or "You" for the viewer's own seat. */
