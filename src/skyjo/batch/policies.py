@@ -122,8 +122,8 @@ def face_up(t, b, p):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def highest_of(t, b, p, up):  # type: ignore[no-untyped-def]
-    """The highest card among the positions `up` (not empty) and the mask of
-    the positions holding it."""
+    """The highest card among the positions `up` and the mask of the positions
+    holding it; (-100, 0) when `up` is empty."""
     highest = -100
     where = 0
     for k in range(GRID_SIZE):
@@ -148,23 +148,31 @@ def discard_top(t, b):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def random_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     """`RandomBot`: uniform over the legal actions in increasing order
-    (`engine.legal_actions`), even when there is one (NEXT_ROUND)."""
+    (`engine.legal_actions`), even when there is one (NEXT_ROUND). One draw
+    (`below`) a decision, over the count of the legal actions."""
     phase = t.slots[b, PHASE]
     hidden = t.seats[b, HIDDEN, p]
+    swaps = flips = 0
     if phase == _ROUND_OVER:
-        below(mt, fast, b, p, 1)
+        n = 1
+    elif phase == _REVEAL_PHASE:
+        n = COUNT[hidden]
+    elif t.slots[b, HELD] == NO_CARD:
+        n = 2
+    else:
+        swaps = _ALL & ~t.seats[b, CLEARED, p]
+        flips = hidden if t.slots[b, SOURCE] == DRAW else 0
+        n = COUNT[swaps] + COUNT[flips]
+    i = below(mt, fast, b, p, n)
+    if phase == _ROUND_OVER:
         return NEXT_ROUND
     if phase == _REVEAL_PHASE:
-        return REVEAL + pick(mt, fast, b, p, hidden)
+        return REVEAL + KTH[hidden, i]
     if t.slots[b, HELD] == NO_CARD:
-        return DRAW + below(mt, fast, b, p, 2)
-    swaps = _ALL & ~t.seats[b, CLEARED, p]
-    nswaps = COUNT[swaps]
-    flips = hidden if t.slots[b, SOURCE] == DRAW else 0
-    i = below(mt, fast, b, p, nswaps + COUNT[flips])
-    if i < nswaps:
+        return DRAW + i
+    if i < COUNT[swaps]:
         return SWAP + KTH[swaps, i]
-    return FLIP + KTH[flips, i - nswaps]
+    return FLIP + KTH[flips, i - COUNT[swaps]]
 
 
 # --- greedy -----------------------------------------------------------------------
@@ -172,7 +180,9 @@ def random_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def greedy_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
-    """`GreedyBot` (default `low`): see `skyjo.bots.greedy`'s docstring."""
+    """`GreedyBot` (default `low`): see `skyjo.bots.greedy`'s docstring. Each
+    helper is called at one place (they are inlined: fewer copies compile
+    faster); a random choice is one `pick` among the positions `mask`."""
     phase = t.slots[b, PHASE]
     if phase == _ROUND_OVER:
         return NEXT_ROUND
@@ -181,34 +191,26 @@ def greedy_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     if phase == _REVEAL_PHASE:
         used = (up | up >> COLS | up >> 2 * COLS) & ((1 << COLS) - 1)
         fresh = hidden & ~(used | used << COLS | used << 2 * COLS)
-        return REVEAL + pick(mt, fast, b, p, fresh if fresh else hidden)
-    held = t.slots[b, HELD]
-    if held == NO_CARD:
-        top = discard_top(t, b)
-        if (
-            top <= GREEDY_LOW
-            or _completing(t, b, p, up, top) >= 0
-            or _extending(t, b, p, up, top) >= 0
-        ):
-            return TAKE_DISCARD
-        return DRAW
-    target = _completing(t, b, p, up, held)
-    if target < 0:
-        target = _extending(t, b, p, up, held)
-    if target >= 0:
-        return SWAP + target
-    if up:
-        highest, where = highest_of(t, b, p, up)
+        first, mask = REVEAL, fresh if fresh else hidden
+    else:
+        held = t.slots[b, HELD]
+        card = discard_top(t, b) if held == NO_CARD else held
+        target = _completing(t, b, p, up, card)
+        if target < 0:
+            target = _extending(t, b, p, up, card)
+        if held == NO_CARD:
+            return TAKE_DISCARD if card <= GREEDY_LOW or target >= 0 else DRAW
+        if target >= 0:
+            return SWAP + target
+        highest, where = highest_of(t, b, p, up)  # (-100, 0) when none is face up
+        first, mask = SWAP, hidden
         if highest > held:
-            return SWAP + pick(mt, fast, b, p, where)
-    if hidden and held <= GREEDY_LOW:
-        return SWAP + pick(mt, fast, b, p, hidden)
-    if hidden and t.slots[b, SOURCE] == DRAW:
-        return FLIP + pick(mt, fast, b, p, hidden)
-    if hidden:
-        return SWAP + pick(mt, fast, b, p, hidden)
-    highest, where = highest_of(t, b, p, up)
-    return SWAP + pick(mt, fast, b, p, where)
+            mask = where
+        elif hidden and t.slots[b, SOURCE] == DRAW and held > GREEDY_LOW:
+            first = FLIP
+        elif not hidden:
+            mask = where
+    return first + pick(mt, fast, b, p, mask)
 
 
 @njit(cache=True, inline="always")
@@ -263,30 +265,30 @@ def _extending(t, b, p, up, held):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
-    """`BasicBot`: see `skyjo.bots.basic`'s docstring (rules 1 to 3)."""
+    """`BasicBot`: see `skyjo.bots.basic`'s docstring (rules 1 to 3). One call
+    of each helper, as `greedy_action`."""
     phase = t.slots[b, PHASE]
     if phase == _ROUND_OVER:
         return NEXT_ROUND
     hidden = t.seats[b, HIDDEN, p]
-    if phase == _REVEAL_PHASE:
-        return REVEAL + pick(mt, fast, b, p, hidden)
-    up = face_up(t, b, p)
-    highest, where = -100, 0
-    if up:
-        highest, where = highest_of(t, b, p, up)
-    held = t.slots[b, HELD]
-    if held == NO_CARD:
-        top = discard_top(t, b)
-        if (up and top < highest) or top <= BASIC_TAKE_AT_MOST:
-            return TAKE_DISCARD
-        return DRAW
-    if up and held < highest:
-        return SWAP + pick(mt, fast, b, p, where)
-    if t.slots[b, SOURCE] == DRAW and held >= BASIC_KEEP_BELOW and hidden:
-        return FLIP + pick(mt, fast, b, p, hidden)
-    if hidden:
-        return SWAP + pick(mt, fast, b, p, hidden)
-    return SWAP + pick(mt, fast, b, p, where)
+    first, mask = REVEAL, hidden
+    if phase != _REVEAL_PHASE:
+        up = face_up(t, b, p)
+        highest, where = highest_of(t, b, p, up)  # (-100, 0) when none is face up
+        held = t.slots[b, HELD]
+        if held == NO_CARD:
+            top = discard_top(t, b)
+            if (up and top < highest) or top <= BASIC_TAKE_AT_MOST:
+                return TAKE_DISCARD
+            return DRAW
+        first = SWAP
+        if up and held < highest:
+            mask = where
+        elif t.slots[b, SOURCE] == DRAW and held >= BASIC_KEEP_BELOW and hidden:
+            first = FLIP
+        elif not hidden:
+            mask = where
+    return first + pick(mt, fast, b, p, mask)
 
 
 # --- expected ---------------------------------------------------------------------
@@ -294,15 +296,11 @@ def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def expected_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
-    """`ExpectedV2Bot` (default options): the opening reveal as `greedy`'s (a
-    random face-down card in a column with no face-up card), then
-    `valuation.decide` on the table as the bot sees it: the grids (face-down
+    """`ExpectedV2Bot` (default options) in a turn (its opening reveal is
+    `greedy`'s, `act`): `valuation.decide` on the table as the bot sees it: the grids (face-down
     and cleared cells 0), the pools it counts (`playout_expected.pools`, the
     bot's `pools`), the discard's top, the card in hand; hurried once its
     turns in the round exceed its patience."""
-    phase = t.slots[b, PHASE]
-    if phase == _ROUND_OVER or phase == _REVEAL_PHASE:
-        return greedy_action(t, b, p, mt, fast)
     n = t.slots[b, PLAYERS]
     ints = np.zeros(playout_expected.INTS, np.int64)
     playout_expected.pools(t, b, ints)
@@ -353,11 +351,16 @@ def expected_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def act(code, t, b, p, mt, fast):  # type: ignore[no-untyped-def]
-    """The action of policy `code` for seat p, the player to act at table b."""
+    """The action of policy `code` for seat p, the player to act at table b.
+    `expected` reveals as `greedy` does (a random face-down card in a column
+    with no face-up card), and goes on to the next round as every policy."""
+    if code == EXPECTED:
+        phase = t.slots[b, PHASE]
+        if phase != _ROUND_OVER and phase != _REVEAL_PHASE:
+            return expected_action(t, b, p, mt, fast)
+        code = GREEDY
     if code == GREEDY:
         return greedy_action(t, b, p, mt, fast)
     if code == BASIC:
         return basic_action(t, b, p, mt, fast)
-    if code == EXPECTED:
-        return expected_action(t, b, p, mt, fast)
     return random_action(t, b, p, mt, fast)
