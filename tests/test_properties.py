@@ -80,9 +80,9 @@ def twin(state: State) -> State:
         for k in range(GRID_SIZE)
         if bit(hidden, k)
     ]
-    values = [state.grids[seat][k] for seat, k in spots]
-    values = values[1:] + values[:1]
     grids = [list(g) for g in state.grids]
+    values = [grids[seat][k] for seat, k in spots]
+    values = values[1:] + values[:1]
     for (seat, k), v in zip(spots, values, strict=True):
         grids[seat][k] = v
     rest = state.draw_pile[state.draw_top :]

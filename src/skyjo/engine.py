@@ -728,8 +728,8 @@ def cards_in_play(state: State) -> list[int]:
     cards = list(state.draw_pile[state.draw_top :]) + list(state.discard_pile)
     if state.held is not None:
         cards.append(state.held)
-    for seat, grid in enumerate(state.grids):
-        cards += (v for k, v in enumerate(grid) if not state.cleared[seat] & _BIT[k])
+    for grid, cleared in zip(state.grids, state.cleared, strict=True):
+        cards += (v for k, v in enumerate(grid) if not cleared & _BIT[k])
     return cards
 
 
