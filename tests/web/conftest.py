@@ -37,11 +37,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def chromium() -> Iterator[Browser]:
+    """One chromium a test module. (Not a session's: Playwright's sync API keeps its
+    event loop running, and the terminal tests' `asyncio.run` would then refuse to start.)"""
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The module's chromium; the pages a test opened (each in its own context:
+    `browsing.open_page`) are closed after it, so none goes on running into the next."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 @pytest.fixture
