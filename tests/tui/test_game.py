@@ -382,7 +382,7 @@ def test_the_interface_answers_while_a_bot_thinks() -> None:
 
 def test_names_are_shown_as_written_never_as_markup() -> None:
     names = ["[/]", "[bold]x", ":smile:", "[link=https://x]y"]
-    seats = [Seat(names[0]), Seat(names[1]), Seat(names[2], "greedy"), Seat(names[3], "random")]
+    seats = [Seat(names[0]), Seat(names[1]), Seat(names[2], "greedy"), Seat(names[3], "greedy")]
     match = Match(seats, Rules(target_score=1), seed=14)
     app = GameApp(match, pause=0)
     seen: set[str] = set()
