@@ -215,6 +215,14 @@ def play_fast(
     return FastRun(*(int(counts[:, i].sum()) for i in (loop.GAMES, loop.TURNS, loop.ROUNDS)))
 
 
+def compile_loop() -> None:
+    """Compile the game loop in this process now, or load it from Numba's cache:
+    one short seeded game. A tournament calls it before it starts its worker
+    processes, so that on a machine with no cache yet the loop is compiled once
+    and the workers load it, instead of each compiling it at the same time."""
+    play_seeded([["random", "random"]], [0], [[0, 1]])
+
+
 def batch_policy(spec: str) -> str | None:
     """The batch policy that plays the bot `spec` exactly, or None: the
     built-in `random`, `greedy`, `basic` and `expected` without options; every

@@ -554,6 +554,10 @@ def run_local(
                 progress(done, total)
             yield games
         return
+    if any(chunk.engine == "batch" for chunk in chunks):
+        from skyjo.batch import compile_loop  # compiled code: imported when used
+
+        compile_loop()  # once here, then the workers load it from Numba's cache
     with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context()) as pool:
         pending: set[Future[list[GameResult]]] = {pool.submit(play_chunk, c) for c in chunks}
         try:
