@@ -297,10 +297,10 @@ def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def expected_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
     """`ExpectedV2Bot` (default options) in a turn (its opening reveal is
-    `greedy`'s, `act`): `valuation.decide` on the table as the bot sees it: the grids (face-down
-    and cleared cells 0), the pools it counts (`playout_expected.pools`, the
-    bot's `pools`), the discard's top, the card in hand; hurried once its
-    turns in the round exceed its patience."""
+    `greedy`'s: `act`): `valuation.decide` on the table as the bot sees it:
+    the grids (face-down and cleared cells 0), the pools it counts
+    (`playout_expected.pools`, the bot's `pools`), the discard's top, the card
+    in hand; hurried once its turns in the round exceed its patience."""
     n = t.slots[b, PLAYERS]
     ints = np.zeros(playout_expected.INTS, np.int64)
     playout_expected.pools(t, b, ints)
