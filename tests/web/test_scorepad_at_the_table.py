@@ -378,6 +378,7 @@ def test_the_focused_field_stays_in_view_above_the_keypad_and_the_keyboard(
                 page.screenshot(path=artifacts / "scorepad-keypad-bottom-row-phone.png")
     assert focused(page) == "card-2-11" and seen(page)
     page.click("[data-key=key-next]")
+    settled(page)  # the preview written above Save (it may have pushed Save down)
     assert focused(page) == "save-round" and seen(page)  # with the preview above it
     expect(page.locator("[data-key=round-reason]")).to_be_in_viewport()
     # no keypad: the phone's keyboard opens and the page is shorter (resizes-content)

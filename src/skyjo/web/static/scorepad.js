@@ -913,6 +913,8 @@ function showPreview(sheet, form, answer) {
     reason.textContent = mistakeText(answer.error);
   }
   panel.querySelector("[data-key=round-error]").textContent = form.refusal ? st("pad.refused", { message: mistakeText(form.refusal) }) : "";
+  // the lines written above the focused field (or Save) may have pushed it under the keypad
+  keepInView(document.activeElement);
   panel.setAttribute("data-pending", "false");
 }
 
@@ -1286,7 +1288,8 @@ function keepInView(element) {
   if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
 }
 
-// a field on focus (the Save button is kept in view by moveOn: a tap on it must not move it away)
+// a field on focus (the Save button is kept in view by moveOn and when the preview is written: a
+// tap on it must not move it away)
 main.addEventListener("focusin", (event) => {
   if (event.target.matches("[data-entry]")) keepInView(event.target);
 });
