@@ -11,7 +11,8 @@ export class Game {
     this.onChange = onChange;
     this.state = null; // the last `state` message, kept up to date by the updates
     this.events = []; // the latest events, oldest first (the board words them)
-    this.fresh = []; // the events of the latest update alone (the live region tells them)
+    this.fresh = []; // the events of the updates not drawn yet (the live region tells them)
+    this.frame = null; // the animation frame that will draw the messages received, if asked
     this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
@@ -49,6 +50,7 @@ export class Game {
   stop() {
     this.stopped = true;
     window.removeEventListener("online", this.online);
+    cancelAnimationFrame(this.frame);
     this.socket.close();
   }
 
@@ -106,7 +108,20 @@ export class Game {
       error: () => this.onError(message),
     }[message.type];
     if (handler) handler();
-    this.onChange();
+    this.changed();
+  }
+
+  /** Draw what the messages changed, once per frame at most: a burst (bots playing one after
+   * another at once) is drawn once, at its newest state, with `fresh` holding the whole
+   * burst's events. A hidden page (no frames) draws each message as it comes. */
+  changed() {
+    const draw = () => {
+      this.frame = null;
+      this.onChange();
+      this.fresh = [];
+    };
+    if (document.hidden) draw();
+    else this.frame ??= requestAnimationFrame(draw);
   }
 
   onState(message) {
@@ -134,7 +149,7 @@ export class Game {
     }
     const events = message.timed_out ? [{ kind: "timed_out", player: message.seat }, ...message.events] : message.events;
     this.events = [...this.events, ...events].slice(-LOG_EVENTS);
-    this.fresh = events;
+    this.fresh = [...this.fresh, ...events];
     this.timer(message.timer_left);
     if (message.round) state.rounds = [...state.rounds, message.round];
     if (message.winners) {
