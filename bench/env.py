@@ -4,7 +4,11 @@ Plays whole games of `skyjo.env.env(num_players=4)` (PettingZoo's loop:
 `agent_iter`, `last()` for the observation and the mask, a uniformly random
 legal action from the mask, `step`) for a few seconds on one core, and
 prints steps/s; the same loop on `raw_env` (without PettingZoo's order
-wrapper) and the bare engine's actions/s in the same run, for scale.
+wrapper) and the bare engine's actions/s in the same run, for scale; and the
+floor of the loop itself: the same loop over an environment with no game
+under it (`Idle`: PettingZoo's bookkeeping, a fresh observation and mask
+copied each step, games of the same length), which no environment with this
+API can beat on this machine.
 
     python bench/env.py                 # a table
     python bench/env.py --json          # {"steps_per_s": ...}
@@ -22,13 +26,48 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from machine import describe  # bench/machine.py, beside this script
 
-from skyjo.engine import Phase, legal_actions, new_game, step
+from skyjo.engine import NUM_ACTIONS, SWAP, Phase, legal_actions, new_game, step
 from skyjo.env import env, raw_env
+from skyjo.env.ordering import Ordered
 
 GAME_OVER = int(Phase.GAME_OVER)
+
+
+class Idle(raw_env):
+    """`raw_env`'s PettingZoo bookkeeping with no game under it: every observation a
+    copy of one fixed array and mask, the agents in turn, the episode over after
+    `length` steps. Not a game: the floor of the loop (module docstring)."""
+
+    def __init__(self, num_players: int, length: int) -> None:
+        super().__init__(num_players=num_players)
+        self.length = length
+        self._array = np.zeros(self.layout.size, self.layout.low.dtype)
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._mask[SWAP : SWAP + 12] = 1  # a typical count of legal actions
+        self._steps = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed, options)
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return {"observation": self._array.copy(), "action_mask": self._mask.copy()}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        if self._steps >= self.length:
+            self.terminations = dict.fromkeys(self.agents, True)
+        seat = (self._seats[agent] + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[seat]
 
 
 def run_env(make: Callable[..., Any], players: int, seconds: float, seed: int) -> float:
@@ -69,6 +108,23 @@ def run_engine(players: int, seconds: float, seed: int) -> float:
     return actions / (time.perf_counter() - start)
 
 
+def game_length(players: int, seed: int, games: int = 20) -> int:
+    """The mean number of AEC steps of a whole game (agents' steps, the final
+    steps of the terminated agents included), for the floor's games."""
+    table = raw_env(num_players=players)
+    choose = random.Random(seed).random
+    steps = 0
+    for game in range(games):
+        table.reset(seed=seed + game)
+        for _agent in table.agent_iter():
+            observation, _reward, terminated, truncated, _info = table.last()
+            legal = observation["action_mask"].nonzero()[0]
+            done = terminated or truncated
+            table.step(None if done else int(legal[int(choose() * len(legal))]))
+            steps += 1
+    return steps // games - players  # Idle's terminated agents take their own steps
+
+
 def main(
     players: Annotated[int, typer.Option(help="players at the table")] = 4,
     seconds: Annotated[float, typer.Option(help="time per measurement")] = 5.0,
@@ -85,6 +141,9 @@ def main(
     wrapped = run_env(env, players, seconds, seed)
     raw = run_env(raw_env, players, seconds, seed)
     engine = run_engine(players, seconds, seed)
+    length = game_length(players, seed)
+    floor = run_env(lambda num_players: Ordered(Idle(num_players, length)), players, seconds, seed)
+    raw_floor = run_env(lambda num_players: Idle(num_players, length), players, seconds, seed)
     if as_json:
         print(
             json.dumps(
@@ -93,6 +152,8 @@ def main(
                     "steps_per_s": round(wrapped),
                     "raw_steps_per_s": round(raw),
                     "engine_actions_per_s": round(engine),
+                    "floor_steps_per_s": round(floor),
+                    "raw_floor_steps_per_s": round(raw_floor),
                 }
             )
         )
@@ -103,6 +164,8 @@ def main(
     print(f"  env()      {wrapped:>10,.0f} AEC steps/s (observation and mask every step)")
     print(f"  raw_env()  {raw:>10,.0f} AEC steps/s")
     print(f"  engine     {engine:>10,.0f} actions/s (legal_actions and step alone)")
+    print(f"  floor      {floor:>10,.0f} AEC steps/s (env()'s loop with no game: Idle)")
+    print(f"  raw floor  {raw_floor:>10,.0f} AEC steps/s (raw_env()'s loop with no game)")
 
 
 if __name__ == "__main__":
