@@ -8,6 +8,9 @@ CPU (`os.sched_setaffinity`), and the reference engine's turns/s between
 random players measured in the same run (`bench/engine.py`'s loop) with the
 ratio. Where the time goes: the share spent shuffling and dealing decks
 (timed apart, per round, times the rounds played); the rest is the turns.
+And the kernel's floor: the same games with the one policy that costs
+nothing (`_floor`: no random choice, the first face-down card turned up, a
+drawn card always discarded), what the rules alone cost a turn.
 
     python bench/batch.py                  # a table
     python bench/batch.py --json           # one JSON object per line
@@ -32,8 +35,10 @@ from rich.table import Table
 from skyjo import kernel
 from skyjo.batch import loop
 from skyjo.batch.games import fast_state, play_fast
+from skyjo.engine import Phase
 
 POLICIES = ("random", "greedy")
+_REVEAL, _ROUND_OVER, _GAME_OVER = int(Phase.REVEAL), int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
 
 
 @njit(cache=True)
@@ -42,6 +47,55 @@ def _deals(t, mt, fast, deck, rounds):  # type: ignore[no-untyped-def]
     for _ in range(rounds):
         loop._fast_deck(mt, fast, 0, deck)
         kernel.deal(t, 0, deck[0])
+
+
+@njit(cache=True)
+def _first(mask):  # type: ignore[no-untyped-def]
+    """The lowest position of a 12-bit mask."""
+    for k in range(12):
+        if (mask >> k) & 1:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _floor(t, mt, fast, deck, perm, games):  # type: ignore[no-untyped-def]
+    """Play `games` games at table 0 with no decision to make: reveal the first
+    face-down card, draw, discard and turn up the first face-down card (or,
+    with none left, exchange the first card in play); the turns played."""
+    turns = 0
+    for _ in range(games):
+        while t.slots[0, kernel.PHASE] != _GAME_OVER:
+            loop._fast_deck(mt, fast, 0, deck)
+            kernel.deal(t, 0, deck[0])
+            while t.slots[0, kernel.PHASE] < _ROUND_OVER:
+                p = t.slots[0, kernel.PLAYER]
+                hidden = t.seats[0, kernel.HIDDEN, p]
+                if t.slots[0, kernel.PHASE] == _REVEAL:
+                    kernel.reveal(t, 0, _first(hidden))
+                    continue
+                if kernel.draw(t, 0) == kernel.NO_CARD:
+                    loop._fast_perm(mt, fast, 0, perm, t.slots[0, kernel.DISCARD_LEN] - 1)
+                    kernel.reshuffle_perm(t, 0, perm[0])
+                    kernel.draw(t, 0)
+                if hidden:
+                    kernel.place(t, 0, _first(hidden), True)
+                else:
+                    kernel.place(t, 0, _first(0xFFF & ~t.seats[0, kernel.CLEARED, p]), False)
+                turns += 1
+        slots = t.slots[0]
+        kernel.start_game(t, 0, slots[kernel.PLAYERS], slots[kernel.PENALTY], slots[kernel.TARGET])
+    return turns
+
+
+def floor_turns(players: int, seconds: float) -> float:
+    """The kernel's floor (`_floor`): turns per second with no decision to make."""
+    t, _, mt, fast, deck, perm = fast_state(1, players, "random", 0)[:6]
+    _floor(t, mt, fast, deck, perm, 10)
+    turns, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        turns += _floor(t, mt, fast, deck, perm, 1000)
+    return turns / (time.perf_counter() - start)
 
 
 def deal_seconds(players: int, rounds: int) -> float:
@@ -110,10 +164,11 @@ def main(
             row["deal_share"] = sum(p["deal_share"] for p in parts) / len(parts)
             rows.append(row)
     play_random_games(2, 0.2, seed)  # warm up the reference engine
-    engine = {}
+    engine, floor = {}, {}
     for n in sorted({row["players"] for row in rows}):
         _, turns, elapsed = play_random_games(n, seconds, seed)
         engine[n] = turns / elapsed
+        floor[n] = floor_turns(n, seconds)
     if as_json:
         for row in rows:
             print(
@@ -126,6 +181,7 @@ def main(
                 r["turns_per_s"] for r in rows if r["players"] == n and r["policy"] == "random"
             )
             print(json.dumps({"players": n, "engine_turns_per_s": rate, "ratio": best / rate}))
+            print(json.dumps({"players": n, "kernel_floor_turns_per_s": floor[n]}))
         return
     table = Table(title=f"batch simulator, {workers} worker(s), {describe()}")
     for column in (
@@ -154,6 +210,9 @@ def main(
     for n, rate in engine.items():
         console.print(
             f"reference engine, {n} random players: {rate:,.0f} turns/s (bench/engine.py)"
+        )
+        console.print(
+            f"kernel floor, {n} players, no decision to make: {floor[n]:,.0f} turns/s (_floor)"
         )
 
 
