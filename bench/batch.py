@@ -35,10 +35,13 @@ from rich.table import Table
 from skyjo import kernel
 from skyjo.batch import loop
 from skyjo.batch.games import fast_state, play_fast
+from skyjo.batch.policies import KTH
 from skyjo.engine import Phase
+from skyjo.rules import GRID_SIZE
 
 POLICIES = ("random", "greedy")
 _REVEAL, _ROUND_OVER, _GAME_OVER = int(Phase.REVEAL), int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
+ALL = (1 << GRID_SIZE) - 1  # every position of a grid
 
 
 @njit(cache=True)
@@ -47,15 +50,6 @@ def _deals(t, mt, fast, deck, rounds):  # type: ignore[no-untyped-def]
     for _ in range(rounds):
         loop._fast_deck(mt, fast, 0, deck)
         kernel.deal(t, 0, deck[0])
-
-
-@njit(cache=True)
-def _first(mask):  # type: ignore[no-untyped-def]
-    """The lowest position of a 12-bit mask."""
-    for k in range(12):
-        if (mask >> k) & 1:
-            return k
-    return -1
 
 
 @njit(cache=True)
@@ -72,16 +66,16 @@ def _floor(t, mt, fast, deck, perm, games):  # type: ignore[no-untyped-def]
                 p = t.slots[0, kernel.PLAYER]
                 hidden = t.seats[0, kernel.HIDDEN, p]
                 if t.slots[0, kernel.PHASE] == _REVEAL:
-                    kernel.reveal(t, 0, _first(hidden))
+                    kernel.reveal(t, 0, KTH[hidden, 0])
                     continue
                 if kernel.draw(t, 0) == kernel.NO_CARD:
                     loop._fast_perm(mt, fast, 0, perm, t.slots[0, kernel.DISCARD_LEN] - 1)
                     kernel.reshuffle_perm(t, 0, perm[0])
                     kernel.draw(t, 0)
                 if hidden:
-                    kernel.place(t, 0, _first(hidden), True)
+                    kernel.place(t, 0, KTH[hidden, 0], True)
                 else:
-                    kernel.place(t, 0, _first(0xFFF & ~t.seats[0, kernel.CLEARED, p]), False)
+                    kernel.place(t, 0, KTH[ALL & ~t.seats[0, kernel.CLEARED, p], 0], False)
                 turns += 1
         slots = t.slots[0]
         kernel.start_game(t, 0, slots[kernel.PLAYERS], slots[kernel.PENALTY], slots[kernel.TARGET])

@@ -24,6 +24,7 @@ import pstats
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 import numpy as np
@@ -70,8 +71,11 @@ class Idle(raw_env):
         self.agent_selection = self.possible_agents[seat]
 
 
-def run_env(make: Callable[..., Any], players: int, seconds: float, seed: int) -> float:
-    """AEC steps per second over whole games, random legal actions."""
+def run_env(
+    make: Callable[..., Any], players: int, seconds: float, seed: int
+) -> tuple[float, float]:
+    """AEC steps per second over whole games, random legal actions, and the mean
+    steps of a game (the final steps of the terminated agents included)."""
     table = make(num_players=players)
     choose = random.Random(seed).random
     steps, games = 0, 0
@@ -89,7 +93,7 @@ def run_env(make: Callable[..., Any], players: int, seconds: float, seed: int) -
             table.step(action)
             steps += 1
         games += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / games
 
 
 def run_engine(players: int, seconds: float, seed: int) -> float:
@@ -108,23 +112,6 @@ def run_engine(players: int, seconds: float, seed: int) -> float:
     return actions / (time.perf_counter() - start)
 
 
-def game_length(players: int, seed: int, games: int = 20) -> int:
-    """The mean number of AEC steps of a whole game (agents' steps, the final
-    steps of the terminated agents included), for the floor's games."""
-    table = raw_env(num_players=players)
-    choose = random.Random(seed).random
-    steps = 0
-    for game in range(games):
-        table.reset(seed=seed + game)
-        for _agent in table.agent_iter():
-            observation, _reward, terminated, truncated, _info = table.last()
-            legal = observation["action_mask"].nonzero()[0]
-            done = terminated or truncated
-            table.step(None if done else int(legal[int(choose() * len(legal))]))
-            steps += 1
-    return steps // games - players  # Idle's terminated agents take their own steps
-
-
 def main(
     players: Annotated[int, typer.Option(help="players at the table")] = 4,
     seconds: Annotated[float, typer.Option(help="time per measurement")] = 5.0,
@@ -138,12 +125,13 @@ def main(
         profiler.runcall(run_env, env, players, seconds, seed)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
         return
-    wrapped = run_env(env, players, seconds, seed)
-    raw = run_env(raw_env, players, seconds, seed)
+    wrapped, _ = run_env(env, players, seconds, seed)
+    raw, steps_per_game = run_env(raw_env, players, seconds, seed)
     engine = run_engine(players, seconds, seed)
-    length = game_length(players, seed)
-    floor = run_env(lambda num_players: Ordered(Idle(num_players, length)), players, seconds, seed)
-    raw_floor = run_env(lambda num_players: Idle(num_players, length), players, seconds, seed)
+    length = round(steps_per_game) - players  # Idle's terminated agents take their own steps
+    idle = partial(Idle, length=length)
+    floor, _ = run_env(lambda num_players: Ordered(idle(num_players)), players, seconds, seed)
+    raw_floor, _ = run_env(idle, players, seconds, seed)
     if as_json:
         print(
             json.dumps(
