@@ -4,15 +4,21 @@ Plays whole games of `skyjo.env.env(num_players=4)` (PettingZoo's loop:
 `agent_iter`, `last()` for the observation and the mask, a uniformly random
 legal action from the mask, `step`) for a few seconds on one core, and
 prints steps/s; the same loop on `raw_env` (without PettingZoo's order
-wrapper) and the bare engine's actions/s in the same run, for scale; and the
-floor of the loop itself: the same loop over an environment with no game
-under it (`Idle`: PettingZoo's bookkeeping, a fresh observation and mask
-copied each step, games of the same length), which no environment with this
-API can beat on this machine.
+wrapper), on `env(engine="reference")` (the game played by the engine
+itself instead of the kernel), and the bare engine's actions/s in the same
+run, for scale; and the floor of the loop itself: the same loop over an
+environment with no game under it (`Idle`: PettingZoo's bookkeeping, a
+fresh observation and mask copied each step, games of the same length),
+which no environment with this API can beat on this machine.
+
+With `--rlskyjo PYTHON` (a Python with `rlskyjo` 1.0.0 installed, see
+`bench/rlskyjo_env.py`) it also measures `rlskyjo` in the same run, with the
+same loop and seconds, and prints the ratio.
 
     python bench/env.py                 # a table
     python bench/env.py --json          # {"steps_per_s": ...}
     python bench/env.py --profile       # where the time goes (cProfile)
+    python bench/env.py --rlskyjo /tmp/rlvenv/bin/python
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import json
 import os
 import pstats
 import random
+import subprocess
 import time
 from collections.abc import Callable
 from functools import partial
@@ -112,12 +119,24 @@ def run_engine(players: int, seconds: float, seed: int) -> float:
     return actions / (time.perf_counter() - start)
 
 
+def run_rlskyjo(python: str, players: int, seconds: float) -> float:
+    """`rlskyjo`'s steps/s: bench/rlskyjo_env.py run by `python`, which has it."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rlskyjo_env.py")
+    done = subprocess.run(
+        [python, script, str(players), str(seconds)], capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.split(":")[-1].split()[0].replace(",", ""))
+
+
 def main(
     players: Annotated[int, typer.Option(help="players at the table")] = 4,
     seconds: Annotated[float, typer.Option(help="time per measurement")] = 5.0,
     seed: Annotated[int, typer.Option()] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
     profile: Annotated[bool, typer.Option(help="profile the env() loop instead")] = False,
+    rlskyjo: Annotated[
+        str | None, typer.Option(help="a Python with rlskyjo 1.0.0, to measure it too")
+    ] = None,
 ) -> None:
     run_env(env, players, 0.3, seed)  # warm up: imports, caches
     if profile:
@@ -127,11 +146,13 @@ def main(
         return
     wrapped, _ = run_env(env, players, seconds, seed)
     raw, steps_per_game = run_env(raw_env, players, seconds, seed)
+    reference, _ = run_env(partial(env, engine="reference"), players, seconds, seed)
     engine = run_engine(players, seconds, seed)
     length = round(steps_per_game) - players  # Idle's terminated agents take their own steps
     idle = partial(Idle, length=length)
     floor, _ = run_env(lambda num_players: Ordered(idle(num_players)), players, seconds, seed)
     raw_floor, _ = run_env(idle, players, seconds, seed)
+    other = run_rlskyjo(rlskyjo, players, seconds) if rlskyjo else None
     if as_json:
         print(
             json.dumps(
@@ -139,9 +160,11 @@ def main(
                     "players": players,
                     "steps_per_s": round(wrapped),
                     "raw_steps_per_s": round(raw),
+                    "reference_steps_per_s": round(reference),
                     "engine_actions_per_s": round(engine),
                     "floor_steps_per_s": round(floor),
                     "raw_floor_steps_per_s": round(raw_floor),
+                    **({} if other is None else {"rlskyjo_steps_per_s": round(other)}),
                 }
             )
         )
@@ -151,9 +174,13 @@ def main(
     print(f"{players} players, {seconds:g} s each, random legal actions:")
     print(f"  env()      {wrapped:>10,.0f} AEC steps/s (observation and mask every step)")
     print(f"  raw_env()  {raw:>10,.0f} AEC steps/s")
+    print(f"  reference  {reference:>10,.0f} AEC steps/s (env(engine='reference'))")
     print(f"  engine     {engine:>10,.0f} actions/s (legal_actions and step alone)")
     print(f"  floor      {floor:>10,.0f} AEC steps/s (env()'s loop with no game: Idle)")
     print(f"  raw floor  {raw_floor:>10,.0f} AEC steps/s (raw_env()'s loop with no game)")
+    if other is not None:
+        print(f"  rlskyjo    {other:>10,.0f} AEC steps/s (1.0.0, raw; one round a game)")
+        print(f"  env() is {wrapped / other:.1f} times rlskyjo")
 
 
 if __name__ == "__main__":

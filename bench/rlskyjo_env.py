@@ -37,6 +37,7 @@ def play(table: SimpleSkyjoEnv, choose: random.Random) -> int:
 
 
 def main(players: int = 4, seconds: float = 5.0) -> None:
+    """Measure `seconds` of whole games at `players` (the arguments, in order)."""
     table = SimpleSkyjoEnv(num_players=players)
     choose = random.Random(1)
     for _ in range(3):
@@ -49,4 +50,4 @@ def main(players: int = 4, seconds: float = 5.0) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:2]))
+    main(*(float(arg) if i else int(arg) for i, arg in enumerate(sys.argv[1:3])))

@@ -11,7 +11,7 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from skyjo.engine import DRAW, NEXT_ROUND, IllegalActionError, Phase, legal_actions, new_game
 from skyjo.env import env, raw_env
-from skyjo.env.table import Table
+from skyjo.env.table import rewards
 from skyjo.rules import Rules
 
 
@@ -88,10 +88,10 @@ def test_win_rewards_at_the_games_end_only() -> None:
 
 
 def test_a_shared_win_gives_plus_one_to_each_winner() -> None:
-    table = Table(3, reward="win")
-    state = table.reset(seed=1)._replace(totals=(40, 40, 101))
-    assert table._rewards(state, done=True) == (1.0, 1.0, -1.0)
-    assert table._rewards(state, done=False) is None
+    scores, totals = (3, 3, 9), (40, 40, 101)
+    assert rewards("win", scores, totals, done=True) == (1.0, 1.0, -1.0)
+    assert rewards("win", scores, totals, done=False) is None
+    assert rewards("score", scores, totals, done=False) == (-3.0, -3.0, -9.0)
 
 
 def test_one_round_ends_at_the_first_round_end() -> None:

@@ -1,14 +1,19 @@
 """PettingZoo's AEC environment of Skyjo: every seat an agent (docs/env.md).
 
 `raw_env(num_players=4, rules=None, one_round=False, reward="score",
-render_mode=None, slots=None, max_round_turns=2000)` plays the whole game to the target score
-(RULES.md 3), or one round with `one_round=True`, through `skyjo.env.table`
-and so through the engine: this module holds no rule. The agents are
-`player_0` .. `player_{n-1}`, seat i being `player_i`; the agent to act is
-the engine's player to act (RULES.md 2.3-2.5: the opening reveals in seat
-order, then turns of two actions each, DRAW or TAKE_DISCARD then where to put
-the card). The next round is dealt by the environment, so `NEXT_ROUND` is
-never legal in an observation.
+render_mode=None, slots=None, max_round_turns=2000, engine="kernel")` plays
+the whole game to the target score (RULES.md 3), or one round with
+`one_round=True`. This module holds no rule. With `engine="kernel"` (the
+default) the game is played on a compiled kernel table
+(`skyjo.env.kernel_game`: `skyjo.kernel`'s rules, which a test checks
+against the engine's, and the engine's decks and reshuffles); with
+`engine="reference"` by the engine itself (`skyjo.env.table`). Both play the
+same game from the same seed, and a test compares them step for step. The
+agents are `player_0` .. `player_{n-1}`, seat i being `player_i`; the agent
+to act is the engine's player to act (RULES.md 2.3-2.5: the opening reveals
+in seat order, then turns of two actions each, DRAW or TAKE_DISCARD then
+where to put the card). The next round is dealt by the environment, so
+`NEXT_ROUND` is never legal in an observation.
 
 - `observe(agent)`: `{"observation": int16 array (skyjo.env.encoding's
   layout), "action_mask": int8 array of the 39 engine actions}`, a fresh
@@ -38,8 +43,9 @@ from pettingzoo import AECEnv
 
 from skyjo.engine import GAME_INFO, NUM_ACTIONS, State, legal_actions
 from skyjo.env.encoding import DTYPE, Encoder, Layout
+from skyjo.env.kernel_game import KernelGame
 from skyjo.env.ordering import Ordered
-from skyjo.env.table import NOTHING, Table
+from skyjo.env.table import NOTHING, Outcome, Settings, Table, settings
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules
@@ -85,6 +91,42 @@ class Masks:
         return np.frombuffer(bytearray(_NO_ACTIONS), np.int8)
 
 
+class ReferenceGame:
+    """The game played by the engine itself (`Table`), observed with `Encoder`:
+    `engine="reference"`, what `KernelGame` (the default) is checked against."""
+
+    def __init__(self, settings: Settings, layout: Layout) -> None:
+        s = settings
+        self._table = Table(s.num_players, s.rules, s.one_round, s.reward, s.max_round_turns)
+        self.rules = self._table.rules
+        self._encoder = Encoder(layout, self.rules)
+        self._masks = Masks()
+        self.player = 0
+
+    @property
+    def state(self) -> State | None:
+        return self._table.state
+
+    def reset(self, seed: int | None = None) -> None:
+        self.player = self._table.reset(seed).player
+
+    def play(self, action: int) -> Outcome:
+        outcome = self._table.play(action)  # IllegalActionError: nothing changed
+        self.player = self._table.state.player  # type: ignore[union-attr]
+        return outcome
+
+    def observe(self, seat: int, live: bool) -> dict[str, np.ndarray]:
+        state = self._table.state
+        assert state is not None, "reset() first"
+        live = live and seat == state.player
+        mask = self._masks(legal_actions(state)) if live else Masks.empty()
+        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+
+
+#: The games an environment plays on: `engine=` of `raw_env`.
+ENGINES = {"kernel": KernelGame, "reference": ReferenceGame}
+
+
 class raw_env(AECEnv):
     """Skyjo for 2 to 8 agents (module docstring; docs/env.md)."""
 
@@ -103,15 +145,17 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
         slots: int | None = None,
         max_round_turns: int = GAME_INFO.max_round_turns,
+        engine: str = "kernel",
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.render_mode = render_mode
-        self._table = Table(num_players, rules, one_round, reward, max_round_turns)
+        game = settings(num_players, rules, one_round, reward, max_round_turns)
         self.layout = Layout(num_players, slots or 0)
-        self._encoder = Encoder(self.layout, self._table.rules)
-        self._masks = Masks()
+        self._game = ENGINES[engine](game, self.layout)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         space = observation_space(self.layout)
@@ -123,7 +167,7 @@ class raw_env(AECEnv):
     @property
     def game_state(self) -> State | None:
         """The engine's state of the game (full information: never for an agent)."""
-        return self._table.state
+        return self._game.state
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -133,7 +177,7 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: the engine's `new_game(num_players, seed=seed)`."""
-        state = self._table.reset(seed)
+        self._game.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -141,24 +185,17 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._rewarded = False
-        self.agent_selection = self.agents[state.player]
+        self.agent_selection = self.agents[self._game.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._table.state
-        seat = self._seats[agent]
-        mask = (
-            self._masks(legal_actions(state))
-            if seat == state.player and not self.terminations.get(agent, True)
-            else Masks.empty()
-        )
-        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+        return self._game.observe(self._seats[agent], not self.terminations.get(agent, True))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        outcome = self._table.play(action)  # IllegalActionError: nothing changed
+        outcome = self._game.play(action)  # IllegalActionError: nothing changed
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
@@ -166,7 +203,7 @@ class raw_env(AECEnv):
         if outcome is not NOTHING:
             self._end(outcome)
         else:
-            self.agent_selection = self.possible_agents[self._table.state.player]
+            self.agent_selection = self.possible_agents[self._game.player]
 
     def _end(self, outcome: Any) -> None:
         """A round's or the game's end: rewards, terminations, truncations."""
@@ -179,13 +216,13 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         if outcome.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[self._table.state.player]
+        self.agent_selection = self.possible_agents[self._game.player]
 
     def render(self) -> str | None:
         """The table as the agent to act sees it (`skyjo.render`), as text."""
         if self.render_mode is None:
             return None
-        state = self._table.state
+        state = self._game.state
         if state is None:
             return "no game: call reset() first"
         return render_observation(observe(state, state.player), self.possible_agents)

@@ -80,9 +80,8 @@ class SkyjoEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")
         self._fixed_seat = seat
         self.seat = seat or 0
-        self.illegal_reward = (
-            ILLEGAL_REWARD[self._table.reward] if illegal_reward is None else illegal_reward
-        )
+        default = ILLEGAL_REWARD[self._table.settings.reward]
+        self.illegal_reward = default if illegal_reward is None else illegal_reward
         self.layout = Layout(n, slots or 0)
         self._encoder = Encoder(self.layout, self._table.rules)
         self._masks = Masks()

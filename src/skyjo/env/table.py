@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,6 +53,37 @@ def check_reward(reward: str) -> str:
     return reward
 
 
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """An environment's game, checked (`settings`): the players, the rules, one
+    round or the whole game, the rewards, the round limit."""
+
+    num_players: int
+    rules: Rules
+    one_round: bool
+    reward: str
+    max_round_turns: int
+
+
+def settings(
+    num_players: int,
+    rules: Rules | None = None,
+    one_round: bool = False,
+    reward: str = "score",
+    max_round_turns: int = GAME_INFO.max_round_turns,
+) -> Settings:
+    """`Settings` from an environment's options, each checked."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a skyjo.Rules, not {rules!r:.40}")
+    return Settings(
+        check_player_count(num_players),
+        rules or Rules(),
+        one_round,
+        check_reward(reward),
+        max_round_turns,
+    )
+
+
 class Table:
     """A game of `num_players` under `rules`, played to the target score (or for
     one round) through the engine."""
@@ -64,31 +96,18 @@ class Table:
         reward: str = "score",
         max_round_turns: int = GAME_INFO.max_round_turns,
     ) -> None:
-        self.num_players = check_player_count(num_players)
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a skyjo.Rules, not {rules!r:.40}")
-        self.rules = rules or Rules()
-        self.one_round = one_round
-        self.reward = check_reward(reward)
-        self.max_round_turns = max_round_turns
+        self.settings = settings(num_players, rules, one_round, reward, max_round_turns)
+        self.num_players = self.settings.num_players
+        self.rules = self.settings.rules
         self.state: State | None = None
         self.seed: int | None = None
         self.turns = 0  #: turns played in the round so far
-        self._seeds: random.Random | None = None
+        self._seeds = SeedStream()
 
     def reset(self, seed: int | None = None) -> State:
-        """Deal a new game: `new_game(n, seed=seed)` for a given seed; without
-        one, the next seed of the stream the last given seed started (or, before
-        any, of a stream seeded from the operating system's entropy)."""
-        if seed is not None:
-            game_seed = operator.index(seed)  # NumPy's integers too, never a float
-            self._seeds = random.Random(game_seed)
-        else:
-            if self._seeds is None:
-                self._seeds = random.Random()
-            game_seed = self._seeds.getrandbits(63)
-        self.seed = game_seed
-        self.state = new_game(self.num_players, seed=game_seed, rules=self.rules)
+        """Deal a new game: `new_game(n, seed=...)`, the seed from `SeedStream`."""
+        self.seed = self._seeds.next(seed)
+        self.state = new_game(self.num_players, seed=self.seed, rules=self.rules)
         self.turns = 0
         return self.state
 
@@ -102,20 +121,45 @@ class Table:
         phase = state.phase
         if phase != _ROUND_OVER and phase != _GAME_OVER:
             self.turns += 1
-            if self.turns >= self.max_round_turns:
+            if self.turns >= self.settings.max_round_turns:
                 return Outcome(truncated=True)
             return NOTHING
-        done = phase == _GAME_OVER or self.one_round
-        rewards = self._rewards(state, done)
+        done = phase == _GAME_OVER or self.settings.one_round
+        scores = state.results[-1].scores
+        outcome = Outcome(rewards(self.settings.reward, scores, state.totals, done), done)
         if not done:
             self.state = step(state, NEXT_ROUND)
             self.turns = 0
-        return Outcome(rewards, done)
+        return outcome
 
-    def _rewards(self, state: State, done: bool) -> tuple[float, ...] | None:
-        if self.reward == "score":
-            return tuple(-float(score) for score in state.results[-1].scores)
-        if not done:
-            return None
-        best = set(winners(dict(enumerate(state.totals))))
-        return tuple(1.0 if seat in best else -1.0 for seat in range(self.num_players))
+
+class SeedStream:
+    """The seeds of an environment's games: a given seed plays that game, and
+    each later reset without one the next seed of the stream it started (before
+    any, of a stream seeded from the operating system's entropy)."""
+
+    def __init__(self) -> None:
+        self._stream: random.Random | None = None
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            game_seed = operator.index(seed)  # NumPy's integers too, never a float
+            self._stream = random.Random(game_seed)
+            return game_seed
+        if self._stream is None:
+            self._stream = random.Random()
+        return self._stream.getrandbits(63)
+
+
+def rewards(
+    reward: str, scores: Sequence[int], totals: Sequence[int], done: bool
+) -> tuple[float, ...] | None:
+    """A round's end as rewards (None: all zero): `"score"`, minus each seat's
+    round score; `"win"`, at the game's end, +1 to each winner (equal lowest
+    totals share the win, RULES.md 3) and -1 to the others."""
+    if reward == "score":
+        return tuple(-float(score) for score in scores)
+    if not done:
+        return None
+    best = set(winners(dict(enumerate(totals))))
+    return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))

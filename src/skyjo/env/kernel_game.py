@@ -1,0 +1,170 @@
+"""One game on a kernel table for the AEC environment: the engine's game, compiled.
+
+`raw_env(engine="kernel")` (the default) plays through a `KernelGame`; with
+`engine="reference"` through `skyjo.env.table.Table`, the engine itself.
+Both play the same game from the same seed, and a test plays thousands of
+steps both ways and compares every observation, mask, reward and
+termination. No rule is written here: every action is `skyjo.kernel.step`
+(the kernel is the engine's rules on arrays, checked against the engine by
+`tests/test_kernel.py`), and chance is the engine's (RULES.md 5): each
+round's deck is `shuffle.shuffled_deck(key)` and each reshuffle
+`shuffle.shuffled(pile, key)` along the chain of keys that `new_game(n,
+seed=seed)` starts, as `skyjo.batch.games` feeds the batch simulator.
+
+What the table adds to the rules is `Table`'s (see it): it deals the next
+round itself, turns a round's end into rewards, and stops a round at
+`max_round_turns` turns. An illegal action changes nothing and raises the
+engine's own `IllegalActionError`: the game is replayed through the engine
+(`state`) and the engine names the reason.
+
+`state` is that replay: the engine's `State` of the game, built from the
+seed and the actions played, brought up to date only when asked (for
+`game_state`, `render`, and an illegal action's error).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skyjo import kernel
+from skyjo.actions import _integral
+from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
+from skyjo.env.encoding import Layout
+from skyjo.env.kernel_encoding import observe
+from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards
+from skyjo.shuffle import shuffled, shuffled_deck
+
+#: What `_play` says, beside the seat to act (`code * SEATS + seat`).
+OK, ROUND_ENDED, RESHUFFLE, TRUNCATED, ILLEGAL = range(5)
+SEATS = 16
+_GAME_OVER = int(Phase.GAME_OVER)
+
+
+@njit(cache=True)
+def _play(cells, seats, piles, slots, action, max_turns):  # type: ignore[no-untyped-def]
+    """`kernel.step` at table 0: what happened (above) and the seat to act."""
+    t = kernel.Tables(cells, seats, piles, slots)
+    status = kernel.step(t, 0, action)
+    if status == kernel.OK:
+        code = OK
+        if action >= kernel.SWAP and slots[0, kernel.TURNS] >= max_turns:
+            code = TRUNCATED
+    elif status == kernel.ROUND_ENDED:
+        code = ROUND_ENDED
+    elif status == kernel.NEED_RESHUFFLE:
+        code = RESHUFFLE
+    else:  # ILLEGAL, or NEXT_ROUND (NEED_DEAL), which the environment plays itself
+        code = ILLEGAL
+    return code * SEATS + slots[0, kernel.PLAYER]
+
+
+@njit(cache=True)
+def _reshuffle_and_draw(cells, seats, piles, slots, perm):  # type: ignore[no-untyped-def]
+    """The discard pile less its top becomes the draw pile in `perm`'s order,
+    then the player draws (RULES.md 2.7: the DRAW that found the pile empty)."""
+    t = kernel.Tables(cells, seats, piles, slots)
+    kernel.reshuffle_perm(t, 0, perm)
+    kernel.draw(t, 0)
+
+
+class KernelGame:
+    """A game of `num_players` under `rules` on one kernel table, to the target
+    score (or for one round), seeded as the engine's `new_game`."""
+
+    def __init__(self, settings: Settings, layout: Layout) -> None:
+        self.settings = settings
+        self.rules = rules = settings.rules
+        self.num_players = n = settings.num_players
+        self.max_round_turns = settings.max_round_turns
+        self.layout = layout
+        self.player = 0
+        self._tables = kernel.new_tables(1, n, n, rules)
+        self._arrays = tuple(self._tables)
+        self._seeds = SeedStream()
+        self._seed: int | None = None
+        self._key = 0
+        self._actions: list[int] = []
+        self._replayed: tuple[State | None, int] = (None, 0)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Deal a new game: the deck of the engine's `new_game(n, seed=seed)`."""
+        self._seed = self._key = self._seeds.next(seed)
+        rules = self.rules
+        penalty = kernel.penalty_code(rules.ender_penalty)
+        kernel.start_game_batch(self._tables, self.num_players, penalty, rules.target_score)
+        self._deal()
+        self._actions = []
+        self._replayed = (None, 0)
+
+    def _deal(self) -> None:
+        cards, self._key = shuffled_deck(self._key)
+        kernel.deal_batch(self._tables, np.array([cards], np.int8))
+        self.player = 0
+
+    def play(self, action: int) -> Outcome:
+        """Play `action` for the seat to act; deal the next round when one ends."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            action = self._checked(action)
+        said = _play(*self._arrays, action, self.max_round_turns)
+        if said < SEATS:  # OK: the most common case first
+            self.player = said
+            self._actions.append(action)
+            return NOTHING
+        code, self.player = divmod(said, SEATS)
+        if code == ILLEGAL:
+            self._refuse(action)
+        self._actions.append(action)
+        if code == RESHUFFLE:
+            size = int(self._tables.discard_len[0]) - 1
+            order, self._key = shuffled(np.arange(size), self._key)
+            _reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
+            return NOTHING
+        if code == TRUNCATED:
+            return Outcome(truncated=True)
+        done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
+        n, t = self.num_players, self._tables
+        scores, totals = t.scores[0, :n].tolist(), t.totals[0, :n].tolist()
+        outcome = Outcome(rewards(self.settings.reward, scores, totals, done), done)
+        if not done:
+            self._actions.append(NEXT_ROUND)
+            self._deal()
+        return outcome
+
+    def _checked(self, action: object) -> int:
+        """An integral action id (NumPy's integers too) in range; anything else
+        gets the engine's error."""
+        as_int = _integral(action)
+        if as_int is None or not 0 <= as_int < NUM_ACTIONS:
+            self._refuse(action)
+        return as_int
+
+    def _refuse(self, action: object) -> None:
+        """Raise the engine's `IllegalActionError` for `action` here."""
+        step(self.state, action)  # type: ignore[arg-type]  # raises
+        raise AssertionError(f"the kernel refused {action!r}, which the engine plays")
+
+    def observe(self, seat: int, live: bool) -> dict[str, np.ndarray]:
+        """Seat `seat`'s observation and action mask (zeros unless `live` and to act)."""
+        out = np.empty(self.layout.size, np.int16)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        observe(*self._arrays, 0, seat, live, self.layout.slots, out, mask)
+        return {"observation": out, "action_mask": mask}
+
+    @property
+    def state(self) -> State | None:
+        """The engine's state of this game: its seed and actions replayed (None
+        before the first `reset`)."""
+        state, played = self._replayed
+        if self._seed is None:
+            return None
+        if state is None:
+            state = new_game(self.num_players, seed=self._seed, rules=self.rules)
+        actions = self._actions
+        if played < len(actions):
+            for action in actions[played:]:
+                state = step(state, action)
+            self._replayed = (state, len(actions))
+        elif self._replayed[0] is None:
+            self._replayed = (state, played)
+        return state
