@@ -42,8 +42,10 @@ _GAME_OVER = int(Phase.GAME_OVER)
 
 
 @njit(cache=True)
-def _play(cells, seats, piles, slots, action, max_turns):  # type: ignore[no-untyped-def]
-    """`kernel.step` at table 0: what happened (above) and the seat to act."""
+def _play(cells, seats, piles, slots, action, max_turns, num_slots, out, mask):  # type: ignore[no-untyped-def]
+    """`kernel.step` at table 0: what happened (above) and the seat to act;
+    when that is OK, `out` and `mask` get the observation of the seat to act
+    (`kernel_encoding.observe`), the one the environment is asked for next."""
     t = kernel.Tables(cells, seats, piles, slots)
     status = kernel.step(t, 0, action)
     if status == kernel.OK:
@@ -56,7 +58,10 @@ def _play(cells, seats, piles, slots, action, max_turns):  # type: ignore[no-unt
         code = RESHUFFLE
     else:  # ILLEGAL, or NEXT_ROUND (NEED_DEAL), which the environment plays itself
         code = ILLEGAL
-    return code * SEATS + slots[0, kernel.PLAYER]
+    player = slots[0, kernel.PLAYER]
+    if code == OK:
+        observe(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
+    return code * SEATS + player
 
 
 @njit(cache=True)
@@ -76,7 +81,10 @@ class KernelGame:
         self.settings = settings
         self.rules = rules = settings.rules
         self.num_players = n = settings.num_players
-        self.max_round_turns = settings.max_round_turns
+        self._max_turns = settings.max_round_turns
+        self._slots = layout.slots
+        #: The next observation, made with the last action: (seat, observation).
+        self._ready: tuple[int, dict[str, np.ndarray]] | None = None
         self.layout = layout
         self.player = 0
         self._tables = kernel.new_tables(1, n, n, rules)
@@ -95,6 +103,7 @@ class KernelGame:
         kernel.start_game_batch(self._tables, self.num_players, penalty, rules.target_score)
         self._deal()
         self._actions = []
+        self._ready = None
         self._replayed = (None, 0)
 
     def _deal(self) -> None:
@@ -106,11 +115,15 @@ class KernelGame:
         """Play `action` for the seat to act; deal the next round when one ends."""
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             action = self._checked(action)
-        said = _play(*self._arrays, action, self.max_round_turns)
+        out, mask = np.empty(self.layout.size, np.int16), np.empty(NUM_ACTIONS, np.int8)
+        cells, seats, piles, slots = self._arrays
+        said = _play(cells, seats, piles, slots, action, self._max_turns, self._slots, out, mask)
         if said < SEATS:  # OK: the most common case first
             self.player = said
             self._actions.append(action)
+            self._ready = (said, {"observation": out, "action_mask": mask})
             return NOTHING
+        self._ready = None
         code, self.player = divmod(said, SEATS)
         if code == ILLEGAL:
             self._refuse(action)
@@ -145,7 +158,12 @@ class KernelGame:
         raise AssertionError(f"the kernel refused {action!r}, which the engine plays")
 
     def observe(self, seat: int, live: bool) -> dict[str, np.ndarray]:
-        """Seat `seat`'s observation and action mask (zeros unless `live` and to act)."""
+        """Seat `seat`'s observation and action mask (zeros unless `live` and to act):
+        the one `play` made, the first time the seat to act is asked for it."""
+        ready = self._ready
+        if ready is not None and ready[0] == seat and live:
+            self._ready = None
+            return ready[1]
         out = np.empty(self.layout.size, np.int16)
         mask = np.empty(NUM_ACTIONS, np.int8)
         observe(*self._arrays, 0, seat, live, self.layout.slots, out, mask)
