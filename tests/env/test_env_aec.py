@@ -69,6 +69,11 @@ def test_observations_are_fresh_arrays_and_only_the_agent_to_act_has_a_mask() ->
     for agent in table.agents:
         if agent != acting:
             assert not table.observe(agent)["action_mask"].any()
+    table.step(int(np.flatnonzero(mask)[0]))  # the kernel's step makes the next observation
+    made, again = table.observe(table.agent_selection), table.observe(table.agent_selection)
+    for name in ("observation", "action_mask"):
+        assert not np.shares_memory(made[name], again[name])
+        np.testing.assert_array_equal(made[name], again[name])
 
 
 def test_score_rewards_are_minus_each_round_score() -> None:

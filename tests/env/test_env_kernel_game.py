@@ -41,9 +41,11 @@ def both_ways(players: int, games: int, stall_steps: int = 0, **options) -> dict
         reference.reset(seed=100 + game)
         for agent, other in zip(kernel.agent_iter(), reference.agent_iter(), strict=True):
             assert agent == other
-            _, reward, terminated, truncated, _ = kernel.last()
+            obs, reward, terminated, truncated, _ = kernel.last()  # made by the last step
             expected = reference.last()
             assert (reward, terminated, truncated) == expected[1:4]
+            np.testing.assert_array_equal(obs["observation"], expected[0]["observation"])
+            np.testing.assert_array_equal(obs["action_mask"], expected[0]["action_mask"])
             for each in kernel.possible_agents:  # every seat's view, not only the actor's
                 mine, theirs = kernel.observe(each), reference.observe(each)
                 np.testing.assert_array_equal(mine["observation"], theirs["observation"])
