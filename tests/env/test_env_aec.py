@@ -30,10 +30,10 @@ def play(table, seed: int, rng: random.Random) -> dict[str, float]:
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations, as the classics
-@pytest.mark.parametrize("players", [2, 4])
-def test_pettingzoo_api_and_seed_tests_pass(players: int) -> None:
-    api_test(env(num_players=players), num_cycles=1000)
-    seed_test(lambda: env(num_players=players), num_cycles=500)
+@pytest.mark.parametrize(("players", "engine"), [(2, "kernel"), (4, "kernel"), (2, "reference")])
+def test_pettingzoo_api_and_seed_tests_pass(players: int, engine: str) -> None:
+    api_test(env(num_players=players, engine=engine), num_cycles=1000)
+    seed_test(lambda: env(num_players=players, engine=engine), num_cycles=500)
 
 
 def test_the_same_seed_deals_the_engines_game() -> None:

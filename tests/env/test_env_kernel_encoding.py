@@ -20,7 +20,7 @@ from skyjo.engine import (
     step,
 )
 from skyjo.env.encoding import Encoder, Layout
-from skyjo.env.kernel_encoding import observe, offsets, size
+from skyjo.env.kernel_encoding import encode_table, offsets, size
 from skyjo.rules import DECK, Rules
 
 
@@ -40,7 +40,7 @@ def check(t: kernel.Tables, state: State, layout: Layout, encoder: Encoder) -> N
         for live in (True, False):
             out.fill(-7)
             mask.fill(-7)
-            observe(t.cells, t.seats, t.piles, t.slots, 0, seat, live, layout.slots, out, mask)
+            encode_table(t.cells, t.seats, t.piles, t.slots, 0, seat, live, layout.slots, out, mask)
             np.testing.assert_array_equal(out, encoder.encode(state, seat))
             if live and seat == state.player:
                 np.testing.assert_array_equal(mask, legal)

@@ -41,17 +41,16 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from skyjo.engine import GAME_INFO, NUM_ACTIONS, State, legal_actions
-from skyjo.env.encoding import DTYPE, Encoder, Layout
+from skyjo.engine import GAME_INFO, NUM_ACTIONS, State
+from skyjo.env.encoding import DTYPE, Layout
 from skyjo.env.kernel_game import KernelGame
 from skyjo.env.ordering import Ordered
-from skyjo.env.table import NOTHING, Outcome, Settings, Table, settings
+from skyjo.env.table import NOTHING, Outcome, ReferenceGame, settings
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules
 
 NAME = "skyjo_v0"
-_NO_ACTIONS = bytes(NUM_ACTIONS)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -69,58 +68,6 @@ def observation_space(layout: Layout) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }
     )
-
-
-class Masks:
-    """The action mask of a tuple of legal actions, as a fresh int8 array."""
-
-    def __init__(self) -> None:
-        self._bytes: dict[tuple[int, ...], bytes] = {}
-
-    def __call__(self, legal: tuple[int, ...]) -> np.ndarray:
-        data = self._bytes.get(legal)
-        if data is None:
-            mask = bytearray(NUM_ACTIONS)
-            for action in legal:
-                mask[action] = 1
-            data = self._bytes[legal] = bytes(mask)
-        return np.frombuffer(bytearray(data), np.int8)  # a buffer of its own
-
-    @staticmethod
-    def empty() -> np.ndarray:
-        return np.frombuffer(bytearray(_NO_ACTIONS), np.int8)
-
-
-class ReferenceGame:
-    """The game played by the engine itself (`Table`), observed with `Encoder`:
-    `engine="reference"`, what `KernelGame` (the default) is checked against."""
-
-    def __init__(self, settings: Settings, layout: Layout) -> None:
-        s = settings
-        self._table = Table(s.num_players, s.rules, s.one_round, s.reward, s.max_round_turns)
-        self.rules = self._table.rules
-        self._encoder = Encoder(layout, self.rules)
-        self._masks = Masks()
-        self.player = 0
-
-    @property
-    def state(self) -> State | None:
-        return self._table.state
-
-    def reset(self, seed: int | None = None) -> None:
-        self.player = self._table.reset(seed).player
-
-    def play(self, action: int) -> Outcome:
-        outcome = self._table.play(action)  # IllegalActionError: nothing changed
-        self.player = self._table.state.player  # type: ignore[union-attr]
-        return outcome
-
-    def observe(self, seat: int, live: bool) -> dict[str, np.ndarray]:
-        state = self._table.state
-        assert state is not None, "reset() first"
-        live = live and seat == state.player
-        mask = self._masks(legal_actions(state)) if live else Masks.empty()
-        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
 
 
 #: The games an environment plays on: `engine=` of `raw_env`.
@@ -205,7 +152,7 @@ class raw_env(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self._game.player]
 
-    def _end(self, outcome: Any) -> None:
+    def _end(self, outcome: Outcome) -> None:
         """A round's or the game's end: rewards, terminations, truncations."""
         if outcome.rewards is not None:
             for agent, reward in zip(self.possible_agents, outcome.rewards, strict=True):

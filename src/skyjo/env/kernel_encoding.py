@@ -1,6 +1,6 @@
 """The observation array of a kernel table (`skyjo.kernel`), compiled with Numba.
 
-`observe(cells, seats, piles, slots, b, seat, live, num_slots, out, mask)`
+`encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask)`
 writes into `out` what `seat` may see of table b (RULES.md 2), exactly the
 array that `Encoder(Layout(players, num_slots), rules).encode(state, seat)`
 (`skyjo.env.encoding`) builds from the engine state the table holds, field
@@ -84,7 +84,7 @@ _AT, _SIZE = _linear()
 
 def offsets(num_slots: int) -> dict[str, int]:
     """The start of every field in a layout of `num_slots` seat slots, as
-    `observe` computes them (the same as `Layout(players, num_slots).offsets`)."""
+    `encode_table` computes them (the same as `Layout(players, num_slots).offsets`)."""
     return {name: a + m * num_slots for name, (a, m) in _AT.items()}
 
 
@@ -122,7 +122,7 @@ _ALL_COUNTS = np.array([CARD_COUNTS.get(LOWEST + i, 0) for i in range(NUM_VALUES
 
 
 @njit(cache=True)
-def observe(cells, seats, piles, slots, b, seat, live, num_slots, out, mask):  # type: ignore[no-untyped-def]
+def encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask):  # type: ignore[no-untyped-def]
     """`out` (int16, the layout's size) gets what `seat` may see of table b,
     in a layout of `num_slots` seat slots: `Encoder.encode`'s array. `mask`
     (int8, NUM_ACTIONS) gets the legal actions (1: legal) when `live` and

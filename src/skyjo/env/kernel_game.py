@@ -31,13 +31,13 @@ from skyjo import kernel
 from skyjo.actions import _integral
 from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
 from skyjo.env.encoding import Layout
-from skyjo.env.kernel_encoding import observe
+from skyjo.env.kernel_encoding import encode_table
 from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards
 from skyjo.shuffle import shuffled, shuffled_deck
 
-#: What `_play` says, beside the seat to act (`code * SEATS + seat`).
-OK, ROUND_ENDED, RESHUFFLE, TRUNCATED, ILLEGAL = range(5)
-SEATS = 16
+#: What `_play` says happened, packed with the seat to act: code * _BASE + seat.
+_OK, _ROUND_ENDED, _RESHUFFLE, _TRUNCATED, _ILLEGAL = range(5)
+_BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
 _GAME_OVER = int(Phase.GAME_OVER)
 
 
@@ -45,23 +45,26 @@ _GAME_OVER = int(Phase.GAME_OVER)
 def _play(cells, seats, piles, slots, action, max_turns, num_slots, out, mask):  # type: ignore[no-untyped-def]
     """`kernel.step` at table 0: what happened (above) and the seat to act;
     when that is OK, `out` and `mask` get the observation of the seat to act
-    (`kernel_encoding.observe`), the one the environment is asked for next."""
+    (`kernel_encoding.encode_table`), the one the environment is asked for
+    next. A turn that leaves the round going with `max_turns` turns played
+    truncates it (`Table`'s limit)."""
     t = kernel.Tables(cells, seats, piles, slots)
     status = kernel.step(t, 0, action)
     if status == kernel.OK:
-        code = OK
-        if action >= kernel.SWAP and slots[0, kernel.TURNS] >= max_turns:
-            code = TRUNCATED
+        code = _OK
+        turn_done = kernel.SWAP <= action < kernel.NEXT_ROUND
+        if turn_done and slots[0, kernel.TURNS] >= max_turns:
+            code = _TRUNCATED
     elif status == kernel.ROUND_ENDED:
-        code = ROUND_ENDED
+        code = _ROUND_ENDED
     elif status == kernel.NEED_RESHUFFLE:
-        code = RESHUFFLE
+        code = _RESHUFFLE
     else:  # ILLEGAL, or NEXT_ROUND (NEED_DEAL), which the environment plays itself
-        code = ILLEGAL
+        code = _ILLEGAL
     player = slots[0, kernel.PLAYER]
-    if code == OK:
-        observe(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
-    return code * SEATS + player
+    if code == _OK:
+        encode_table(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
+    return code * _BASE + player
 
 
 @njit(cache=True)
@@ -118,22 +121,22 @@ class KernelGame:
         out, mask = np.empty(self.layout.size, np.int16), np.empty(NUM_ACTIONS, np.int8)
         cells, seats, piles, slots = self._arrays
         said = _play(cells, seats, piles, slots, action, self._max_turns, self._slots, out, mask)
-        if said < SEATS:  # OK: the most common case first
+        if said < _BASE:  # _OK: the most common case first
             self.player = said
             self._actions.append(action)
             self._ready = (said, {"observation": out, "action_mask": mask})
             return NOTHING
         self._ready = None
-        code, self.player = divmod(said, SEATS)
-        if code == ILLEGAL:
+        code, self.player = divmod(said, _BASE)
+        if code == _ILLEGAL:
             self._refuse(action)
         self._actions.append(action)
-        if code == RESHUFFLE:
+        if code == _RESHUFFLE:
             size = int(self._tables.discard_len[0]) - 1
             order, self._key = shuffled(np.arange(size), self._key)
             _reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
             return NOTHING
-        if code == TRUNCATED:
+        if code == _TRUNCATED:
             return Outcome(truncated=True)
         done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
         n, t = self.num_players, self._tables
@@ -164,9 +167,11 @@ class KernelGame:
         if ready is not None and ready[0] == seat and live:
             self._ready = None
             return ready[1]
+        if not 0 <= seat < self.num_players:  # compiled code checks no bounds
+            raise ValueError(f"no seat {seat} at a table of {self.num_players}")
         out = np.empty(self.layout.size, np.int16)
         mask = np.empty(NUM_ACTIONS, np.int8)
-        observe(*self._arrays, 0, seat, live, self.layout.slots, out, mask)
+        encode_table(*self._arrays, 0, seat, live, self._slots, out, mask)
         return {"observation": out, "action_mask": mask}
 
     @property

@@ -36,9 +36,9 @@ from gymnasium import spaces
 
 from skyjo.bots import Bot, factory, make_bot
 from skyjo.engine import GAME_INFO, NUM_ACTIONS, IllegalActionError, State, legal_actions
-from skyjo.env.aec import Masks, observation_space
+from skyjo.env.aec import observation_space
 from skyjo.env.encoding import Encoder, Layout
-from skyjo.env.table import Outcome, Table
+from skyjo.env.table import Masks, Outcome, Table
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules

@@ -1,9 +1,12 @@
 """One game driven through the engine for an environment: seeds, round ends, rewards.
 
-Both environments (`skyjo.env.aec`, `skyjo.env.single`) play through a
-`Table`. It holds no rule: `skyjo.engine.step` plays every action (an illegal
-one raises `IllegalActionError` and changes nothing), the engine scores each
-round (RULES.md 2.9, 2.10) and says when the game is over (RULES.md 3), and
+The Gymnasium environment (`skyjo.env.single`) and the AEC environment's
+reference engine (`ReferenceGame`, `raw_env(engine="reference")`) play
+through a `Table`; the AEC environment's default (`skyjo.env.kernel_game`)
+shares its `Settings`, `SeedStream` and `rewards`. It holds no rule:
+`skyjo.engine.step` plays every action (an illegal one raises
+`IllegalActionError` and changes nothing), the engine scores each round
+(RULES.md 2.9, 2.10) and says when the game is over (RULES.md 3), and
 `skyjo.scoring.winners` names the winners. The table only:
 
 - seeds each game: `reset(seed)` plays the engine's `new_game(n, seed=seed)`,
@@ -15,7 +18,9 @@ round (RULES.md 2.9, 2.10) and says when the game is over (RULES.md 3), and
   included (RULES.md 3: equal lowest totals share the win), -1 to the others);
 - stops the game (`truncated`) when a round reaches
   `GAME_INFO.max_round_turns` turns without ending, as `skyjo.match` does.
-"""
+
+`ReferenceGame` observes a table with `skyjo.env.encoding.Encoder` and
+`Masks` (the legal actions as an int8 mask, a fresh array each time)."""
 
 from __future__ import annotations
 
@@ -25,12 +30,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from skyjo.engine import GAME_INFO, NEXT_ROUND, Phase, State, new_game, step
+import numpy as np
+
+from skyjo.actions import _integral
+from skyjo.engine import (
+    GAME_INFO,
+    NEXT_ROUND,
+    NUM_ACTIONS,
+    Phase,
+    State,
+    legal_actions,
+    new_game,
+    step,
+)
+from skyjo.env.encoding import Encoder, Layout
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 
 Reward = Literal["score", "win"]
 REWARDS: tuple[str, ...] = ("score", "win")
+_NO_ACTIONS = bytes(NUM_ACTIONS)
 _ROUND_OVER, _GAME_OVER = int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
 
 
@@ -80,8 +99,22 @@ def settings(
         rules or Rules(),
         one_round,
         check_reward(reward),
-        max_round_turns,
+        check_turn_limit(max_round_turns),
     )
+
+
+#: The largest round limit: the kernel counts a round's turns in int32, and no
+#: round comes near it (a stalled one is cut at `GAME_INFO.max_round_turns`).
+MAX_TURN_LIMIT = 2**31 - 1
+
+
+def check_turn_limit(turns: int) -> int:
+    """`max_round_turns` as an int (NumPy's integers too), at most
+    `MAX_TURN_LIMIT`; a bool, a float or None is refused."""
+    as_int = _integral(turns)
+    if as_int is None:
+        raise TypeError(f"max_round_turns must be an integer, not {turns!r:.40}")
+    return min(as_int, MAX_TURN_LIMIT)
 
 
 class Table:
@@ -163,3 +196,55 @@ def rewards(
         return None
     best = set(winners(dict(enumerate(totals))))
     return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))
+
+
+class Masks:
+    """The action mask of a tuple of legal actions, as a fresh int8 array."""
+
+    def __init__(self) -> None:
+        self._bytes: dict[tuple[int, ...], bytes] = {}
+
+    def __call__(self, legal: tuple[int, ...]) -> np.ndarray:
+        data = self._bytes.get(legal)
+        if data is None:
+            mask = bytearray(NUM_ACTIONS)
+            for action in legal:
+                mask[action] = 1
+            data = self._bytes[legal] = bytes(mask)
+        return np.frombuffer(bytearray(data), np.int8)  # a buffer of its own
+
+    @staticmethod
+    def empty() -> np.ndarray:
+        return np.frombuffer(bytearray(_NO_ACTIONS), np.int8)
+
+
+class ReferenceGame:
+    """The game played by the engine itself (`Table`), observed with `Encoder`:
+    `engine="reference"`, what `KernelGame` (the default) is checked against."""
+
+    def __init__(self, settings: Settings, layout: Layout) -> None:
+        s = settings
+        self._table = Table(s.num_players, s.rules, s.one_round, s.reward, s.max_round_turns)
+        self.rules = self._table.rules
+        self._encoder = Encoder(layout, self.rules)
+        self._masks = Masks()
+        self.player = 0
+
+    @property
+    def state(self) -> State | None:
+        return self._table.state
+
+    def reset(self, seed: int | None = None) -> None:
+        self.player = self._table.reset(seed).player
+
+    def play(self, action: int) -> Outcome:
+        outcome = self._table.play(action)  # IllegalActionError: nothing changed
+        self.player = self._table.state.player  # type: ignore[union-attr]
+        return outcome
+
+    def observe(self, seat: int, live: bool) -> dict[str, np.ndarray]:
+        state = self._table.state
+        assert state is not None, "reset() first"
+        live = live and seat == state.player
+        mask = self._masks(legal_actions(state)) if live else Masks.empty()
+        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
