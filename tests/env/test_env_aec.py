@@ -172,3 +172,22 @@ def test_a_round_past_the_turn_limit_truncates_every_agent() -> None:
         table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         turns += held
     assert turns == 3 and table.agents == []
+
+
+def test_the_order_checks_hold_before_reset_and_in_the_loop() -> None:
+    """`env()`'s wrapper (`skyjo.env.ordering.Ordered`) keeps PettingZoo's
+    checks, though `last` goes straight to the environment once reset."""
+    table = env(num_players=2)
+    for call, name in ((table.last, "observe"), (lambda: table.step(0), "step")):
+        with pytest.raises(AssertionError, match=f"reset\\(\\) needs to be called before {name}"):
+            call()
+    with pytest.raises(AssertionError, match="before agent_iter"):
+        table.agent_iter()
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        _ = table.agent_selection
+    table.reset(seed=1)
+    assert table.last()[0]["action_mask"].any()
+    loop = iter(table.agent_iter())
+    next(loop)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(loop)  # the agent of the last iteration did not act

@@ -5,7 +5,8 @@ nothing is stepped, observed or read before `reset`; but it reaches every
 attribute of the environment through `__getattr__`, about eight times a step
 in PettingZoo's loop (`agent_iter`, `last`, `step`), a third of the time of a
 step. `Ordered` keeps every check of the wrapper and sends `last`, `step` and
-the iteration straight to the environment once it has been reset.
+the iteration straight to the environment once it has been reset; `last`,
+whose one check is the reset, is then the environment's own method.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ class Ordered(OrderEnforcingWrapper):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed, options)
+        self.last = self.env.last  # type: ignore[method-assign]  # reset now: no check left
 
     def step(self, action: Any) -> None:
         env = self.env
