@@ -38,7 +38,7 @@ from skyjo.bots import Bot, factory, make_bot
 from skyjo.engine import GAME_INFO, NUM_ACTIONS, IllegalActionError, State, legal_actions
 from skyjo.env.aec import observation_space
 from skyjo.env.encoding import Encoder, Layout
-from skyjo.env.table import Masks, Outcome, Table
+from skyjo.env.table import Masks, Outcome, Table, settings
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules
@@ -74,7 +74,8 @@ class SkyjoEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self._table = Table(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
+        game = settings(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
+        self._table = Table(game)
         n = self._table.num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")

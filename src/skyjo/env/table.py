@@ -118,18 +118,11 @@ def check_turn_limit(turns: int) -> int:
 
 
 class Table:
-    """A game of `num_players` under `rules`, played to the target score (or for
-    one round) through the engine."""
+    """A game of `settings` (`num_players` under `rules`), played to the target
+    score (or for one round) through the engine."""
 
-    def __init__(
-        self,
-        num_players: int,
-        rules: Rules | None = None,
-        one_round: bool = False,
-        reward: str = "score",
-        max_round_turns: int = GAME_INFO.max_round_turns,
-    ) -> None:
-        self.settings = settings(num_players, rules, one_round, reward, max_round_turns)
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self.num_players = self.settings.num_players
         self.rules = self.settings.rules
         self.state: State | None = None
@@ -223,8 +216,7 @@ class ReferenceGame:
     `engine="reference"`, what `KernelGame` (the default) is checked against."""
 
     def __init__(self, settings: Settings, layout: Layout) -> None:
-        s = settings
-        self._table = Table(s.num_players, s.rules, s.one_round, s.reward, s.max_round_turns)
+        self._table = Table(settings)
         self.rules = self._table.rules
         self._encoder = Encoder(layout, self.rules)
         self._masks = Masks()
