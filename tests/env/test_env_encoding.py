@@ -24,13 +24,17 @@ def stalling(state: State, rng: random.Random) -> int:
     return rng.choice(up) if state.held is not None and up else rng.choice(legal)
 
 
-def states(players: int, games: int, seed: int) -> list[State]:
+#: The rules of the games `states` plays by default: rounds enough for every case.
+TARGET_150 = Rules(target_score=150)
+
+
+def states(players: int, games: int, seed: int, rules: Rules = TARGET_150) -> list[State]:
     """Every state of a few games: the first round's 600 actions stall (a
     reshuffle or more), then random legal actions."""
     rng = random.Random(seed)
     found = []
     for game in range(games):
-        state = new_game(players, seed=seed + game, rules=Rules(target_score=150))
+        state = new_game(players, seed=seed + game, rules=rules)
         while state.phase != Phase.GAME_OVER:
             found.append(state)
             stall = len(found) % 2000 < 600 and state.round == 0

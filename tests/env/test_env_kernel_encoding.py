@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from test_env_encoding import stalling, states  # tests/env, on the path
+from test_env_encoding import TARGET_150, stalling, states  # tests/env, on the path
 
 from skyjo import kernel
 from skyjo.engine import (
@@ -48,31 +48,12 @@ def check(t: kernel.Tables, state: State, layout: Layout, encoder: Encoder) -> N
                 assert not mask.any()
 
 
-def played(players: int, rules: Rules, seed: int) -> list[State]:
-    """`states`' games under other rules: a stalled first round, then random actions."""
-    if rules == Rules(target_score=150):
-        return states(players, 3, seed)
-    rng = random.Random(seed)
-    found = []
-    for game in range(3):
-        state = new_game(players, seed=seed + game, rules=rules)
-        while state.phase != Phase.GAME_OVER:
-            found.append(state)
-            stall = len(found) % 2000 < 600 and state.round == 0
-            state = step(state, stalling(state, rng) if stall else rng.choice(legal_actions(state)))
-        found.append(state)
-    return found
-
-
 @pytest.mark.parametrize("slots", range(2, 9))
 def test_offsets_are_the_layouts(slots: int) -> None:
     for players in range(2, slots + 1):
         layout = Layout(players, slots)
         assert offsets(slots) == {name: s.start for name, s in layout.offsets.items()}
         assert size(slots) == layout.size
-
-
-TARGET_150 = Rules(target_score=150)
 
 
 #: (players, table seats, layout slots, rules, seed): the seeds give games with
@@ -99,7 +80,7 @@ def test_every_seat_sees_the_engine_encoders_array(
 ) -> None:
     """Each state loaded into a table (draw pile at [0, len)): the same array
     for every seat, the engine's legal actions for the seat to act only."""
-    found = played(players, rules, seed)
+    found = states(players, 3, seed, rules)
     assert any(s.reshuffles[-1] for s in found), "no reshuffle"
     assert any(s.held is not None and s.source == DRAW for s in found), "no card drawn"
     assert any(s.cleared_bits for s in found), "no cleared column"
