@@ -64,3 +64,25 @@ def shuffled(cards: Any, key: int) -> tuple[tuple[int, ...], int]:
 def shuffled_deck(key: int) -> tuple[tuple[int, ...], int]:
     """The 150 cards (RULES.md 1) shuffled from `key`, and the next key."""
     return shuffled(_sorted_deck(), key)
+
+
+class KeyChain:
+    """A game's chain of keys walked from its seed, for a caller that plays the
+    engine's game on other tables (the batch simulator, the kernel
+    environment): each round's deck and each reshuffle's order, in the order
+    `engine.start_round` and `engine.reshuffle` draw them (RULES.md 5)."""
+
+    def __init__(self, seed: int) -> None:
+        self.key = seed
+
+    def deck(self) -> tuple[int, ...]:
+        """The next round's deck, as `engine.start_round` shuffles it."""
+        cards, self.key = shuffled_deck(self.key)
+        return cards
+
+    def order(self, size: int) -> tuple[int, ...]:
+        """A reshuffle of `size` cards (the discard pile less its top) as their
+        positions in the new draw pile's order: `engine.reshuffle`'s shuffle,
+        which depends only on the key and the size."""
+        positions, self.key = shuffled(range(size), self.key)
+        return positions

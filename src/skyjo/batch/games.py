@@ -33,7 +33,7 @@ from skyjo.batch.policies import POLICIES
 from skyjo.bots.fastplay import generator
 from skyjo.engine import GAME_INFO, RoundResult
 from skyjo.rules import DECK_SIZE, Rules
-from skyjo.shuffle import shuffled, shuffled_deck
+from skyjo.shuffle import KeyChain
 
 _MT_WORDS = 625
 
@@ -67,7 +67,7 @@ class _Game:
     """A game's Python side while the loop plays it: its key, its log read so far."""
 
     def __init__(self, players: int, key: int) -> None:
-        self.players, self.key = players, key
+        self.players, self.keys = players, KeyChain(key)
         self.rounds: list[RoundResult] = []
         self.trajectories: list[tuple[tuple[int, ...], ...]] = []
         self.current: list[list[int]] = []
@@ -77,15 +77,13 @@ class _Game:
 
     def deck(self) -> tuple[int, ...]:
         """The next round's deck, as `engine.start_round` shuffles it."""
-        cards, self.key = shuffled_deck(self.key)
-        return cards
+        return self.keys.deck()
 
     def perm(self, size: int) -> tuple[int, ...]:
-        """The reshuffle's order as positions of the discard pile less its top:
-        `engine.reshuffle`'s shuffle, which depends only on the key and the size."""
-        order, self.key = shuffled(np.arange(size), self.key)
+        """The reshuffle's order as positions of the discard pile less its top
+        (`KeyChain.order`)."""
         self.reshuffles += 1
-        return order
+        return self.keys.order(size)
 
     def read(self, entries: list[int]) -> None:
         """Take in the loop's log (`skyjo.batch.loop`)."""

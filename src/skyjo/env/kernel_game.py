@@ -9,7 +9,7 @@ termination. No rule is written here: every action is `skyjo.kernel.step`
 `tests/test_kernel.py`), and chance is the engine's (RULES.md 5): each
 round's deck is `shuffle.shuffled_deck(key)` and each reshuffle
 `shuffle.shuffled(pile, key)` along the chain of keys that `new_game(n,
-seed=seed)` starts, as `skyjo.batch.games` feeds the batch simulator.
+seed=seed)` starts (`shuffle.KeyChain`, which feeds the batch simulator too).
 
 What the table adds to the rules is `Table`'s (see it): it deals the next
 round itself, turns a round's end into rewards, and stops a round at
@@ -33,7 +33,7 @@ from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
 from skyjo.env.encoding import Layout
 from skyjo.env.kernel_encoding import encode_table
 from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards
-from skyjo.shuffle import shuffled, shuffled_deck
+from skyjo.shuffle import KeyChain
 
 #: What `_play` says happened, packed with the seat to act: code * _BASE + seat.
 _OK, _ROUND_ENDED, _RESHUFFLE, _TRUNCATED, _ILLEGAL = range(5)
@@ -94,13 +94,14 @@ class KernelGame:
         self._arrays = tuple(self._tables)
         self._seeds = SeedStream()
         self._seed: int | None = None
-        self._key = 0
+        self._keys = KeyChain(0)
         self._actions: list[int] = []
         self._replayed: tuple[State | None, int] = (None, 0)
 
     def reset(self, seed: int | None = None) -> None:
         """Deal a new game: the deck of the engine's `new_game(n, seed=seed)`."""
-        self._seed = self._key = self._seeds.next(seed)
+        self._seed = self._seeds.next(seed)
+        self._keys = KeyChain(self._seed)
         rules = self.rules
         penalty = kernel.penalty_code(rules.ender_penalty)
         kernel.start_game_batch(self._tables, self.num_players, penalty, rules.target_score)
@@ -110,8 +111,7 @@ class KernelGame:
         self._replayed = (None, 0)
 
     def _deal(self) -> None:
-        cards, self._key = shuffled_deck(self._key)
-        kernel.deal_batch(self._tables, np.array([cards], np.int8))
+        kernel.deal_batch(self._tables, np.array([self._keys.deck()], np.int8))
         self.player = 0
 
     def play(self, action: int) -> Outcome:
@@ -132,8 +132,7 @@ class KernelGame:
             self._refuse(action)
         self._actions.append(action)
         if code == _RESHUFFLE:
-            size = int(self._tables.discard_len[0]) - 1
-            order, self._key = shuffled(np.arange(size), self._key)
+            order = self._keys.order(int(self._tables.discard_len[0]) - 1)
             _reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
             return NOTHING
         if code == _TRUNCATED:
@@ -178,16 +177,12 @@ class KernelGame:
     def state(self) -> State | None:
         """The engine's state of this game: its seed and actions replayed (None
         before the first `reset`)."""
-        state, played = self._replayed
         if self._seed is None:
             return None
+        state, played = self._replayed
         if state is None:
-            state = new_game(self.num_players, seed=self._seed, rules=self.rules)
-        actions = self._actions
-        if played < len(actions):
-            for action in actions[played:]:
-                state = step(state, action)
-            self._replayed = (state, len(actions))
-        elif self._replayed[0] is None:
-            self._replayed = (state, played)
+            state, played = new_game(self.num_players, seed=self._seed, rules=self.rules), 0
+        for action in self._actions[played:]:
+            state = step(state, action)
+        self._replayed = (state, len(self._actions))
         return state
