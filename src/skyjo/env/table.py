@@ -217,8 +217,7 @@ class ReferenceGame:
 
     def __init__(self, settings: Settings, layout: Layout) -> None:
         self._table = Table(settings)
-        self.rules = self._table.rules
-        self._encoder = Encoder(layout, self.rules)
+        self._encoder = Encoder(layout, settings.rules)
         self._masks = Masks()
         self.player = 0
 
