@@ -17,6 +17,7 @@ import pytest
 from browsing import DESKTOP, MY_TURN, click_and_wait, open_page, start_against_bots
 from liveserver import Server
 from playwright.sync_api import Browser, Page
+from webapp import JSON
 
 from skyjo.match import Match, Seat
 
@@ -105,7 +106,9 @@ def test_each_move_is_animated_unless_the_viewer_asks_for_reduced_motion(
     server: Server, browser: Browser, problems: list[str], motion: str
 ) -> None:
     record, cleared, reshuffled = eight_bots()
-    upload = httpx2.post(f"{server.base}/api/replays", content=json.dumps(record), timeout=30)
+    upload = httpx2.post(
+        f"{server.base}/api/replays", content=json.dumps(record), timeout=30, headers=JSON
+    )
     assert upload.status_code == 201, upload.text
     page = open_page(browser, DESKTOP, problems, still=motion == "reduce")
     page.context.add_init_script(WATCH_MOTION)

@@ -13,7 +13,7 @@ import pytest
 from i18n_js import render
 from liveserver import Server
 from starlette.testclient import TestClient
-from webapp import make_settings, serving
+from webapp import JSON, make_settings, serving
 from webclient import Conn, create_room
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -48,8 +48,12 @@ def test_rooms_and_uploads_per_address_answer_429_with_the_limit_and_when_to_ret
         bad = client.post("/api/rooms", json={"seats": []})  # refused for itself first
         assert bad.status_code == 400
         for _ in range(2):
-            assert client.post("/api/replays", content=b"{}").status_code == 400  # counted
-        errors.append(_refusal(client.post("/api/replays", content=b"{}"), "replays_rate", 2))
+            assert (
+                client.post("/api/replays", content=b"{}", headers=JSON).status_code == 400
+            )  # counted
+        errors.append(
+            _refusal(client.post("/api/replays", content=b"{}", headers=JSON), "replays_rate", 2)
+        )
         # one room more every 20 minutes (less the time the three rooms took to make)
         assert 1100 <= errors[0]["params"]["retry_after"] <= 1200
     english = render(I18N, "errorText", "en", errors)

@@ -16,7 +16,7 @@ def test_every_json_body_route_refuses_a_deep_body_with_400(client: TestClient) 
     host = create_room(client, [{"name": "Ana"}, {"name": None}])
     sheet = client.post("/api/scorepad/sheets", json={"players": ["Ana", "Ben"]})
     assert sheet.status_code == 201
-    headers = {"X-Skyjo-Owner": sheet.json()["owner"]}
+    headers = {"X-Skyjo-Owner": sheet.json()["owner"], "Content-Type": "application/json"}
     one = f"/api/scorepad/sheets/{sheet.json()['id']}"
     routes = [
         ("POST", "/api/rooms", "body_too_deep"),

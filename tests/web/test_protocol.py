@@ -22,7 +22,7 @@ from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
 from skyjo.match import MatchOver, NotYourTurn
 from skyjo.rules import RulesError
 from skyjo.web import app as web_app
-from skyjo.web import limits, lobby, protocol, room_config, rooms
+from skyjo.web import limits, lobby, origins, protocol, room_config, rooms
 from skyjo.web.thinking import Thinkers
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
@@ -453,7 +453,7 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
-    for module in (protocol, rooms, room_config, lobby, web_app, limits):
+    for module in (protocol, rooms, room_config, lobby, web_app, limits, origins):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (

@@ -12,7 +12,7 @@ from pathlib import Path
 from i18n_js import render
 from sqlalchemy import text
 from starlette.testclient import TestClient
-from webapp import serving
+from webapp import JSON, serving
 from webclient import Conn, create_room, play_game
 
 from skyjo.engine import DRAW, new_game, step
@@ -95,11 +95,11 @@ def test_an_uploaded_record_replays_with_or_without_its_seed(client: TestClient)
     while not match.over:
         match.advance()
     record = match.record()
-    shown = client.post("/api/replays", content=json.dumps(record)).json()
+    shown = client.post("/api/replays", content=json.dumps(record), headers=JSON).json()
     assert shown["players"] == ["Ana", "Ben", "Cleo"] and shown["finished"]
     assert len(shown["frames"]) == match.steps + 1
     unseeded = {k: v for k, v in record.items() if k != "seed"}
-    again = client.post("/api/replays", content=json.dumps(unseeded)).json()
+    again = client.post("/api/replays", content=json.dumps(unseeded), headers=JSON).json()
     assert again["frames"] == shown["frames"]
     reshuffled = [e for f in shown["frames"] for e in f["events"] if e["kind"] == "reshuffled"]
     assert len(reshuffled) == sum(len(r) for r in match.state.reshuffles)
@@ -156,7 +156,7 @@ def _refusal(body: str | bytes) -> RecordError:
 def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) -> None:
     errors = []
     for body, words in BAD_RECORDS:
-        response = client.post("/api/replays", content=body)
+        response = client.post("/api/replays", content=body, headers=JSON)
         assert response.status_code == 400, body
         error = response.json()["error"]
         assert error["code"] == "bad_record" and words in error["message"], error
@@ -170,7 +170,9 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) ->
         }
         errors.append(error)
     too_large = {"max": MAX_UPLOAD, "mb": 2}
-    huge = client.post("/api/replays", content=b" " * (MAX_UPLOAD + 1))  # its length said first
+    huge = client.post(
+        "/api/replays", content=b" " * (MAX_UPLOAD + 1), headers=JSON
+    )  # its length said first
     assert huge.status_code == 413
     error = huge.json()["error"]
     assert (error["code"], error["kind"], error["params"]) == (
@@ -180,7 +182,9 @@ def test_a_bad_uploaded_record_is_refused_with_the_reason(client: TestClient) ->
     )
     assert error["message"] == "a game record has at most 2097152 bytes (2 MB)"
     errors.append(error)
-    streamed = client.post("/api/replays", content=iter([b" " * MAX_UPLOAD, b"  "]))  # no length
+    streamed = client.post(
+        "/api/replays", content=iter([b" " * MAX_UPLOAD, b"  "]), headers=JSON
+    )  # no length
     assert "content-length" not in streamed.request.headers
     assert streamed.status_code == 413 and streamed.json()["error"] == error
     assert _uploads(client) == 0, "a refused upload is not kept"
@@ -286,16 +290,18 @@ def test_an_uploaded_record_is_kept_under_a_stable_link(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'skyjo.db'}"
     record = _played()
     with serving(database_url=database) as client:
-        response = client.post("/api/replays", content=json.dumps(record))
+        response = client.post("/api/replays", content=json.dumps(record), headers=JSON)
         assert response.status_code == 201
         shown = response.json()
         key = shown["id"]
         assert re.fullmatch(r"[a-z2-7]{12}", key) and shown["link"] == f"/replay/{key}"
         assert shown["finished"] and shown["players"] == ["Ana", "Ben", "Cleo"]
         # the same game uploaded again, written otherwise, is the same link
-        again = client.post("/api/replays", content=json.dumps(record, indent=2)).json()
+        again = client.post(
+            "/api/replays", content=json.dumps(record, indent=2), headers=JSON
+        ).json()
         assert again["id"] == key and _uploads(client) == 1
-        other = client.post("/api/replays", content=json.dumps(_played(5))).json()
+        other = client.post("/api/replays", content=json.dumps(_played(5)), headers=JSON).json()
         assert other["id"] != key and _uploads(client) == 2
         page = client.get(shown["link"])
         assert page.status_code == 200 and "main.js" in page.text

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from webapp import serving
+from webapp import JSON, serving
 
 from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.sheet import Sheet, SheetError
@@ -324,7 +324,7 @@ def test_export_json_and_csv_are_downloads_and_an_import_gives_the_same_sheet(
     assert csv_file.text == export_csv(stored)
     rows = list(csv.DictReader(io.StringIO(csv_file.text)))
     assert rows[0]["cards"] == "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2" and rows[0]["raw"] == "14"
-    imported = client.post("/api/scorepad/import", content=exported.content)
+    imported = client.post("/api/scorepad/import", content=exported.content, headers=JSON)
     assert imported.status_code == 201
     again = imported.json()
     assert again["id"] != sheet["id"]
@@ -334,12 +334,14 @@ def test_export_json_and_csv_are_downloads_and_an_import_gives_the_same_sheet(
     assert len(client.get(API).json()["sheets"]) == 2
     # a bad file is refused with the model's message, and nothing is stored
     for bad in (b"not json", json.dumps({"format": "other"}).encode(), b"\xff\xfe"):
-        refused = client.post("/api/scorepad/import", content=bad)
+        refused = client.post("/api/scorepad/import", content=bad, headers=JSON)
         assert refused.status_code == 400
         assert refused.json()["error"]["message"]
     tampered = json.loads(exported.text)
     tampered["rounds"][0]["entries"]["Ana"] = {"total": 200}
-    refused = client.post("/api/scorepad/import", content=json.dumps(tampered).encode())
+    refused = client.post(
+        "/api/scorepad/import", content=json.dumps(tampered).encode(), headers=JSON
+    )
     assert "no grid scores that" in refused.json()["error"]["message"]
     assert len(client.get(API).json()["sheets"]) == 2
 
@@ -384,5 +386,5 @@ def test_a_refusal_names_its_kind_and_params_for_the_page_to_write_it(
     assert (stale["code"], stale["kind"]) == ("bad_request", "no_revision")
     missing = client.get(f"{API}/nosuch").json()["error"]
     assert (missing["code"], missing["kind"], missing["params"]) == ("no_sheet", "no_sheet", {})
-    utf8 = client.post("/api/scorepad/import", content=b"\xff").json()["error"]
+    utf8 = client.post("/api/scorepad/import", content=b"\xff", headers=JSON).json()["error"]
     assert (utf8["kind"], utf8["message"]) == ("not_utf8", "the file is not UTF-8 text")

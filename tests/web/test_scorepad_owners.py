@@ -11,7 +11,7 @@ from typing import Any
 from i18n_js import render
 from sqlalchemy import text
 from starlette.testclient import TestClient
-from webapp import serving
+from webapp import JSON, serving
 
 from skyjo.scorepad.store import token_hash
 from skyjo.web.app import STATIC
@@ -147,7 +147,7 @@ def test_sheets_made_per_address_answer_429_in_both_languages() -> None:
         exported = client.get(f"{API}/{new_sheet(client, mine)['id']}/export.json", headers=mine)
         refused = [
             client.post(API, json={"players": ["Ana", "Ben"]}, headers=mine),
-            client.post("/api/scorepad/import", content=exported.content, headers=mine),
+            client.post("/api/scorepad/import", content=exported.content, headers=mine | JSON),
         ]
         errors = []
         for response in refused:

@@ -12,6 +12,9 @@ from webclient import Conn
 from skyjo.web.app import create_app
 from skyjo.web.settings import Settings
 
+#: The header of a JSON body sent as raw bytes (the server refuses any other type: 415).
+JSON = {"Content-Type": "application/json"}
+
 
 def make_settings(**changes: object) -> Settings:
     """Test settings: bots move at once, absent humans are waited for, scripted
@@ -25,6 +28,7 @@ def make_settings(**changes: object) -> Settings:
         "ip_rate": 1e6,
         "ip_burst": 10**6,
         "rooms_per_hour": 0,
+        "joins_per_hour": 0,
         "replays_per_hour": 0,
         "sheets_per_hour": 0,
     }

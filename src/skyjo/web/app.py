@@ -34,6 +34,7 @@ import segno
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -42,6 +43,7 @@ from skyjo.record import RecordError
 from skyjo.web.facts import page as facts_page
 from skyjo.web.limits import Limits, RateLimit, client_address
 from skyjo.web.lobby import Lobby
+from skyjo.web.origins import OriginGuard
 from skyjo.web.protocol import ProtocolError, cause_of, error, record_refused, refusal
 from skyjo.web.pwa import pwa_router
 from skyjo.web.replays import MAX_UPLOAD
@@ -117,7 +119,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby.start_sweeping()
         app.state.lobby = lobby
         app.state.limits = Limits(
-            settings.rooms_per_hour, settings.replays_per_hour, settings.sheets_per_hour
+            settings.rooms_per_hour,
+            settings.replays_per_hour,
+            settings.sheets_per_hour,
+            settings.joins_per_hour,
         )
         per_address = settings.ip_burst if settings.ip_rate > 0 else 0  # 0: no limit
         app.state.messages = RateLimit(per_address, settings.ip_burst / max(settings.ip_rate, 1e-9))
@@ -128,6 +133,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Skyjo", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    # Inside the security headers (its refusals carry them), before every route.
+    app.add_middleware(OriginGuard, allowed=settings.allowed_origins)
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     _routes(app, settings)
@@ -146,6 +154,32 @@ async def _security_headers(
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+async def _http_error(request: Request, failure: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method a route does not take) in
+    the documented error shape: 404 `not_found` (kind `no_route`, path), 405
+    `method_not_allowed` (method, path), other statuses `http_<status>`."""
+    assert isinstance(failure, StarletteHTTPException)
+    path = f"{request.url.path:.200}"
+    if failure.status_code == 404:
+        refused = ProtocolError(
+            "not_found", f"there is nothing at {path}", "no_route", {"path": path}
+        )
+    elif failure.status_code == 405:
+        method = request.method
+        refused = ProtocolError(
+            "method_not_allowed",
+            f"{path} does not take {method} requests",
+            "method_not_allowed",
+            {"method": method, "path": path},
+        )
+    else:
+        code = f"http_{failure.status_code}"
+        refused = ProtocolError(code, str(failure.detail), code)
+    return JSONResponse(
+        {"error": refused.fields()}, status_code=failure.status_code, headers=failure.headers
+    )
 
 
 def _fail(failure: ProtocolError) -> JSONResponse:
@@ -305,7 +339,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:
     async def join(request: Request, code: str) -> dict[str, Any] | JSONResponse:
         try:
             name, seat = _join_request(await _json_body(request))
-            await _room(request, code)  # loaded, or why it cannot be
+            if await _room(request, code) is not None:  # loaded, or why it cannot be
+                limit(request, "joins_rate")
             room, seat, token = await _lobby(request).join(code, name, seat)
         except ProtocolError as failure:
             return _fail(failure)
@@ -373,7 +408,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:
             return
         room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
         address = client_address(websocket.scope.get("client"))
-        client = Client(lobby.settings, address, websocket.app.state.messages)
+        client = Client(
+            lobby.settings, address, websocket.app.state.messages, websocket.app.state.limits
+        )
         await _converse(websocket, room, client)
 
 

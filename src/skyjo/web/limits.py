@@ -1,4 +1,4 @@
-"""Per-client limits: how many rooms, uploads and scoresheets one address makes,
+"""Per-client limits: how many rooms, seats, uploads and scoresheets one address takes,
 and how fast its WebSocket messages come (docs/web-protocol.md, "Limits").
 
 A limit is a token bucket per key (the client's address): `count` at once,
@@ -69,6 +69,7 @@ class RateLimit:
 #: Per HTTP limit: its kind and the English sentence of a refusal.
 SENTENCES = {
     "rooms_rate": "too many rooms created from your address",
+    "joins_rate": "too many seats taken from your address",
     "replays_rate": "too many game records uploaded from your address",
     "sheets_rate": "too many scoresheets created from your address",
 }
@@ -89,9 +90,10 @@ def too_many(kind: str, refusal: Refusal) -> ProtocolError:
 class Limits:
     """The HTTP limits of one server, per client address (`Settings`)."""
 
-    def __init__(self, rooms: int, replays: int, sheets: int) -> None:
+    def __init__(self, rooms: int, replays: int, sheets: int, joins: int = 0) -> None:
         self.by_kind = {
             "rooms_rate": RateLimit(rooms, 3600.0),
+            "joins_rate": RateLimit(joins, 3600.0),
             "replays_rate": RateLimit(replays, 3600.0),
             "sheets_rate": RateLimit(sheets, 3600.0),
         }

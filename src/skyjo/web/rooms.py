@@ -41,7 +41,7 @@ from skyjo.names import NameRefused, check_name, name_key
 from skyjo.rules import MIN_PLAYERS
 from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
-from skyjo.web.limits import RateLimit
+from skyjo.web.limits import Limits, RateLimit
 from skyjo.web.protocol import (
     Chat,
     Drop,
@@ -123,10 +123,15 @@ class Client:
     """
 
     def __init__(
-        self, settings: Settings, address: str = "", shared: RateLimit | None = None
+        self,
+        settings: Settings,
+        address: str = "",
+        shared: RateLimit | None = None,
+        limits: Limits | None = None,
     ) -> None:
         """`address` is the client's (the key of `shared`, the rate limit of all the
-        connections of one address)."""
+        connections of one address, and of `limits`, the server's per-address limits
+        of what a message may make: a seat taken)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(settings.send_queue)
         self.seat: int | None = None
         self.host = False
@@ -139,6 +144,7 @@ class Client:
         self.chats = protocol.TokenBucket(settings.chat_rate, settings.chat_burst)
         self.address = address
         self.shared = shared
+        self.limits = limits
         self.max_message = settings.max_message
 
     def admit(self) -> bool:
@@ -440,6 +446,8 @@ class Room:
         if len(self.clients) >= self.settings.max_connections:
             raise ProtocolError("room_crowded", "this room has as many connections as it takes")
         if hello.join:
+            if client.limits is not None:
+                client.limits.check("joins_rate", client.address)
             client.seat, token = await self.join(hello.name)
             client.send({"type": "joined", "seat": client.seat, "token": token})
         elif hello.token is not None:

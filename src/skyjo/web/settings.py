@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 
 from skyjo.database import database_url
+from skyjo.web.origins import parse_origins
 
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
@@ -40,11 +41,17 @@ class Settings:
     #: Per client address: rooms created, game records uploaded, scoresheets created
     #: (new or imported), each an hour (a burst of as many, refilled evenly; 0: no limit).
     rooms_per_hour: int = 30
+    #: ... and seats taken (joins, by HTTP or WebSocket): enough for a class behind one
+    #: address joining at once, too few for a script to take every listed room's seats.
+    joins_per_hour: int = 60
     replays_per_hour: int = 30
     sheets_per_hour: int = 30
     #: The proxies whose X-Forwarded-For names the client (comma-separated addresses or
     #: networks, "*" for any, "" for none): uvicorn's forwarded-allow-ips (docs/deploy.md).
     trusted_proxies: str = "127.0.0.1"
+    #: Origins besides the server's own whose pages may change things here (create,
+    #: join, play: `skyjo.web.origins`), normalised (`origins.parse_origins`).
+    allowed_origins: tuple[str, ...] = ()
     #: Chat messages in a burst and per second; the longest chat message in characters.
     chat_burst: int = 5
     chat_rate: float = 0.5
@@ -70,12 +77,14 @@ class Settings:
         `$SKYJO_ABSENT_AFTER`, `$SKYJO_FINISHED_LINGER` and `$SKYJO_RATE`
         (messages a second a connection may send, the burst three times that; an
         address four times as many) override the pace (tests and benchmarks set
-        them); `$SKYJO_ROOMS_PER_HOUR`, `$SKYJO_REPLAYS_PER_HOUR` and
+        them); `$SKYJO_ROOMS_PER_HOUR`, `$SKYJO_JOINS_PER_HOUR`, `$SKYJO_REPLAYS_PER_HOUR` and
         `$SKYJO_SHEETS_PER_HOUR` the per-address limits (0: none);
         `$SKYJO_TRUSTED_PROXIES` the proxies trusted to name the client;
+        `$SKYJO_ALLOWED_ORIGINS` (comma-separated) the other origins whose pages
+        may change things (an `OriginError` names one that is not an origin);
         `$SKYJO_BOT_PROCESSES` the bots' worker processes (0: threads; default
         `default_bot_processes()`)."""
-        values: dict[str, float | str] = {}
+        values: dict[str, float | str | tuple[str, ...]] = {}
         for name, key in (
             ("bot_delay", "SKYJO_BOT_DELAY"),
             ("absent_after", "SKYJO_ABSENT_AFTER"),
@@ -85,6 +94,7 @@ class Settings:
                 values[name] = float(os.environ[key])
         for name, key in (
             ("rooms_per_hour", "SKYJO_ROOMS_PER_HOUR"),
+            ("joins_per_hour", "SKYJO_JOINS_PER_HOUR"),
             ("replays_per_hour", "SKYJO_REPLAYS_PER_HOUR"),
             ("sheets_per_hour", "SKYJO_SHEETS_PER_HOUR"),
         ):
@@ -96,6 +106,8 @@ class Settings:
             values.update(ip_rate=max(40.0, 4 * rate), ip_burst=max(120, int(12 * rate)))
         if "SKYJO_TRUSTED_PROXIES" in os.environ:
             values["trusted_proxies"] = os.environ["SKYJO_TRUSTED_PROXIES"]
+        if os.environ.get("SKYJO_ALLOWED_ORIGINS"):
+            values["allowed_origins"] = parse_origins(os.environ["SKYJO_ALLOWED_ORIGINS"])
         processes = os.environ.get("SKYJO_BOT_PROCESSES")
         bot_processes = int(processes) if processes else default_bot_processes()
         return cls(database_url=database_url(db), bot_processes=bot_processes, **values)  # type: ignore[arg-type]

@@ -1,5 +1,6 @@
 // The lobby of a friends' room: who has joined, the link, code and QR code to share,
-// the rules; the host gives empty seats to bots or removes them, and starts the game.
+// the rules; the host frees a taken seat, gives empty seats to bots or removes them, and
+// starts the game.
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
@@ -84,6 +85,9 @@ function hostTools(game, state, seat, i) {
       onchange: (e) => game.setSeat(i, e.target.value || null) },
     h("option", { value: "", selected: !seat.bot }, t("lobby.friend")),
     LADDER.map((level) => h("option", { value: level, selected: seat.bot === level }, t(`level.${level}`)))),
+    // a seat someone took (a stranger, say): free again for a friend, that person's token revoked
+    seat.claimed && seat.human ? h("button", { type: "button", class: "remove", "data-key": `lobby-free-${i}`,
+      "aria-label": t("lobby.freeWho", { name: seat.name }), onclick: () => game.remove(i) }, t("lobby.free")) : null,
     h("button", { type: "button", class: "remove", "data-key": `lobby-drop-${i}`, disabled: state.seats.length <= 2,
       "aria-label": t("lobby.dropWho", { name: seat.name }), onclick: () => game.drop(i) }, t("lobby.drop")));
 }

@@ -85,7 +85,7 @@ function credentials(path) {
 
 async function api(method, path, body, raw = false) {
   const headers = credentials(path);
-  if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = "application/json"; // raw bodies are JSON text too
   let response;
   try {
     response = await fetch(path, {
