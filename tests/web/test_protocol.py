@@ -427,10 +427,22 @@ def test_an_error_names_its_kind_and_the_values_of_its_sentence(client: TestClie
     assert ana.error()["kind"] == "bad_version"
 
 
+def _illegal_moves(client: TestClient) -> None:
+    """Two moves the engine refuses, each answered `illegal` with the engine's kind."""
+    host = create_room(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}])
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    ana.move(99)
+    assert ana.error()["kind"] == "action_unknown"
+    ana.move(DRAW)  # the opening reveals come first
+    assert ana.error()["kind"] == "reveal_first"
+
+
 def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
     client: TestClient,
 ) -> None:
     test_an_error_names_its_kind_and_the_values_of_its_sentence(client)  # when run alone
+    _illegal_moves(client)  # (or on another worker than the tests that make them)
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     illegal = sentence_tables(STATIC / "i18n.js", "illegal")  # an illegal move's: the engine's
     assert set(tables["en"]) == set(tables["es"]) and set(illegal["en"]) == set(illegal["es"])
