@@ -4,6 +4,7 @@ the host starts, and then both play."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from browsing import DESKTOP, PHONE, open_page, play_my_turn
@@ -70,3 +71,39 @@ def test_the_lobby_in_spanish(server: Server, browser: Browser, problems: list[s
         "Empezar con bots en los asientos vacíos"
     )
     context.close()
+
+
+def test_the_host_frees_a_seat_a_stranger_took(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """A listed lobby's seat squatted by a stranger: the host's "Free seat" sends the
+    stranger away and the seat waits for a friend again; the stranger's page says so."""
+    room = server.post(
+        "/api/rooms",
+        {"seats": [{"name": "Ana"}, {"name": None}, {"name": None}], "listed": True},
+    )
+    code = room["code"]
+    host = open_page(browser, DESKTOP, problems)
+    host.add_init_script(
+        f"localStorage.setItem('skyjo:seat:{code}', "
+        f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
+    )
+    host.goto(f"{server.base}/r/{code}")
+    host.wait_for_selector(".lobby")
+    assert host.locator("[data-key=lobby-free-1]").count() == 0  # nobody to free yet
+    stranger = open_page(browser, PHONE, problems)
+    stranger.goto(f"{server.base}/r/{code}")
+    stranger.fill("[data-key=join-name]", "Squatter")
+    stranger.click("[data-key=take-seat]")
+    stranger.wait_for_selector("[data-key=lobby-wait]")
+    free = host.locator("[data-key=lobby-free-1]")
+    expect(free).to_have_text("Free seat")
+    expect(free).to_have_attribute("aria-label", "Free seat: Squatter")
+    host.screenshot(path=artifacts / "lobby-free-seat-desktop.png")
+    free.click()
+    expect(host.locator("[data-key=lobby-seat-1]")).to_have_class(re.compile(r"\bempty\b"))
+    expect(host.locator("[data-key=lobby-free-1]")).to_have_count(0)
+    expect(stranger.locator("#main")).to_contain_text("the host freed your seat for someone else")
+    stranger.screenshot(path=artifacts / "lobby-freed-stranger-phone.png")
+    stranger.reload()  # the token was forgotten and no longer holds the seat: the join page
+    stranger.wait_for_selector("[data-key=take-seat]")

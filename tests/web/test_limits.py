@@ -180,3 +180,28 @@ def test_an_oversized_message_to_a_live_server_is_answered_with_the_limit_then_c
             assert "at most 4096 bytes" in closed.value.rcvd.reason
     finally:
         server.kill()
+
+
+def test_seats_taken_per_address_answer_429_over_http_and_websocket_alike() -> None:
+    """A script cannot take every free seat of every listed room: joins, by HTTP or by
+    a WebSocket's `hello` with `join`, share one limit per address."""
+    with serving(joins_per_hour=3) as client:
+        seats = [{"name": "Ana"}] + [{"name": None}] * 6
+        room = create_room(client, seats, lobby=True, listed=True)
+        code = room["code"]
+        for _ in range(2):
+            assert client.post(f"/api/rooms/{code}/join", json={}).status_code == 200
+        late = Conn(client, code)
+        assert late.hello(join=True)["type"] == "state"  # the third, over the WebSocket
+        errors = [_refusal(client.post(f"/api/rooms/{code}/join", json={}), "joins_rate", 3)]
+        squatter = Conn(client, code)
+        refused = squatter.hello(join=True)
+        assert (refused["code"], refused["kind"]) == ("rate_limited", "joins_rate")
+        assert refused["params"]["limit"] == 3 and refused["params"]["retry_after"] >= 1
+        assert client.get(f"/api/rooms/{code}").json()["free_seats"] == [4, 5, 6]
+        # a join the server refuses for itself is not counted: no room, no seat
+        assert client.post("/api/rooms/NOROOM/join", json={}).status_code == 404
+        assert 1100 <= errors[0]["params"]["retry_after"] <= 1200  # one more every 20 min
+    english = render(I18N, "errorText", "en", errors + [refused])
+    assert english[0] == errors[0]["message"] and english[1] == refused["message"]
+    assert "too many seats taken from your address: at most 3 an hour" in english[0]

@@ -169,3 +169,28 @@ def test_a_seat_nobody_ever_joined_is_not_played_for_but_one_left_behind_is() ->
         ben.close()  # Ben joined, then left: now a stand-in plays his turns
         assert ana.until(lambda m: m["type"] == "update")["seat"] == 1
         assert ana.number == number + 1
+
+
+def test_the_host_frees_a_seat_a_stranger_took_in_the_lobby(client: TestClient) -> None:
+    """A seat squatted (a stranger joined by a listed room's code) goes back to free:
+    the stranger is sent away, their token stops working, a friend takes the seat."""
+    host = create_room(client, FRIENDS, None, listed=True)
+    code = host["code"]
+    ana = Conn(client, code)
+    ana.hello(host["token"])
+    stranger = client.post(f"/api/rooms/{code}/join", json={"name": "Squatter"}).json()
+    eve = Conn(client, code)
+    eve.hello(stranger["token"])
+    assert client.get(f"/api/rooms/{code}").json()["free_seats"] == [2]
+    ana.send({"type": "remove", "seat": stranger["seat"]})
+    sent_away = eve.error()
+    assert (sent_away["code"], sent_away["kind"]) == ("removed", "seat_freed")
+    info = client.get(f"/api/rooms/{code}").json()
+    assert info["lobby"] is True and info["free_seats"] == [1, 2]
+    assert info["seats"][1]["claimed"] is False
+    again = Conn(client, code)
+    refused = again.hello(stranger["token"])
+    assert (refused["code"], refused["kind"]) == ("bad_token", "bad_token")
+    friend = client.post(f"/api/rooms/{code}/join", json={"name": "Dana", "seat": 1}).json()
+    assert friend["seat"] == 1
+    assert client.get(f"/api/rooms/{code}").json()["seats"][1]["name"] == "Dana"

@@ -576,9 +576,14 @@ class Room:
         async with self.lock:
             self._revoke(seat)
             await self._save(self.record())
+        sent_away = (
+            error("removed", "the host freed your seat for someone else", "seat_freed")
+            if self.in_lobby
+            else error("removed", "the host gave your seat to someone else")
+        )
         for other in list(self.clients):
             if other.seat == seat:
-                other.send(error("removed", "the host gave your seat to someone else"))
+                other.send(sent_away)
                 other.close(4403, "removed by the host")
                 self.clients.discard(other)
         self._check_idle()
