@@ -25,6 +25,7 @@ TURN = {
         "take": r"Prendre le -?\d+",
         "flip": "Défausser et retourner",
         "tabs": ["Points", "Journal", "Chat", "Salle"],
+        "bot": "bot\u00a0: glouton",  # the level's word too, not the English one
     },
     "de": {
         "prompt": "Du bist dran: Nimm die Karte vom Ablagestapel oder zieh eine",
@@ -32,6 +33,7 @@ TURN = {
         "take": r"Die -?\d+ nehmen",
         "flip": "Ablegen und aufdecken",
         "tabs": ["Punkte", "Verlauf", "Chat", "Raum"],
+        "bot": "Bot: Gierig",
     },
 }
 #: Words that must show whole: the moves, the prompt, the tabs, the piles' captions,
@@ -96,6 +98,7 @@ def test_a_game_during_your_turn_in_french_and_german(
     expect(page.locator("[data-key=choice-draw]")).to_have_text(words["draw"])
     expect(page.locator("[data-key=choice-take]")).to_have_text(re.compile(words["take"]))
     assert page.locator(".tab").all_inner_texts() == words["tabs"]
+    expect(page.locator(".seat:not(.large) .badge").first).to_have_text(words["bot"])
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
         on_one_screen(page, TABLE)

@@ -107,3 +107,22 @@ def test_the_host_frees_a_seat_a_stranger_took(
     stranger.screenshot(path=artifacts / "lobby-freed-stranger-phone.png")
     stranger.reload()  # the token was forgotten and no longer holds the seat: the join page
     stranger.wait_for_selector("[data-key=take-seat]")
+
+
+def test_the_join_page_s_two_choices_line_up(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": None}]})
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(f"{server.base}/r/{room['code']}")
+    take, watch = (
+        page.locator(s).bounding_box()
+        for s in ("[data-key=take-seat]", ".join-room .row button >> nth=1")
+    )
+    assert take is not None and watch is not None
+    assert abs((take["y"] + take["height"] / 2) - (watch["y"] + watch["height"] / 2)) <= 1, (
+        take,
+        watch,
+    )
+    assert watch["height"] <= take["height"]  # not stretched taller than the main choice
+    assert watch["x"] > take["x"] + take["width"]  # beside it, on one line

@@ -187,8 +187,16 @@ def _host_seat(raw: Any, seats: tuple[Seat, ...]) -> int | None:
         return next((i for i, seat in enumerate(seats) if seat.human), None)
     if raw is None:
         return None
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(seats):
+    if isinstance(raw, bool) or not isinstance(raw, int):
         raise ProtocolError("bad_request", "host_seat is a seat number or null", "host_seat_type")
+    if not 0 <= raw < len(seats):
+        last = len(seats) - 1
+        raise ProtocolError(
+            "bad_request",
+            f"host_seat {raw} is not a seat of this room: its seats are 0 to {last}",
+            "host_seat_range",
+            {"seat": raw, "last": last},
+        )
     if not seats[raw].human:
         raise ProtocolError(
             "bad_request",

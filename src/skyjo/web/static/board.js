@@ -274,7 +274,7 @@ function seatPanel(view, seat, size) {
   const turn = obs.current_player === seat && !["round_over", "game_over"].includes(obs.phase);
   const shown = obs.grids[seat].flat().filter((c) => typeof c === "number").reduce((a, b) => a + b, 0);
   const badges = [
-    info.bot ? t("seat.bot", { level: info.bot }) : null,
+    info.bot ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
     info.human && !info.claimed ? t("seat.free") : null,
     info.human && info.claimed && !info.connected ? t("seat.away") : null,
   ].filter(Boolean);
