@@ -184,6 +184,15 @@ def test_the_side_panels_are_a_drawer_on_a_phone_and_a_column_on_a_laptop(
     page.screenshot(path=artifacts / "layout-side-desktop.png")
 
 
+#: Per row of the round's table with tags: the middle heights of the name and of its last tag.
+ONE_LINE = """() => [...document.querySelectorAll(".round-scores tbody th")]
+  .filter((th) => th.querySelector(".tag"))
+  .map((th) => {
+    const middle = (el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+    return [middle(th.querySelector(".who")), middle([...th.querySelectorAll(".tag")].at(-1))];
+  })"""
+
+
 def test_the_round_end_is_on_the_table_and_waits_for_next_round(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
@@ -222,6 +231,11 @@ def test_the_round_end_is_on_the_table_and_waits_for_next_round(
                                        ".round-over tbody tr", "[data-key=choice-next]"],
         tap=False,
     )  # fmt: skip
+    for size in SCREENS.values():  # a seat's tags beside its name, not under it (on a small
+        page.set_viewport_size(size)  # phone they may go under it together)
+        lines = page.evaluate(ONE_LINE)
+        assert lines and all(abs(who - tags) < 4 for who, tags in lines), (size, lines)
+    page.set_viewport_size(SCREENS["phone"])
     assert step_number(page) == end
     page.keyboard.press("n")  # "Next round"
     page.wait_for_function(

@@ -419,9 +419,10 @@ function roundTable(view, summary, marks) {
         h("th", { scope: "col" }, t("scores.total")))),
       h("tbody", {}, summary.scores.map((score, seat) => h("tr", { class: seat === summary.ender ? "ender" : null },
         h("th", { scope: "row" }, h("span", { class: "who" }, nameOf(view.seats, seat, view.you)),
-          seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
-          marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
-          marks && waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null),
+          h("span", { class: "tags" },
+            seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
+            marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
+            marks && waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null)),
         h("td", {}, String(summary.raw[seat])),
         h("td", { class: summary.raw[seat] === score ? null : "doubled" }, String(score)),
         h("td", { class: "total" }, String(totalAfter(view.state.rounds, summary.round, seat))))))));
