@@ -859,8 +859,9 @@ class Room:
 
     def _due(self) -> tuple[float, int, str] | None:
         """The next automatic move: (seconds until it is due, seat, "bot",
-        "stand_in", "timer" or "deal" at a round end), or None while a present human
-        is to move (or to say "next round") with no turn timer, or the game is over."""
+        "stand_in", "timer", or at a round end "deal", or "lapse": a seat awaited
+        since a restart is no longer), or None while a present human is to move
+        (or to say "next round") with no turn timer, or the game is over."""
         seat = self.match.to_move
         if seat is None or self.in_lobby:
             return None
