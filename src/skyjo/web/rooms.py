@@ -241,6 +241,12 @@ class Room:
         self._decision_since = now  #: when the move awaited now became due (the turn timer)
         #: At a round end, the seats whose human said "next round" (`ready`).
         self._ready: set[int] = set()
+        #: After a restart at a round end, the seats it waited for when it was saved and
+        #: the time (monotonic) until which it still waits for each: until its player
+        #: connects, or for `absent_after` (`_restore_wait`).
+        self._owed: dict[int, float] = {}
+        self._restore_wait(self.options.pop("round_end", None), now)
+        self._saved_wait = self._wait_record()  #: the round-end wait the database holds
         self._announced: tuple[list[int], list[int]] = ([], [])  #: the last `ready` sent
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
@@ -253,7 +259,12 @@ class Room:
     # --- reading -----------------------------------------------------------------
 
     def record(self) -> RoomRecord:
-        """What the database keeps of the room now."""
+        """What the database keeps of the room now (at a round end, its wait too:
+        `_wait_record`)."""
+        options = {**self.options, "joined": sorted(self._joined)}
+        wait = self._wait_record()
+        if wait is not None:
+            options["round_end"] = wait
         return RoomRecord(
             code=self.code,
             title=self.title,
@@ -264,7 +275,7 @@ class Room:
             finished=self.match.over,
             steps=self.match.steps,
             created_at=self.created_at,
-            options={**self.options, "joined": sorted(self._joined)},
+            options=options,
         )
 
     def free_seats(self) -> list[int]:
@@ -460,6 +471,8 @@ class Room:
             client.send(self.state_message(client))
             self.clients.add(client)
             self.idle_since = None
+        if client.seat is not None:
+            self._owed.pop(client.seat, None)  # awaited now as any connected human
         if client.seat is not None and self._absent_since.pop(client.seat, None) is not None:
             self._broadcast({"type": "seats", "seats": self.seats()})
         self._announce_ready()
@@ -587,6 +600,7 @@ class Room:
                 other.close(4403, "removed by the host")
                 self.clients.discard(other)
         self._check_idle()
+        self._owed.pop(seat, None)  # a removed player is not awaited at a round end
         self._absent_since.setdefault(seat, time.monotonic())
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._announce_ready()
@@ -702,31 +716,81 @@ class Room:
     # --- the round end: every connected human says "next round" ----------------------
 
     def waiting(self) -> list[int]:
-        """The seats a round end still waits for: human seats with a connection
-        whose player has not said "next round" (empty outside a round end)."""
+        """The seats a round end still waits for: human seats with a connection, and
+        after a restart those it waited for when it was saved (`_owed`), whose
+        player has not said "next round" (empty outside a round end)."""
         if self.match.state.phase != Phase.ROUND_OVER:
             return []
-        present = {c.seat for c in self.clients if c.seat is not None}
+        present = {c.seat for c in self.clients if c.seat is not None} | self._owed.keys()
         return sorted(s for s in present if self.match.seats[s].human and s not in self._ready)
 
+    def _wait_record(self) -> dict[str, Any] | None:
+        """The round-end wait as saved (options' `round_end`): the step it belongs
+        to, the seats awaited and those ready; None outside a round end."""
+        if self.match.state.phase != Phase.ROUND_OVER or self.match.over:
+            return None
+        return {"step": self.match.steps, "waiting": self.waiting(), "ready": sorted(self._ready)}
+
+    def _restore_wait(self, saved: Any, now: float) -> None:
+        """(Loading) A room saved at a round end waits again for the seats it waited
+        for, minus those ready: a restart has disconnected everyone, and without this
+        the round would be dealt before their pages are back. Each is awaited until
+        its player connects (then as any connected human) or for `absent_after`,
+        the time an absent human has before a stand-in plays for them; a turn timer
+        still deals at its time. A wait saved by an older version (no `round_end`,
+        or one of another step) is unknown: every human seat someone held is awaited."""
+        if self.match.state.phase != Phase.ROUND_OVER or self.match.over:
+            return
+        humans = {s for s, seat in enumerate(self.match.seats) if seat.human}
+        if isinstance(saved, dict) and saved.get("step") == self.match.steps:
+            self._ready = humans.intersection(saved.get("ready", ()))
+            awaited = humans.intersection(saved.get("waiting", ()))
+        else:
+            awaited = humans & self._joined
+        self._owed = dict.fromkeys(sorted(awaited - self._ready), now + self.settings.absent_after)
+
+    async def _store(self) -> None:
+        """(Under the lock) Save the room, noting the round-end wait now saved."""
+        record = self.record()
+        await self._save(record)
+        self._saved_wait = record.options.get("round_end")
+
+    async def _keep_wait(self) -> None:
+        """(The driver) Stop waiting for the seats owed since a restart whose time is
+        up, tell the viewers, and save the round-end wait when it changed since it
+        was saved (a connection came or went, a seat's time ran out)."""
+        now = time.monotonic()
+        for seat in [s for s, until in self._owed.items() if until <= now]:
+            del self._owed[seat]
+        self._announce_ready()
+        if self._wait_record() != self._saved_wait:
+            async with self.lock:
+                await self._store()
+
     async def _say_ready(self, client: Client) -> None:
-        """The client's seat has seen the round's end (a `ready`, or the ender's NEXT_ROUND)."""
+        """The client's seat has seen the round's end (a `ready`, or the ender's
+        NEXT_ROUND): saved, as a step is, before anyone is told."""
         if client.seat is None:
             raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
-        if self.match.state.phase != Phase.ROUND_OVER:
-            raise ProtocolError(
-                "not_round_end", "there is no round end to move on from", "not_round_end"
-            )
-        self._ready.add(client.seat)
+        async with self.lock:
+            if self.match.state.phase != Phase.ROUND_OVER:
+                raise ProtocolError(
+                    "not_round_end", "there is no round end to move on from", "not_round_end"
+                )
+            self._ready.add(client.seat)
+            if self._wait_record() != self._saved_wait:
+                await self._store()
         self._announce_ready()
         self._wake.set()
 
     def _announce_ready(self) -> None:
-        """Tell every viewer who is ready and who is awaited, when that changed."""
+        """Tell every viewer who is ready and who is awaited, when that changed (the
+        driver then saves it)."""
         now = (sorted(self._ready), self.waiting())
         if now != self._announced:
             self._announced = now
             self._broadcast({"type": "ready", "ready": now[0], "waiting": now[1]})
+            self._wake.set()
 
     # --- steps -------------------------------------------------------------------------
 
@@ -737,7 +801,10 @@ class Room:
         self._last_step = time.monotonic()
         if update.state.held is None:  # a new move is awaited (not a turn's second half)
             self._decision_since = self._last_step
-        await self._save(self.record())
+        if update.state.phase != Phase.ROUND_OVER:
+            self._ready.clear()
+            self._owed.clear()
+        await self._store()
         views: dict[int | None, dict[str, Any]] = {}
         for client in list(self.clients):
             if client.seat not in views:
@@ -745,8 +812,6 @@ class Room:
                 if timed_out:
                     views[client.seat]["timed_out"] = True
             client.send(views[client.seat])
-        if update.state.phase != Phase.ROUND_OVER:
-            self._ready.clear()
         self._announce_ready()
         if self.match.over:
             self.match.close()
@@ -807,8 +872,9 @@ class Room:
 
     def _due(self) -> tuple[float, int, str] | None:
         """The next automatic move: (seconds until it is due, seat, "bot",
-        "stand_in", "timer" or "deal" at a round end), or None while a present human
-        is to move (or to say "next round") with no turn timer, or the game is over."""
+        "stand_in", "timer", or at a round end "deal", or "lapse": a seat awaited
+        since a restart is no longer), or None while a present human is to move
+        (or to say "next round") with no turn timer, or the game is over."""
         seat = self.match.to_move
         if seat is None or self.in_lobby:
             return None
@@ -827,19 +893,28 @@ class Room:
         return min(due) if due else None
 
     def _deal_due(self, seat: int, wait: float, now: float) -> tuple[float, int, str] | None:
-        """When a round end deals the next round: once no connected human is
-        awaited (after the bot pause), or, with a turn timer, when the timer runs
-        out for those still idle. None: it waits for a human."""
+        """When a round end deals the next round: once nobody is awaited (after the
+        bot pause), or, with a turn timer, when the timer runs out for those still
+        idle. While seats owed since a restart are awaited, the driver wakes when the
+        first one's time is up ("lapse", for that seat). None: it waits for a human."""
         if not self.waiting():
             return max(0.0, wait), seat, "deal"
+        due: list[tuple[float, int, str]] = []
         if self.turn_seconds is not None:
-            return max(0.0, self._decision_since + self.turn_seconds - now), seat, "deal"
-        return None
+            due.append((max(0.0, self._decision_since + self.turn_seconds - now), seat, "deal"))
+        if self._owed:
+            until, owed = min((until, s) for s, until in self._owed.items())
+            due.append((max(0.0, until - now), owed, "lapse"))
+        return min(due) if due else None
 
     async def _drive(self) -> None:
         """Play each automatic move when it is due; wake early on any change."""
         while not self.closed:
             self._wake.clear()
+            try:
+                await self._keep_wait()
+            except Exception:  # a failed save is tried again at the next change
+                log.exception("room %s: saving the round-end wait failed", self.code)
             due = self._due()
             if due is None:
                 await self._wake.wait()
@@ -848,6 +923,8 @@ class Room:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), due[0])
                 continue
+            if due[2] == "lapse":
+                continue  # _keep_wait, at the loop's top, stops waiting for that seat
             try:
                 await self._auto_move(due[1], due[2])
             except Exception:  # a bot's failure must not end the room

@@ -124,7 +124,8 @@ class RoomRecord:
     finished: bool = False
     steps: int = 0
     created_at: float = field(default_factory=time.time)
-    #: The room's options: `turn_seconds` (the turn timer, or absent).
+    #: The room's options: `turn_seconds` (the turn timer, or absent), `lobby`, `joined`,
+    #: and at a round end `round_end` (its wait: `Room._wait_record`; docs/deploy.md).
     options: dict[str, Any] = field(default_factory=dict)
 
 
