@@ -10,28 +10,13 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from fastapi.routing import APIRoute
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from webapp import make_settings
+from webapp import make_settings, routes
 from webclient import Conn
 
 from skyjo.web.app import create_app
-
-
-def _routes(app: Any) -> list[tuple[str, str]]:
-    """(method, path) of every HTTP route, the scorepad's router's included."""
-    found: list[tuple[str, str]] = []
-    routes = list(app.routes)
-    while routes:
-        route = routes.pop()
-        inner = getattr(route, "original_router", None)
-        if inner is not None:
-            routes += inner.routes
-        elif isinstance(route, APIRoute):
-            found += [(method, route.path) for method in sorted(route.methods) if method != "HEAD"]
-    return sorted(set(found))
 
 
 @pytest.fixture(scope="module")
@@ -128,8 +113,8 @@ def test_no_request_gets_a_server_error(
     query: str,
 ) -> None:
     client, values = fuzzed
-    routes = _routes(client.app)
-    method, template = routes[index % len(routes)]
+    every = routes(client.app)
+    method, template = every[index % len(every)]
     path = template
     for name in ("code", "sheet_id", "number", "kind", "key"):
         given = values[name] if path_value is None else _quoted(path_value)
@@ -144,10 +129,10 @@ def test_no_request_gets_a_server_error(
 
 
 def test_the_fuzzed_routes_are_every_route_of_the_app(fuzzed: tuple[TestClient, Any]) -> None:
-    routes = _routes(fuzzed[0].app)
-    assert ("POST", "/api/rooms") in routes and (
+    every = routes(fuzzed[0].app)
+    assert ("POST", "/api/rooms") in every and (
         "DELETE",
         "/api/scorepad/sheets/{sheet_id}",
-    ) in routes
-    assert ("POST", "/api/scorepad/sheets/{sheet_id}/share") in routes
-    assert len(routes) >= 25, routes
+    ) in every
+    assert ("POST", "/api/scorepad/sheets/{sheet_id}/share") in every
+    assert len(every) >= 25, every

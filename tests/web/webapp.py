@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
+from fastapi.routing import APIRoute
 from starlette.testclient import TestClient
 from webclient import Conn
 
@@ -34,6 +36,20 @@ def make_settings(**changes: object) -> Settings:
     }
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def routes(app: Any) -> list[tuple[str, str]]:
+    """(method, path) of every HTTP route, the scorepad's router's included."""
+    found: list[tuple[str, str]] = []
+    todo = list(app.routes)
+    while todo:
+        route = todo.pop()
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            todo += inner.routes
+        elif isinstance(route, APIRoute):
+            found += [(method, route.path) for method in sorted(route.methods) if method != "HEAD"]
+    return sorted(set(found))
 
 
 @contextlib.contextmanager
