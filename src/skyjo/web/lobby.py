@@ -17,8 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from skyjo.bots import make_bot
-from skyjo.match import Match
-from skyjo.web.protocol import ProtocolError
+from skyjo.match import Match, MatchError
+from skyjo.web.limits import Limits
+from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
 from skyjo.web.room_config import RoomConfig
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
@@ -50,6 +51,8 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
+        #: The server's per-address limits (`app.py` sets them): a rematch is a room made.
+        self.limits: Limits | None = None
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
         self._replays: dict[str, dict[str, Any]] = {}
@@ -66,9 +69,7 @@ class Lobby:
     async def create(self, config: RoomConfig) -> tuple[Room, str, dict[int, str]]:
         """A new room for `config`, saved and started; returns it, the host's token
         and the tokens of the hot seats (played on the host's device)."""
-        code = new_code()
-        while code in self.rooms or await self._run_db(self.store.load, code) is not None:
-            code = new_code()
+        code = await self._new_code()
         match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
         options: dict[str, Any] = {"joined": []}  # seats someone has held (Room._joined)
         if config.turn_seconds is not None:
@@ -76,13 +77,44 @@ class Lobby:
         if config.lobby:
             options["lobby"] = True
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
-        room = Room(record, match, self.settings, self.save, self._idle.set)
+        room = self._room(record, match)
         token = room.host_token(config.host_seat)
         hot = dict(room.claim(seat) for seat in config.hot_seats)
-        self.rooms[code] = room
+        await self._open(room)
+        return room, token, hot
+
+    async def rematch(self, old: Room, address: str) -> Room:
+        """The new room of the next game of `old`'s table (`Room.next_record`): its
+        seats (names, bots) and rules, a fresh deal. It counts as a room made by
+        `address` (`rooms_rate`)."""
+        if self.limits is not None:
+            self.limits.check("rooms_rate", address)
+        code = await self._new_code()
+        try:
+            match = await asyncio.to_thread(
+                Match, old.match.seats, old.match.rules, make=self._maker(code)
+            )
+        except MatchError as failure:  # a name saved under older rules that these refuse
+            raise refused("bad_name", failure) from None
+        room = self._room(old.next_record(code), match)
+        await self._open(room)
+        return room
+
+    async def _new_code(self) -> str:
+        """A code no room has, in memory or in the database."""
+        code = new_code()
+        while code in self.rooms or await self._run_db(self.store.load, code) is not None:
+            code = new_code()
+        return code
+
+    def _room(self, record: RoomRecord, match: Match) -> Room:
+        return Room(record, match, self.settings, self.save, self._idle.set, self.rematch)
+
+    async def _open(self, room: Room) -> None:
+        """Keep a new room, save it and start its driver."""
+        self.rooms[room.code] = room
         await self.save(room.record())
         room.start()
-        return room, token, hot
 
     async def get(self, code: str) -> Room | None:
         """The room with this code (loaded from the database if it is not in memory)."""
@@ -122,7 +154,7 @@ class Lobby:
         match = await asyncio.to_thread(
             Match.from_dict, record.match, make=self._maker(record.code)
         )
-        room = Room(record, match, self.settings, self.save, self._idle.set)
+        room = self._room(record, match)
         self.rooms[record.code] = room
         room.start()
         self._idle.set()  # a finished game loaded for a visitor is dropped again later

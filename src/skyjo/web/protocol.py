@@ -131,7 +131,13 @@ class Drop:
     seat: int
 
 
-ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Once the game is over, the host starts another game of the whole table: a new
+    room with the same seats, their tokens and the rules (asked again: the same room)."""
+
+
+ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch
 
 #: Per type, the fields a message may hold besides `type`.
 FIELDS: dict[str, frozenset[str]] = {
@@ -144,6 +150,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "ready": frozenset(),
     "start": frozenset({"empty"}),
     "drop": frozenset({"seat"}),
+    "rematch": frozenset(),
 }
 
 
@@ -260,6 +267,7 @@ _READERS = {
     "ready": lambda data: Ready(),
     "start": _start,
     "drop": lambda data: Drop(_integer(data, "seat")),
+    "rematch": lambda data: Rematch(),
 }
 
 

@@ -49,6 +49,7 @@ from skyjo.web.protocol import (
     Move,
     ProtocolError,
     Ready,
+    Rematch,
     Remove,
     Resync,
     SeatChange,
@@ -201,6 +202,9 @@ class Client:
 
 
 Saver = Callable[[RoomRecord], Awaitable[None]]
+#: Opens the room of a table's next game (`Lobby.rematch`): given the room whose game
+#: is over and the address of who asked (its rate limit), the new room.
+NextGame = Callable[["Room", str], Awaitable["Room"]]
 
 
 class Room:
@@ -213,9 +217,11 @@ class Room:
         settings: Settings,
         save: Saver,
         on_idle: Callable[[], None] | None = None,
+        next_game: NextGame | None = None,
     ) -> None:
         """`save` writes the room's record; `on_idle` is called when the room may be
-        dropped from memory: its game ended, or its last connection left."""
+        dropped from memory: its game ended, or its last connection left; `next_game`
+        opens the room of the table's next game (`rematch`)."""
         self.code = record.code
         self.title = record.title
         self.listed = record.listed
@@ -255,6 +261,7 @@ class Room:
         self.idle_since: float | None = now
         self._attached = 0  #: connections open to the room, greeted or not
         self._on_idle = on_idle or (lambda: None)
+        self._next_game = next_game
 
     # --- reading -----------------------------------------------------------------
 
@@ -312,6 +319,7 @@ class Room:
             "round": self.match.state.round + 1,
             "over": self.match.over,
             "lobby": self.in_lobby,
+            "rematch": self.rematch,
         }
 
     def state_message(self, client: Client) -> dict[str, Any]:
@@ -449,6 +457,8 @@ class Room:
             await self._start_game(client, message.empty)
         elif isinstance(message, Drop):
             await self._drop(client, message.seat)
+        elif isinstance(message, Rematch):
+            await self._rematch(client)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -712,6 +722,54 @@ class Room:
         """Send every connection a fresh `state` (the lobby changed the match)."""
         for client in list(self.clients):
             client.send(self.state_message(client))
+
+    # --- another game: the whole table moves on to a new room ----------------------------
+
+    @property
+    def rematch(self) -> dict[str, Any] | None:
+        """The table's next game once the host has started it: `{code, by}`, `by` the
+        host's seat (None for a host without one); None before."""
+        return self.options.get("rematch")
+
+    async def _rematch(self, client: Client) -> None:
+        """The host starts another game of this table once this one is over (or
+        stalled): a new room (`next_game`, `next_record`) that every connection is
+        told of, and whose code this room keeps (saved) for whoever comes later.
+        Asked again, it answers the same room: one table, one next game."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host starts another game", "not_host_rematch")
+        async with self.lock:  # two requests at once make one room
+            if not self.match.over:
+                raise ProtocolError(
+                    "not_over",
+                    "the game is not over: another game is started at its end",
+                    "game_not_over",
+                )
+            if self.rematch is not None:
+                client.send({"type": "rematch", **self.rematch})
+                return
+            assert self._next_game is not None, "a room made outside a lobby opens no other"
+            room = await self._next_game(self, client.address)
+            self.options["rematch"] = {"code": room.code, "by": self._tokens.get(self._host)}
+            await self._save(self.record())
+        self._broadcast({"type": "rematch", **self.options["rematch"]})
+
+    def next_record(self, code: str) -> RoomRecord:
+        """The record of the room `code` of this table's next game: the title, listing
+        and turn timer, and every seat's token hashes, the host's included, so that a
+        browser holding a token here holds the same seat there (no new secret is sent).
+        It opens in its lobby, where the friends come back and the host can still give
+        away or drop the seats of those who do not, when the table has a human seat
+        besides the host's; a table of the host and bots starts at once, as when made."""
+        host = self._tokens.get(self._host)
+        others = any(seat.human and i != host for i, seat in enumerate(self.match.seats))
+        options: dict[str, Any] = {"joined": []}
+        if self.turn_seconds is not None:
+            options["turn_seconds"] = self.turn_seconds
+        if others:
+            options["lobby"] = True
+        tokens = dict(self._tokens)
+        return RoomRecord(code, self.title, self.listed, self._host, tokens, {}, options=options)
 
     # --- the round end: every connected human says "next round" ----------------------
 

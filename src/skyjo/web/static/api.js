@@ -18,12 +18,11 @@ async function call(method, path, body, raw = false) {
   return data;
 }
 
-/** Create a room; remember its token and the request (for "another game"). */
+/** Create a room; remember its token (and those of its hot seats, played on this device). */
 export async function createRoom(config) {
   const room = await call("POST", "/api/rooms", config);
   saveSeat(room.code, room);
   if (room.seats) localStorage.setItem(`skyjo:seats:${room.code}`, JSON.stringify(room.seats));
-  localStorage.setItem(`skyjo:config:${room.code}`, JSON.stringify(config));
   return room;
 }
 
@@ -71,10 +70,11 @@ export function forgetSeat(code) {
   localStorage.removeItem(`skyjo:seat:${code}`);
 }
 
-export function savedConfig(code) {
-  try {
-    return JSON.parse(localStorage.getItem(`skyjo:config:${code}`));
-  } catch {
-    return null;
+/** Keep this browser's seat (and its hot seats) in the table's next game, room `to`: the
+ * server gave it the same tokens as room `from` (docs/web-protocol.md, `rematch`). */
+export function carrySeats(from, to) {
+  for (const kind of ["seat", "seats"]) {
+    const held = localStorage.getItem(`skyjo:${kind}:${from}`);
+    if (held !== null) localStorage.setItem(`skyjo:${kind}:${to}`, held);
   }
 }

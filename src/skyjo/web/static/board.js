@@ -59,11 +59,11 @@ export function renderBoard(root, game, ui) {
 /** The control a keyboard user wants next (issue 30): your first card to turn up, the draw
  * pile when your turn begins, your grid once you hold a card (the face-down cards when
  * you chose to discard it), "next round" at a round's end, the game-over panel's first
- * button; null while others play. */
+ * control (the next game's when it is offered); null while others play. */
 function focusTarget(view) {
   const { legal, obs, you, ui } = view;
   if (ui.replay) return null;
-  if (obs.phase === "game_over") return view.state.over ? "again" : null;
+  if (obs.phase === "game_over") return view.state.over ? nextGameKey(view) : null;
   if (obs.phase === "round_over") return view.seated && !isReady(view, you) ? "choice-next" : null;
   if (!legal.size) return null;
   const cells = obs.grids[you].flat();
@@ -102,6 +102,9 @@ function tell(game, view) {
     ui.told = state.number;
     said.push(...news(game, view, first && !ui.replay));
   }
+  const next = state.room.rematch;
+  if (next && next.code !== ui.toldRematch && !ui.replay) said.push(rematchBy(view, next)); // once
+  ui.toldRematch = next?.code;
   if (said.length) announce(said.map((line) => line.replace(/[.!]$/, "")).join(". ") + ".");
 }
 
@@ -442,13 +445,55 @@ function gameOver(view) {
       after: explainRound(summary, view.seats, view.you) })) : null,
     summary ? roundTable(view, summary, false) : null,
     view.ui.replay ? null : h("div", { class: "after" },
-      h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again")),
+      nextGame(view),
       h("p", { class: "row" },
         h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
           onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
         t("replay.watch")),
         h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
           t("replay.download")))));
+}
+
+/** Whether the viewer is offered the table's next game: it has been started, and this is
+ * not the page whose host asked for it (that one follows it at once). */
+function offered(view) {
+  return Boolean(view.state.room.rematch) && !view.ui.rematchAsked;
+}
+
+/** Who started the next game, as the offer says it. */
+function rematchBy(view, next) {
+  if (next.by === null || next.by === undefined || !view.seats[next.by]) return t("rematch.byHost");
+  if (next.by === view.you) return t("rematch.byYou");
+  return t("rematch.by", { name: view.seats[next.by].name });
+}
+
+/** The game-over panel's control for the next game (the one `focusTarget` names). */
+function nextGameKey(view) {
+  if (offered(view)) return view.you !== null || view.game.hosting ? "rematch-join" : "rematch-watch";
+  return view.game.hosting ? "again" : "watch-replay";
+}
+
+/** Another game of this table. The host's "Another game" asks the server for it; once it
+ * is started everyone is offered it in place: a seated player (or the host) keeps their seat
+ * in one click, a spectator watches it. Before that, a seated friend is told it will come here. */
+function nextGame(view) {
+  const next = view.state.room.rematch;
+  if (offered(view)) {
+    const mine = view.you !== null || view.game.hosting;
+    const watch = `/r/${encodeURIComponent(next.code)}?watch`;
+    return [
+      h("p", { class: "rematch-by", "data-key": "rematch-by" }, rematchBy(view, next)),
+      mine ? h("button", { type: "button", class: "start", "data-key": "rematch-join", onclick: () => view.ui.follow?.(next.code) },
+        t("rematch.join"))
+        : h("a", { href: watch, class: "start", "data-key": "rematch-watch",
+          onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(watch); } } }, t("rematch.watch")),
+    ];
+  }
+  if (view.game.hosting) {
+    return h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again"));
+  }
+  const host = view.seats.find((seat) => seat.host);
+  return view.you !== null && host ? h("p", { class: "rematch-wait", "data-key": "rematch-wait" }, t("rematch.wait", { name: host.name })) : null;
 }
 
 // --- the side: the room, scores, log, chat, host ---------------------------------------------

@@ -88,6 +88,18 @@ export class Game {
     this.send({ type: "start", empty });
   }
 
+  /** Once the game is over, the host starts another game of the whole table (`rematch`): the
+   * server answers the new room's code to every connection. */
+  rematch() {
+    this.error = null;
+    this.send({ type: "rematch" });
+  }
+
+  /** Whether this connection holds the host's rights. */
+  get hosting() {
+    return Boolean(this.state?.host);
+  }
+
   /** The host removes a seat from the table, in the lobby. */
   drop(seat) {
     this.error = null;
@@ -104,6 +116,7 @@ export class Game {
       update: () => this.onUpdate(message),
       seats: () => { if (this.state) this.state.seats = message.seats; },
       ready: () => this.onReady(message),
+      rematch: () => { if (this.state) this.state.room = { ...this.state.room, rematch: { code: message.code, by: message.by } }; },
       chat: () => { this.chat = [...this.chat.slice(-30), message]; },
       error: () => this.onError(message),
     }[message.type];

@@ -74,6 +74,10 @@ export class HotSeat {
   setSeat(seat, bot) { this.game.setSeat(seat, bot); }
   remove(seat) { this.game.remove(seat); }
   start(empty) { this.game.start(empty); }
+  /** The host's connection (the seat the host's token holds), whichever board is shown. */
+  get host() { return [...this.games.values()].find((game) => game.hosting) ?? null; }
+  get hosting() { return this.host !== null; }
+  rematch() { this.host?.rematch(); }
   drop(seat) { this.game.drop(seat); }
 
   stop() {

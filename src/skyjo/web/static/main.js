@@ -1,5 +1,5 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { createRoom, joinRoom, roomInfo, roomReplay, savedConfig, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
+import { carrySeats, joinRoom, roomInfo, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
 import { renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
@@ -135,7 +135,7 @@ async function openRoom(code, watch) {
   const saved = savedSeat(code);
   const hot = watch ? null : savedSeats(code);
   if (hot) {
-    ui = { again: () => again(code), navigate };
+    ui = roomUi(code);
     game = new HotSeat(code, hot, draw);
     draw();
     return;
@@ -191,20 +191,26 @@ function offlinePage(text) {
   });
 }
 
-async function again(code) {
-  const config = savedConfig(code);
-  if (!config) {
-    navigate("/");
-    return;
-  }
-  const room = await createRoom(config);
-  navigate(`/r/${room.code}`);
+/** What the board of room `code` may do beyond its game: "another game" (the host asks the
+ * server for the table's next game; this page follows it once told: `draw`), joining the
+ * next game with this browser's seats, going elsewhere. */
+function roomUi(code) {
+  const page = { navigate };
+  page.again = () => {
+    page.rematchAsked = true;
+    game?.rematch();
+  };
+  page.follow = (next) => {
+    carrySeats(code, next);
+    navigate(`/r/${next}`);
+  };
+  return page;
 }
 
 function startGame(code, token) {
   // Imported lazily so that the front page loads the least.
   import("./game.js").then(({ Game }) => {
-    ui = { again: () => again(code), navigate };
+    ui = roomUi(code);
     game = new Game(code, token, draw);
     draw();
   });
@@ -218,6 +224,11 @@ function draw() {
     return;
   }
   if (!game) return;
+  const next = game.state?.room.rematch;
+  if (next && ui.rematchAsked) {
+    ui.follow(next.code); // the host asked here: on to the next game's lobby
+    return;
+  }
   if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
   if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
   else if (game.state?.room.lobby) renderLobby(main, game, ui);
