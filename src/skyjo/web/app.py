@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby.resume()
         lobby.start_sweeping()
         app.state.lobby = lobby
-        app.state.limits = lobby.limits = Limits(
+        app.state.limits = Limits(
             settings.rooms_per_hour,
             settings.replays_per_hour,
             settings.sheets_per_hour,

@@ -18,7 +18,6 @@ from typing import Any
 
 from skyjo.bots import make_bot
 from skyjo.match import Match, MatchError
-from skyjo.web.limits import Limits
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
 from skyjo.web.room_config import RoomConfig
@@ -51,8 +50,6 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
-        #: The server's per-address limits (`app.py` sets them): a rematch is a room made.
-        self.limits: Limits | None = None
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
         self._replays: dict[str, dict[str, Any]] = {}
@@ -83,12 +80,9 @@ class Lobby:
         await self._open(room)
         return room, token, hot
 
-    async def rematch(self, old: Room, address: str) -> Room:
+    async def rematch(self, old: Room) -> Room:
         """The new room of the next game of `old`'s table (`Room.next_record`): its
-        seats (names, bots) and rules, a fresh deal. It counts as a room made by
-        `address` (`rooms_rate`)."""
-        if self.limits is not None:
-            self.limits.check("rooms_rate", address)
+        seats (names, bots) and rules, a fresh deal."""
         code = await self._new_code()
         try:
             match = await asyncio.to_thread(

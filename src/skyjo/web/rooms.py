@@ -203,8 +203,8 @@ class Client:
 
 Saver = Callable[[RoomRecord], Awaitable[None]]
 #: Opens the room of a table's next game (`Lobby.rematch`): given the room whose game
-#: is over and the address of who asked (its rate limit), the new room.
-NextGame = Callable[["Room", str], Awaitable["Room"]]
+#: is over, the new room.
+NextGame = Callable[["Room"], Awaitable["Room"]]
 
 
 class Room:
@@ -749,7 +749,9 @@ class Room:
                 client.send({"type": "rematch", **self.rematch})
                 return
             assert self._next_game is not None, "a room made outside a lobby opens no other"
-            room = await self._next_game(self, client.address)
+            if client.limits is not None:  # a room made, as by POST /api/rooms
+                client.limits.check("rooms_rate", client.address)
+            room = await self._next_game(self)
             self.options["rematch"] = {"code": room.code, "by": self._tokens.get(self._host)}
             await self._save(self.record())
         self._broadcast({"type": "rematch", **self.options["rematch"]})
