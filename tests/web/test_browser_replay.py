@@ -26,7 +26,7 @@ def finished_room(server: Server) -> tuple[str, dict]:
     for _ in range(6):  # six one-round games in a row: about one chance in 10**12
         room = server.post(
             "/api/rooms",
-            {"seats": [{"name": "Ana", "bot": "greedy"}, {"name": "Ben", "bot": "basic"}],
+            {"seats": [{"bot": "greedy"}, {"bot": "basic"}],
              "rules": {"target_score": 70}, "host_seat": None, "title": "Bots at play"},
         )  # fmt: skip
         watcher = server.conn(room["code"])
