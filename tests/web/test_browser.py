@@ -71,8 +71,8 @@ def test_the_game_end_names_the_winners_and_offers_another_game(
         for row in page.locator(".scores tbody tr").all()
     }
     best = [name for name, total in totals.items() if total == min(totals.values())]
-    expected = {("You",): "You win!", ("Ana",): "Ana wins!"}.get(
-        tuple(best), "You and Ana share the win!"
+    expected = {("You",): "You win!", ("Greedy bot",): "Greedy bot wins!"}.get(
+        tuple(best), "You and Greedy bot share the win!"
     )
     assert page.inner_text(".game-over .winners") == expected, totals
     # the game is over: no "Next round", the last round's end is still explained, on the

@@ -106,9 +106,10 @@ def test_the_others_moves_are_told_briefly_through_one_region_that_stays(
         or not page.locator("[data-key=pile-draw].playable").count()
     ):
         play_by_keyboard(page)
-    # the bot (Ana) has played a whole turn since: the region says so, then my turn
+    # the bot (Greedy bot) has played a whole turn since: the region says so, then my turn
     told = said(page)
-    assert "Ana" in told and told.rstrip(".").endswith("Take the discard or draw a card"), told
+    assert "Greedy bot" in told, told
+    assert told.rstrip(".").endswith("Take the discard or draw a card"), told
     assert " at [" not in told  # positions are told as the cards' own words
     assert page.evaluate("r => r.isConnected && r === document.getElementById('announce')", region)
     assert page.locator(".prompt[aria-live], .log [aria-live], .prompt[role]").count() == 0

@@ -117,8 +117,8 @@ def test_a_game_during_your_turn_in_french_and_german(
 
 
 LOBBY = {
-    "fr": ("Invite tes amis", "Ben n'est pas encore arrivé.", "Retirer la place"),
-    "de": ("Lade deine Freunde ein", "Ben ist noch nicht da.", "Platz entfernen"),
+    "fr": ("Invite tes amis", "Personne n'a encore pris la place 2.", "Retirer la place"),
+    "de": ("Lade deine Freunde ein", "Platz 2 ist noch frei.", "Platz entfernen"),
 }
 PAD = {
     "fr": ("Feuille de score", "Enregistrer la manche 1", "Pénalité de qui termine la manche"),

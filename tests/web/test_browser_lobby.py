@@ -38,7 +38,8 @@ def test_a_friend_joins_the_lobby_and_the_host_starts_with_a_bot_in_the_empty_se
     guest.wait_for_selector("[data-key=lobby-wait]")
     assert guest.locator("[data-key=lobby-start], [data-key=lobby-start-bots]").count() == 0
     expect(host.locator("[data-key=lobby-seat-1]")).to_contain_text("Ben")
-    expect(host.locator("[data-key=lobby-empty]")).to_have_text("Cleo has not joined yet.")
+    expect(host.locator("[data-key=lobby-seat-2]")).to_contain_text("Seat 3, free")
+    expect(host.locator("[data-key=lobby-empty]")).to_have_text("Nobody has taken seat 3 yet.")
     assert int(host.get_attribute("#main", "data-number") or -1) == 0  # nothing was played
     host.screenshot(path=artifacts / "lobby-host-desktop.png")
     guest.screenshot(path=artifacts / "lobby-guest-phone.png")
@@ -46,7 +47,7 @@ def test_a_friend_joins_the_lobby_and_the_host_starts_with_a_bot_in_the_empty_se
     host.click("[data-key=lobby-start-bots]")
     for page in (host, guest):
         page.wait_for_selector(".mine .grid.large")
-    expect(host.locator(".seat[aria-label=Cleo] .badge")).to_contain_text("basic")
+    expect(host.locator(".seat[aria-label='Basic bot'] .badge")).to_contain_text("basic")
     assert play_my_turn(host)  # Ana turns up her first cards: the game is on
 
 
@@ -62,7 +63,8 @@ def test_the_lobby_in_spanish(server: Server, browser: Browser, problems: list[s
     page.goto(f"{server.base}/r/{room['code']}")
     page.wait_for_selector(".lobby")
     assert page.inner_text(".lobby-invite h2") == "Invita a tus amigos"
-    assert page.inner_text("[data-key=lobby-empty]") == "Ben aún no se ha unido."
+    assert page.inner_text("[data-key=lobby-empty]") == "Nadie ha tomado el asiento 2 todavía."
+    assert page.inner_text("[data-key=lobby-seat-1] .lobby-name") == "Asiento 2, libre"
     assert page.inner_text(".lobby-seat .badge >> nth=1") == "anfitrión"
     drop = page.locator("[data-key=lobby-drop-1]")
     expect(drop).to_have_text("Quitar asiento")

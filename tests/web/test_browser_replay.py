@@ -26,7 +26,7 @@ def finished_room(server: Server) -> tuple[str, dict]:
     for _ in range(6):  # six one-round games in a row: about one chance in 10**12
         room = server.post(
             "/api/rooms",
-            {"seats": [{"name": "Ana", "bot": "greedy"}, {"name": "Ben", "bot": "basic"}],
+            {"seats": [{"bot": "greedy"}, {"bot": "basic"}],
              "rules": {"target_score": 70}, "host_seat": None, "title": "Bots at play"},
         )  # fmt: skip
         watcher = server.conn(room["code"])
@@ -64,7 +64,7 @@ def test_a_replay_steps_through_a_finished_game(
     assert page.is_disabled("[data-key=replay-back]")
     page.click("[data-key=replay-next]")
     assert step_shown(page) == f"Move 1 of {last}"
-    assert "Ana turned up" in page.inner_text(".log li:last-child")
+    assert "Greedy bot turned up" in page.inner_text(".log li:last-child")
     assert "step=1" in page.url
     page.keyboard.press("ArrowRight")
     assert step_shown(page) == f"Move 2 of {last}"

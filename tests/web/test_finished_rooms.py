@@ -15,7 +15,7 @@ from webclient import Conn, create_room
 from skyjo.replayer import replay
 from skyjo.web.lobby import Lobby
 
-BOTS = [{"name": "Ana", "bot": "greedy"}, {"name": "Ben", "bot": "random"}]
+BOTS = [{"bot": "greedy"}, {"bot": "random"}]
 
 
 def lobby(client: TestClient) -> Lobby:

@@ -60,7 +60,7 @@ def test_starting_with_empty_seats_needs_a_choice_bots_or_dropped(client: TestCl
     ana.send({"type": "start"})
     refused = ana.error()
     assert refused["code"] == "empty_seats" and refused["params"]["count"] == 2
-    assert refused["params"]["names"] == "Cleo, Dev"
+    assert refused["params"]["names"] == "seat 3, seat 4"
     ana.send({"type": "start", "empty": "external:command=sh"})
     assert ana.error()["code"] == "bad_bot"
     ana.send({"type": "start", "empty": "basic"})
@@ -80,16 +80,18 @@ def test_the_host_drops_seats_and_the_others_move_up(client: TestClient) -> None
     assert ana.error()["kind"] == "host_own_seat"
     dev.send({"type": "drop", "seat": 1})
     assert dev.error()["kind"] == "not_host_drop"
-    ana.send({"type": "drop", "seat": 1})  # Ben (who joined but is not here) leaves the table
+    # the joiners gave no name: "Player 2" and "Player 3"; the fourth took the host's "Dev"
+    ana.send({"type": "drop", "seat": 1})  # Player 2 (who joined but is not here) leaves
     state = dev.until(lambda m: m["type"] == "state")
-    assert [s["name"] for s in state["seats"]] == ["Ana", "Cleo", "Dev"] and state["you"] == 2
-    ana.send({"type": "drop", "seat": 1})  # Cleo is sent away
+    assert [s["name"] for s in state["seats"]] == ["Ana", "Player 3", "Dev"]
+    assert state["you"] == 2
+    ana.send({"type": "drop", "seat": 1})  # Player 3 is sent away
     assert cleo.error()["code"] == "removed"
     state = dev.until(lambda m: m["type"] == "state")
     assert [s["name"] for s in state["seats"]] == ["Ana", "Dev"] and state["you"] == 1
     ana.send({"type": "drop", "seat": 1})
     assert ana.error()["code"] == "too_few_seats"
-    stale = Conn(client, host["code"])  # Ben's token held a dropped seat: it holds none now
+    stale = Conn(client, host["code"])  # Player 2's token held a dropped seat: it holds none now
     assert stale.hello(guests[0]["token"])["code"] == "bad_token"
     ana.send({"type": "start"})
     started = dev.until(lambda m: m["type"] == "state" and not m["room"]["lobby"])
@@ -188,9 +190,14 @@ def test_the_host_frees_a_seat_a_stranger_took_in_the_lobby(client: TestClient) 
     info = client.get(f"/api/rooms/{code}").json()
     assert info["lobby"] is True and info["free_seats"] == [1, 2]
     assert info["seats"][1]["claimed"] is False
+    assert info["seats"][1]["name"] == "Seat 2"  # the stranger's name went with them
     again = Conn(client, code)
     refused = again.hello(stranger["token"])
     assert (refused["code"], refused["kind"]) == ("bad_token", "bad_token")
     friend = client.post(f"/api/rooms/{code}/join", json={"name": "Dana", "seat": 1}).json()
     assert friend["seat"] == 1
     assert client.get(f"/api/rooms/{code}").json()["seats"][1]["name"] == "Dana"
+    ana.send({"type": "remove", "seat": 1})  # freed again: a newcomer with no name is
+    ana.until(lambda m: m["type"] == "seats" and m["seats"][1]["name"] == "Seat 2")
+    assert client.post(f"/api/rooms/{code}/join", json={}).json()["seat"] == 1  # "Player 2"
+    assert client.get(f"/api/rooms/{code}").json()["seats"][1]["name"] == "Player 2"

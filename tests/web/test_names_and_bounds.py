@@ -16,10 +16,10 @@ TEXT = STATIC / "text.js"
 BOT = {"bot": "greedy"}
 
 REFUSED = [
-    ({"seats": [{"name": "\u200b"}, BOT]}, "text_control"),
+    ({"seats": [{"name": "\u200b"}, BOT]}, "name_invisible"),
     ({"seats": [{"name": "Ana"}, {"name": "ANA"}]}, "name_repeated"),
     ({"seats": [{"name": "Ana"}, {"name": "\uff21na"}]}, "name_repeated"),  # full-width A
-    ({"seats": [{"name": "Ben\u202eeno"}, BOT]}, "text_control"),
+    ({"seats": [{"name": "Ben\u202eeno"}, BOT]}, "name_invisible"),
     ({"seats": [{"name": "\u0301x"}, BOT]}, "name_combining"),
     ({"seats": [{"name": "Ana"}, BOT], "rules": {"target_score": 10**30}}, "target_too_high"),
     ({"seats": [{"name": "Ana"}, BOT], "rules": {"target_score": 0}}, "target_too_low"),

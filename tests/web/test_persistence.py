@@ -19,7 +19,7 @@ from skyjo.web.storage import SCHEMA_VERSION, RoomRecord, StorageError, Store
 def test_a_killed_server_resumes_every_game_where_it_was(database: str) -> None:
     server = Server(database)
     try:
-        seats = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
+        seats = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
         first = server.post("/api/rooms", {"seats": seats, "lobby": False})
         guest = server.post(f"/api/rooms/{first['code']}/join")
         second = server.post("/api/rooms", {"seats": [{"name": "Cleo"}, {"bot": "expected"}]})

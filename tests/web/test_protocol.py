@@ -25,7 +25,7 @@ from skyjo.web import app as web_app
 from skyjo.web import limits, lobby, origins, protocol, room_config, rooms
 from skyjo.web.thinking import Thinkers
 
-TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
+TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
 
 
 def _room_match(client: TestClient, code: str):  # the server's match, for checking
@@ -185,7 +185,7 @@ def test_reconnecting_with_the_token_resumes_the_seat_mid_turn(client: TestClien
 
 
 def test_a_spectator_sees_the_game_and_only_face_up_cards(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Ben", "bot": "greedy"}])
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}])
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
     watcher = Conn(client, host["code"])
@@ -396,7 +396,7 @@ def _keep_every_error(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_an_error_names_its_kind_and_the_values_of_its_sentence(client: TestClient) -> None:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}])
+    host = create_room(client, [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}])
     guest = join_room(client, host["code"])
     ben = Conn(client, host["code"])
     ben.hello(guest["token"])

@@ -27,7 +27,7 @@ TEXT = I18N.with_name("text.js")
 
 
 def _finished_room(client: TestClient) -> tuple[dict, Conn]:
-    host = create_room(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}],
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}],
                        rules={"target_score": 20})  # fmt: skip
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
@@ -42,7 +42,7 @@ def test_a_finished_game_gives_its_record_and_its_frames(client: TestClient) -> 
     assert response.status_code == 200
     assert f'filename="skyjo-{code}.json"' in response.headers["content-disposition"]
     record = response.json()
-    assert record["format"] == "skyjo-record/1" and record["players"] == ["Ana", "Bot"]
+    assert record["format"] == "skyjo-record/1" and record["players"] == ["Ana", "Greedy bot"]
     assert replay(record).finished
     shown = client.get(f"/api/rooms/{code}/replay").json()
     assert shown["code"] == code and shown["finished"] and shown["seats"][1]["bot"] == "greedy"

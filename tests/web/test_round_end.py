@@ -27,7 +27,7 @@ def _round_summary(conn: Conn) -> dict:
 
 
 def test_a_bot_ender_waits_for_the_human_to_say_next_round(client: TestClient) -> None:
-    seats = [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}]
+    seats = [{"name": "Ana"}, {"bot": "greedy"}]
     host = create_room(client, seats, rules=LONG)
     ana = Conn(client, host["code"])
     ana.hello(host["token"])

@@ -488,7 +488,8 @@ def _players_list(players: Any) -> list[str]:
 
 def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ...]:
     """2 to 8 different names, each a valid seat name, normalised
-    (`skyjo.names.check_names`: no two alike once case-folded); `saved`: the
+    (`skyjo.names.check_names`: no two the same once case-folded, nor alike by
+    their UTS #39 skeletons); `saved`: the
     names of a stored sheet, kept as written once they are 2 to 8 different
     strings (they were checked when the sheet was made)."""
     players = tuple(_players_list(players))
@@ -505,6 +506,12 @@ def _check_players(players: Sequence[Any], saved: bool = False) -> tuple[str, ..
         message = str(error)
         if error.kind == "name_repeated":
             message = f"each player has their own name, but {error.params['names']} is repeated"
+        elif error.kind == "name_confusable":
+            name, other = error.params["name"], error.params["other"]
+            message = (
+                f"the name {name} looks like {other}, another player's: "
+                "choose one that cannot be mistaken for it"
+            )
         raise SheetError(message, kind=error.kind, params=error.params) from error
 
 

@@ -37,7 +37,7 @@ from skyjo.match import (
     Update,
     check_seats,
 )
-from skyjo.names import NameRefused, check_name, name_key
+from skyjo.names import NameRefused, check_name, clash, confusable, name_key
 from skyjo.rules import MIN_PLAYERS
 from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
@@ -58,6 +58,7 @@ from skyjo.web.protocol import (
     refusal,
     refused,
 )
+from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import RoomRecord
 
@@ -85,11 +86,21 @@ def token_hash(token: str) -> str:
 
 def _name(value: Any) -> str:
     """A player's chosen name, normalised by `skyjo.names.check_name` (NFC, no
-    spaces around it; no control, format or invisible character)."""
+    spaces around it; no control, format or invisible character), and not one the
+    server keeps for its bots and free seats (`name_reserved`:
+    `skyjo.web.seat_names.reserved`)."""
     try:
-        return check_name(value)
+        name = check_name(value)
     except NameRefused as failure:
         raise refused("bad_name", failure) from None
+    if reserved(name):
+        raise ProtocolError(
+            "bad_name",
+            f"the name {name} is kept for the bots and the free seats: choose another",
+            "name_reserved",
+            {"name": name},
+        )
+    return name
 
 
 def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -382,25 +393,34 @@ class Room:
         return seat, token
 
     async def join(self, name: str | None = None, seat: int | None = None) -> tuple[int, str]:
-        """Claim a free seat (`seat`, else the first), named `name` if given, and save the room."""
+        """Claim a free seat (`seat`, else the first), named `name` if given, and save
+        the room. Without a name, the newcomer takes the seat's: the one the host gave
+        it, or its last player's (one the host removed); a seat the server named
+        ("Seat N", free) makes them "Player N" (`skyjo.web.seat_names`)."""
         async with self.lock:
             if name is not None:
                 name = _name(name)
+            held = set(self._joined)
             seat, token = self.claim(seat)
+            if name is None and reserved(self.match.seats[seat].name):
+                name = player_name(seat)
             if name is not None and name != self.match.seats[seat].name:
                 try:
                     self._rename(seat, name)
                 except ProtocolError:
                     self._revoke(seat)
+                    self._joined = held
                     raise
             await self._save(self.record())
         self._broadcast({"type": "seats", "seats": self.seats()})
         return seat, token
 
     def _rename(self, seat: int, name: str) -> None:
-        """Give `seat` the name `name` (`bad_name` when another seat has it, or one
-        that is the same once case-folded: `skyjo.names.name_key`)."""
-        others = (other for i, other in enumerate(self.match.names) if i != seat)
+        """Give `seat` a person's name `name` (checked by `_name`, or the server's
+        "Player N"); `bad_name` when another seat has it, the same once case-folded
+        (`name_taken`: `skyjo.names.name_key`), or when it looks like another seat's
+        (`name_confusable`: `skyjo.names.look_alike`)."""
+        others = [other for i, other in enumerate(self.match.names) if i != seat]
         if name_key(name) in {name_key(other) for other in others}:
             raise ProtocolError(
                 "bad_name",
@@ -408,12 +428,31 @@ class Room:
                 "name_taken",
                 {"name": name},
             )
-        seats = list(self.match.seats)
-        seats[seat] = Seat(name, seats[seat].bot)
+        other = clash(name, others)
+        if other is not None:
+            raise refused("bad_name", confusable(name, other))
         try:
-            self.match.seats = check_seats(seats)
+            self._set_name(seat, name)
         except MatchError as failure:
             raise refused("bad_name", failure) from None
+
+    def _set_name(self, seat: int, name: str) -> None:
+        """Name `seat` `name` (a `MatchError` if the seats then clash)."""
+        seats = list(self.match.seats)
+        seats[seat] = Seat(name, seats[seat].bot)
+        self.match.seats = check_seats(seats)
+
+    def _server_name(self, seat: int) -> None:
+        """Name a seat nobody has held as the server names it: a bot from its level,
+        a human seat "Seat N", free (`skyjo.web.seat_names`). A seat someone held
+        keeps its person's name, whoever plays it now."""
+        if seat in self._joined:
+            return
+        bot = self.match.seats[seat].bot
+        taken = [other for i, other in enumerate(self.match.names) if i != seat]
+        name = free_name(seat) if bot is None else bot_name(bot, taken)
+        with contextlib.suppress(MatchError):  # a room saved with names of old, alike
+            self._set_name(seat, name)
 
     def _revoke(self, seat: int) -> None:
         """Forget every token of `seat` but the host's: the seat is free again."""
@@ -574,6 +613,7 @@ class Room:
             if self.match.over:
                 raise ProtocolError("game_over", "the game is over")
             await asyncio.to_thread(self.match.set_player, change.seat, change.bot)
+            self._server_name(change.seat)
             await self._save(self.record())
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._announce_ready()
@@ -581,7 +621,8 @@ class Room:
 
     async def _remove(self, client: Client, seat: int) -> None:
         """The host removes a seat's player: its tokens are revoked, its connections
-        closed; the seat is free for a returning human (or the host gives it to a bot)."""
+        closed; the seat is free for a returning human (or the host gives it to a bot).
+        In the lobby the seat is freed for anyone, its taker's name gone with them."""
         if not client.host:
             raise ProtocolError(
                 "not_host", "only the host removes a seat's player", "not_host_remove"
@@ -598,6 +639,9 @@ class Room:
             )
         async with self.lock:
             self._revoke(seat)
+            if self.in_lobby:  # freed before the game: as if nobody had held it ("Seat N")
+                self._joined.discard(seat)
+                self._server_name(seat)
             await self._save(self.record())
         sent_away = (
             error("removed", "the host freed your seat for someone else", "seat_freed")
@@ -646,7 +690,7 @@ class Room:
             self._check_lobby()
             free = self.free_seats()
             if free and empty is None:
-                names = ", ".join(self.match.seats[s].name for s in free)
+                names = ", ".join(f"seat {s + 1}" for s in free)
                 raise ProtocolError(
                     "empty_seats",
                     f"nobody has taken {names} yet: give them to bots or remove them",
@@ -657,6 +701,7 @@ class Room:
                 await self._reseat([s for s in range(self.match.num_players) if s not in free])
             for seat in free if empty != "drop" else ():
                 await asyncio.to_thread(self.match.set_player, seat, empty)
+                self._server_name(seat)
             del self.options["lobby"]
             now = time.monotonic()
             present = {c.seat for c in self.clients}
@@ -699,6 +744,10 @@ class Room:
         those of the other seats are revoked and sent away."""
         number = {old: new for new, old in enumerate(kept)}
         seats = [self.match.seats[old] for old in kept]
+        seats = [  # a free seat nobody held is named by its new number
+            Seat(free_name(new), seat.bot) if seat.name == free_name(old) else seat
+            for new, (old, seat) in enumerate(zip(kept, seats, strict=True))
+        ]
         self.match = await asyncio.to_thread(self.match.reseated, seats)
         self._tokens = {
             digest: None if seat is None else number[seat]

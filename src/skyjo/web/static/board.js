@@ -5,7 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, seatLabel, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
@@ -278,12 +278,12 @@ function seatPanel(view, seat, size) {
   const shown = obs.grids[seat].flat().filter((c) => typeof c === "number").reduce((a, b) => a + b, 0);
   const badges = [
     info.bot ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
-    info.human && !info.claimed ? t("seat.free") : null,
     info.human && info.claimed && !info.connected ? t("seat.away") : null,
   ].filter(Boolean);
-  return h("article", { class: `seat ${size}${turn ? " turn" : ""}`, "aria-label": info.name },
+  const name = seatLabel(info, seat); // "Seat 3, free" while nobody has taken it
+  return h("article", { class: `seat ${size}${turn ? " turn" : ""}`, "aria-label": name },
     h("h2", {},
-      h("span", { class: "name" }, info.name), seat === you ? h("span", { class: "you" }, t("seat.you")) : null,
+      h("span", { class: "name" }, name), seat === you ? h("span", { class: "you" }, t("seat.you")) : null,
       badges.map((b) => h("span", { class: "badge" }, b))),
     grid(view, seat, size),
     h("p", { class: "tally" }, t("seat.shows", { n: shown }),
@@ -594,8 +594,7 @@ function hostPanel(game, view) {
   return h("details", { class: "panel host", "data-tab": "room", open, ontoggle: (e) => { view.ui.hostOpen = e.target.open; } },
     h("summary", {}, t("host.title")),
     view.seats.map((seat, i) => h("div", { class: "host-seat" },
-      h("label", { for: `host-${i}` }, seat.name,
-        seat.human && !seat.claimed ? h("span", { class: "badge" }, t("seat.free")) : null),
+      h("label", { for: `host-${i}` }, seatLabel(seat, i)),
       h("span", { class: "host-tools" },
         h("select", { id: `host-${i}`, "data-key": `host-${i}`, onchange: (e) => game.setSeat(i, e.target.value || null) },
           h("option", { value: "", selected: seat.human }, t("host.human")),

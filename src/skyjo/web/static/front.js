@@ -2,7 +2,7 @@
 import { createRoom, listRooms } from "./api.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { t } from "./i18n.js";
+import { seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 
 // The levels, the defaults, the bounds and the limits are the server's (facts.js).
@@ -135,6 +135,7 @@ function openGames(navigate) {
     replace(list, rooms.length ? rooms.map((room) => h("li", {},
       h("span", { class: "title" }, room.title), " ",
       h("span", { class: "meta" }, t("front.seats", { free: room.free_seats.length, n: room.seats.length })), " ",
+      h("span", { class: "who", "data-key": `open-seats-${room.code}` }, room.seats.map(seatLabel).join(" · ")), " ",
       room.free_seats.length ? h("button", { type: "button", onclick: () => navigate(`/r/${room.code}`) }, t("front.joinButton")) : null,
       h("button", { type: "button", onclick: () => navigate(`/r/${room.code}?watch`) }, t("front.watch"))))
       : h("li", {}, t("front.none")));

@@ -4,7 +4,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { joinNames, t } from "./i18n.js";
+import { joinNames, seatLabel, t } from "./i18n.js";
 import { serverErrorText } from "./text.js";
 
 const LADDER = FACTS.bots; // the server's (facts.js)
@@ -64,7 +64,8 @@ function invite(room) {
             t("lobby.shareButton")) : null))));
 }
 
-/** One seat: its name, who holds it, and the host's controls. */
+/** One seat: its name ("Seat 3, free" while nobody has taken it), who holds it, and the
+ * host's controls. */
 function seatLine(game, state, seat, i) {
   const status = seat.bot ? t("seat.bot", { level: t(`level.${seat.bot}`) })
     : !seat.claimed ? t("lobby.empty")
@@ -74,14 +75,15 @@ function seatLine(game, state, seat, i) {
     seat.host ? t("lobby.host") : null,
   ].filter(Boolean);
   return h("li", { class: `lobby-seat${seat.claimed || seat.bot ? "" : " empty"}`, "data-key": `lobby-seat-${i}` },
-    h("span", { class: "lobby-name" }, seat.name, tags.map((tag) => h("span", { class: "badge" }, tag))),
+    h("span", { class: "lobby-name" }, seatLabel(seat, i), tags.map((tag) => h("span", { class: "badge" }, tag))),
     h("span", { class: "lobby-status" }, status),
     state.host && !seat.host ? hostTools(game, state, seat, i) : null);
 }
 
 function hostTools(game, state, seat, i) {
+  const who = seat.human && !seat.claimed ? t("lobby.whoSeat", { n: i + 1 }) : t("lobby.who", { name: seat.name });
   return h("span", { class: "host-tools" },
-    h("select", { "data-key": `lobby-who-${i}`, "aria-label": t("lobby.who", { name: seat.name }),
+    h("select", { "data-key": `lobby-who-${i}`, "aria-label": who,
       onchange: (e) => game.setSeat(i, e.target.value || null) },
     h("option", { value: "", selected: !seat.bot }, t("lobby.friend")),
     LADDER.map((level) => h("option", { value: level, selected: seat.bot === level }, t(`level.${level}`)))),
@@ -89,18 +91,18 @@ function hostTools(game, state, seat, i) {
     seat.claimed && seat.human ? h("button", { type: "button", class: "remove", "data-key": `lobby-free-${i}`,
       "aria-label": t("lobby.freeWho", { name: seat.name }), onclick: () => game.remove(i) }, t("lobby.free")) : null,
     h("button", { type: "button", class: "remove", "data-key": `lobby-drop-${i}`, disabled: state.seats.length <= 2,
-      "aria-label": t("lobby.dropWho", { name: seat.name }), onclick: () => game.drop(i) }, t("lobby.drop")));
+      "aria-label": t("lobby.dropWho", { name: seatLabel(seat, i) }), onclick: () => game.drop(i) }, t("lobby.drop")));
 }
 
 /** The host's start: at once when every seat is taken; else the empty seats go to bots or away. */
 function starter(game, state, ui) {
-  const empty = state.seats.filter((seat) => seat.human && !seat.claimed);
+  const empty = state.seats.map((seat, i) => i).filter((i) => state.seats[i].human && !state.seats[i].claimed);
   if (!empty.length) {
     return h("button", { type: "button", class: "start", "data-key": "lobby-start", onclick: () => game.start(null) },
       t("lobby.start"));
   }
   ui.emptyLevel = ui.emptyLevel || FACTS.default_bot;
-  const names = joinNames(empty.map((seat) => seat.name));
+  const names = joinNames(empty.map((i) => t("seat.number", { n: i + 1 })));
   const left = state.seats.length - empty.length;
   return [
     h("p", { class: "lobby-empty", "data-key": "lobby-empty" },

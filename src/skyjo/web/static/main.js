@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
-import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, seatLabel, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 import { themeSwitch } from "./theme.js";
 import { registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
@@ -151,12 +151,17 @@ async function openRoom(code, watch) {
       startGame(code, null);
       return;
     }
+    // No placeholder name: a newcomer who types none is named by the server ("Player 3").
     const name = h("input", { id: "join-name", maxlength: FACTS.max_name, value: localStorage.getItem("skyjo:name") || "",
-      "data-key": "join-name", autocomplete: "nickname", placeholder: room.seats[room.free_seats[0]].name });
+      "data-key": "join-name", autocomplete: "nickname" });
     const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },
       h("h1", {}, room.title),
       h("p", {}, t("room.joinPrompt")),
+      h("h2", { id: "join-seats" }, t("room.atTable")),
+      h("ul", { class: "join-seats", "aria-labelledby": "join-seats", "data-key": "join-seats" },
+        room.seats.map((seat, i) => h("li", {}, seatLabel(seat, i),
+          seat.bot ? h("span", { class: "badge" }, t("seat.bot", { level: t(`level.${seat.bot}`) })) : null))),
       h("label", { for: "join-name" }, t("front.name")), name,
       error,
       h("div", { class: "row" },
