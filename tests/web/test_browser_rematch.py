@@ -55,7 +55,7 @@ def finish(server: Server, code: str, tokens: dict[int, str]) -> None:
 def test_a_friend_is_offered_the_next_game_and_keeps_their_seat_in_one_click(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
-    seats = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
+    seats = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
     room = server.post("/api/rooms", {"seats": seats, "rules": ONE_ROUND, "lobby": False})
     code = room["code"]
     guest = server.post(f"/api/rooms/{code}/join", {"name": "Ben"})

@@ -429,7 +429,7 @@ def test_an_error_names_its_kind_and_the_values_of_its_sentence(client: TestClie
 
 def _illegal_moves(client: TestClient) -> None:
     """Two moves the engine refuses, each answered `illegal` with the engine's kind."""
-    host = create_room(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}])
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}])
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
     ana.move(99)

@@ -18,7 +18,7 @@ from skyjo.match import Seat
 from skyjo.web.rooms import Room
 
 ONE_ROUND = {"target_score": 1, "ender_penalty": "none"}  # over after the first round
-TABLE = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "bot": "greedy"}]
+TABLE = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
 
 
 def _room(client: TestClient, code: str) -> Room:  # the server's room, for checking
@@ -74,7 +74,7 @@ def test_the_host_s_rematch_takes_the_table_along_and_everyone_hears_of_it(
     assert [(s["name"], s["bot"]) for s in info["seats"]] == [
         ("Ana", None),
         ("Ben", None),
-        ("Bot", "greedy"),
+        ("Greedy bot", "greedy"),
     ]
     assert info["lobby"] is True and info["over"] is False and info["round"] == 1
     assert info["free_seats"] == [] and info["rematch"] is None  # every seat kept its holder
@@ -132,14 +132,14 @@ def test_only_the_host_asks_and_only_once_the_game_is_over(client: TestClient) -
 
 
 def test_hot_seats_and_bots_keep_their_seats(client: TestClient) -> None:
-    seats = [{"name": "Ana"}, {"name": "Ben", "hot_seat": True}, {"name": "Cy", "bot": "basic"}]
+    seats = [{"name": "Ana"}, {"name": "Ben", "hot_seat": True}, {"bot": "basic"}]
     game = finished(client, seats)
     new = rematch(game["conns"][0])["code"]
     info = client.get(f"/api/rooms/{new}").json()
     assert [(s["name"], s["bot"], s["claimed"]) for s in info["seats"]] == [
         ("Ana", None, True),
         ("Ben", None, True),
-        ("Cy", "basic", False),
+        ("Basic bot", "basic", False),
     ]
     assert info["lobby"] is True  # Ben's player is asked too: one click starts it
     ben = Conn(client, new)
@@ -147,7 +147,7 @@ def test_hot_seats_and_bots_keep_their_seats(client: TestClient) -> None:
 
 
 def test_a_table_of_the_host_and_bots_starts_at_once(client: TestClient) -> None:
-    game = finished(client, [{"name": "Ana"}, {"name": "Bot", "bot": "greedy"}])
+    game = finished(client, [{"name": "Ana"}, {"bot": "greedy"}])
     new = rematch(game["conns"][0])["code"]
     ana = Conn(client, new)
     state = ana.hello(game["token"])
@@ -158,7 +158,7 @@ def test_a_table_of_the_host_and_bots_starts_at_once(client: TestClient) -> None
 def test_in_the_new_lobby_the_host_gives_away_or_drops_the_seats_of_who_did_not_come(
     client: TestClient,
 ) -> None:
-    seats = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cleo"}, {"name": "Bot", "bot": "greedy"}]
+    seats = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cleo"}, {"bot": "greedy"}]
     game = finished(client, seats)
     new = rematch(game["conns"][0])["code"]
     ana = Conn(client, new)
@@ -172,7 +172,7 @@ def test_in_the_new_lobby_the_host_gives_away_or_drops_the_seats_of_who_did_not_
     assert [(s["name"], s["bot"]) for s in state["seats"]] == [
         ("Ana", None),
         ("Ben", "expected"),
-        ("Bot", "greedy"),
+        ("Greedy bot", "greedy"),
     ]
     cleo = Conn(client, new)
     assert cleo.hello(game["tokens"][2])["code"] == "bad_token"  # her token holds no seat now
@@ -205,7 +205,7 @@ def test_the_next_game_s_code_outlives_a_restart(tmp_path: Path) -> None:
 
 
 def test_a_table_whose_names_these_rules_refuse_is_told_why(client: TestClient) -> None:
-    game = finished(client, [{"name": "Ana"}, {"name": "Bot", "bot": "random"}])
+    game = finished(client, [{"name": "Ana"}, {"bot": "random"}])
     room = _room(client, game["code"])
     room.match.seats = (Seat("Ana"), Seat("ANA", "random"))  # as saved under older rules
     refused = rematch(game["conns"][0])
