@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,9 @@ from skyjo.web.thinking import Thinkers
 log = logging.getLogger("skyjo.web")
 #: How many finished games' replays a server keeps ready.
 REPLAY_CACHE = 16
+#: Threads that make and load matches: the background resume takes one at a time, so
+#: a long load leaves the others to the rooms players create and come back to.
+MATCH_THREADS = 4
 #: How soon (seconds) the lobby looks again at a finished room it could not drop
 #: because a step of it was still being saved.
 RETRY_DROP = 0.1
@@ -61,6 +65,10 @@ class Lobby:
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
+        #: Matches are made and loaded in threads of their own, not in the default
+        #: executor's, which may all be waiting for bots to think (after a restart,
+        #: every resumed room's bots at once): a player waits for these.
+        self._matches = ThreadPoolExecutor(MATCH_THREADS, thread_name_prefix="skyjo-match")
         self._replays: dict[str, dict[str, Any]] = {}
         self._idle = asyncio.Event()  #: set by a room whose game ended or that nobody watches
         self._sweeper: asyncio.Task[None] | None = None
@@ -78,13 +86,18 @@ class Lobby:
     async def _run_db(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
 
+    async def _match(self, function: Any, *args: Any, **options: Any) -> Match:
+        """`function(*args, **options)` (a match made or loaded) in the matches' thread."""
+        work = functools.partial(function, *args, **options)
+        return await asyncio.get_running_loop().run_in_executor(self._matches, work)
+
     async def create(self, config: RoomConfig) -> tuple[Room, str, dict[int, str]]:
         """A new room for `config`, saved and started; returns it, the host's token
         and the tokens of the hot seats (played on the host's device)."""
         code = new_code()
         while code in self.rooms or await self._run_db(self.store.load, code) is not None:
             code = new_code()
-        match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
+        match = await self._match(Match, config.seats, config.rules, make=self._maker(code))
         options: dict[str, Any] = {"joined": []}  # seats someone has held (Room._joined)
         if config.turn_seconds is not None:
             options["turn_seconds"] = config.turn_seconds
@@ -161,9 +174,7 @@ class Lobby:
         in which a finished room nobody watches yet could be dropped again."""
         loading = self._loading[record.code] = asyncio.Event()
         try:
-            match = await asyncio.to_thread(
-                Match.from_dict, record.match, make=self._maker(record.code)
-            )
+            match = await self._match(Match.from_dict, record.match, make=self._maker(record.code))
         finally:
             del self._loading[record.code]
             loading.set()
@@ -307,5 +318,6 @@ class Lobby:
         for room in list(self.rooms.values()):
             await room.close()
         self._db.shutdown(wait=True)
+        self._matches.shutdown(wait=True)
         if self.thinkers is not None:
             self.thinkers.close()
