@@ -87,7 +87,7 @@ class Lobby:
         return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
 
     async def _match(self, function: Any, *args: Any, **options: Any) -> Match:
-        """`function(*args, **options)` (a match made or loaded) in the matches' thread."""
+        """`function(*args, **options)` (a match made or loaded) in the matches' threads."""
         work = functools.partial(function, *args, **options)
         return await asyncio.get_running_loop().run_in_executor(self._matches, work)
 
