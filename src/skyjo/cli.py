@@ -13,6 +13,7 @@ their bodies short, do the work in library code, and wrap it in `user_input()`.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -20,12 +21,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 from typer.core import TyperGroup
 
 from skyjo.engine import DRAW
@@ -33,6 +31,10 @@ from skyjo.render import visible
 from skyjo.replayer import Replay, replay, replay_summary
 from skyjo.rules import ENDER_PENALTIES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_round
+
+if TYPE_CHECKING:  # Rich is imported when a command prints a table (`skyjo serve` never does)
+    from rich.console import Console
+    from rich.table import Table
 
 PROG = "skyjo"
 #: Exit status for bad input (RULES.md 6).
@@ -182,14 +184,21 @@ def print_json(document: Any) -> None:
     sys.stdout.write(json.dumps(document) + "\n")
 
 
-class PlainConsole(Console):
-    """A Rich console that shows control characters of the strings it prints
-    escaped (`render.visible`: ESC as `\\x1b`), newlines and tabs excepted."""
+@functools.cache
+def plain_console() -> type[Console]:
+    """`PlainConsole`, a Rich console that shows control characters of the strings
+    it prints escaped (`render.visible`: ESC as `\\x1b`), newlines and tabs
+    excepted. (A class made on first use: Rich is imported then.)"""
+    from rich.console import Console
+    from rich.text import Text
 
-    def render_str(self, text: str, **options: Any) -> Text:
-        """Rich's `render_str` (every string printed, table cells and titles
-        included, passes here) of `text` with its control characters made visible."""
-        return super().render_str(visible(text, keep="\n\t"), **options)
+    class PlainConsole(Console):
+        def render_str(self, text: str, **options: Any) -> Text:
+            """Rich's `render_str` (every string printed, table cells and titles
+            included, passes here) of `text` with its control characters made visible."""
+            return super().render_str(visible(text, keep="\n\t"), **options)
+
+    return PlainConsole
 
 
 def console() -> Console:
@@ -199,10 +208,10 @@ def console() -> Console:
     Player names and bot labels come from the user (arguments, records): with
     markup and emoji codes off, every string printed through it, in table cells,
     titles and captions as in plain lines, is shown as written (`[/]`, `[bold]x`,
-    `:smile:`), and its control characters are escaped (`PlainConsole`). Style
+    `:smile:`), and its control characters are escaped (`plain_console`). Style
     with `rich.text.Text`, never with markup.
     """
-    return PlainConsole(file=sys.stdout, highlight=False, markup=False, emoji=False)
+    return plain_console()(file=sys.stdout, highlight=False, markup=False, emoji=False)
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")]
@@ -269,6 +278,8 @@ def parse_rows(texts: Sequence[str]) -> list[list[int | None]]:
 def grid_table(grid: GridScore) -> Table:
     """A Rich table of a scored grid: one line per column (numbered from 1, as
     people count them), with its explanation."""
+    from rich.table import Table
+
     table = Table(title="Grid score", show_footer=True)
     table.add_column("Column", footer="Total")
     table.add_column("Cards (top to bottom)")
@@ -339,6 +350,8 @@ def the_ender(enders: Sequence[str]) -> str:
 
 def round_table(result: RoundScore) -> Table:
     """A Rich table of a round: raw and final score of each player."""
+    from rich.table import Table
+
     table = Table(title="Round score")
     table.add_column("Player")
     table.add_column("Raw", justify="right")
@@ -401,6 +414,8 @@ def replay_tables(summary: dict[str, Any]) -> list[Table | str]:
     """What `skyjo replay` prints (RULES.md 6): a table per round (ender, raw and
     final score of each player), then the totals, whether the game is over and
     the winners. `summary` is the `replay --json` document."""
+    from rich.table import Table
+
     shown: list[Table | str] = []
     for number, rnd in enumerate(summary["rounds"], start=1):
         ender = rnd["ender"]

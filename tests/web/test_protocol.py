@@ -363,6 +363,7 @@ def test_closing_the_thinkers_stops_their_workers_and_frees_their_semaphores(
     monkeypatch.setattr(resource_tracker, "unregister", unregister)
     others = set(multiprocessing.active_children())
     thinkers = Thinkers(1)
+    thinkers.wait()  # (they start in the background)
     workers = set(multiprocessing.active_children()) - others
     assert held and workers  # the pool's queues hold semaphores; its worker runs
     thinkers.close()

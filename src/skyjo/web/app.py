@@ -30,7 +30,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import segno
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -59,7 +58,10 @@ STATIC = Path(__file__).parent / "static"
 
 def qr_svg(link: str) -> bytes:
     """A QR code of `link` as an SVG picture (dark modules on white, a quiet zone
-    of 4 modules, scaled by the page), for a phone at the table to scan."""
+    of 4 modules, scaled by the page), for a phone at the table to scan. (segno is
+    imported on the first: a server starts without it.)"""
+    import segno
+
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -111,11 +113,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The server answers once the database is open: the bots' workers start and
+        # the unfinished rooms are resumed meanwhile (a room asked for is loaded at once).
         store = await asyncio.to_thread(Store, settings.database_url)
-        processes = settings.bot_processes
-        thinkers = await asyncio.to_thread(Thinkers, processes) if processes else None
+        thinkers = Thinkers(settings.bot_processes) if settings.bot_processes else None
         lobby = Lobby(settings, store, thinkers)
-        await lobby.resume()
+        lobby.start_resuming()
         lobby.start_sweeping()
         app.state.lobby = lobby
         app.state.limits = Limits(

@@ -1,5 +1,9 @@
 """The lobby: every room of a server, created, found by code, resumed from the database.
 
+A server that starts resumes every unfinished room in the background
+(`start_resuming`): it answers at once, and a room asked for before its turn
+(its players come back to its page) is loaded then, once, however many ask.
+
 A finished game's room does not stay in memory for ever: once its game is over
 and saved, and nobody has been connected to it for `Settings.finished_linger`
 seconds (or more such rooms than `Settings.finished_kept` wait), the lobby drops
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +34,9 @@ from skyjo.web.thinking import Thinkers
 log = logging.getLogger("skyjo.web")
 #: How many finished games' replays a server keeps ready.
 REPLAY_CACHE = 16
+#: Threads that make and load matches: the background resume takes one at a time, so
+#: a long load leaves the others to the rooms players create and come back to.
+MATCH_THREADS = 4
 #: How soon (seconds) the lobby looks again at a finished room it could not drop
 #: because a step of it was still being saved.
 RETRY_DROP = 0.1
@@ -42,6 +50,11 @@ def _not_over(code: str) -> ProtocolError:
     )
 
 
+def _report_resume(task: asyncio.Task[int]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the rooms could not be resumed", exc_info=task.exception())
+
+
 class Lobby:
     """The rooms of one server process, by code. Database writes go through one
     thread, in order (`save`), off the event loop."""
@@ -52,9 +65,19 @@ class Lobby:
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
+        #: Matches are made and loaded in threads of their own, not in the default
+        #: executor's, which may all be waiting for bots to think (after a restart,
+        #: every resumed room's bots at once): a player waits for these.
+        self._matches = ThreadPoolExecutor(MATCH_THREADS, thread_name_prefix="skyjo-match")
         self._replays: dict[str, dict[str, Any]] = {}
         self._idle = asyncio.Event()  #: set by a room whose game ended or that nobody watches
         self._sweeper: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[int] | None = None
+        #: The rooms being loaded from the database, by code: set once each is loaded.
+        self._loading: dict[str, asyncio.Event] = {}
+        #: While `resume` runs, every room in memory since it began: its snapshot of
+        #: the database is stale for them (a room dropped since must not come back old).
+        self._seen: set[str] | None = None
 
     async def save(self, record: RoomRecord) -> None:
         """Write a room's record to the database (in the database thread)."""
@@ -63,11 +86,16 @@ class Lobby:
     async def _run_db(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
 
+    async def _match(self, function: Any, *args: Any, **options: Any) -> Match:
+        """`function(*args, **options)` (a match made or loaded) in the matches' threads."""
+        work = functools.partial(function, *args, **options)
+        return await asyncio.get_running_loop().run_in_executor(self._matches, work)
+
     async def create(self, config: RoomConfig) -> tuple[Room, str, dict[int, str]]:
         """A new room for `config`, saved and started; returns it, the host's token
         and the tokens of the hot seats (played on the host's device)."""
         code = await self._new_code()
-        match = await asyncio.to_thread(Match, config.seats, config.rules, make=self._maker(code))
+        match = await self._match(Match, config.seats, config.rules, make=self._maker(code))
         options: dict[str, Any] = {"joined": []}  # seats someone has held (Room._joined)
         if config.turn_seconds is not None:
             options["turn_seconds"] = config.turn_seconds
@@ -85,7 +113,7 @@ class Lobby:
         seats (names, bots) and rules, a fresh deal."""
         code = await self._new_code()
         try:
-            match = await asyncio.to_thread(
+            match = await self._match(
                 Match, old.match.seats, old.match.rules, make=self._maker(code)
             )
         except MatchError as failure:  # a name saved under older rules that these refuse
@@ -106,7 +134,7 @@ class Lobby:
 
     async def _open(self, room: Room) -> None:
         """Keep a new room, save it and start its driver."""
-        self.rooms[room.code] = room
+        self._keep(room)
         await self.save(room.record())
         room.start()
 
@@ -115,12 +143,15 @@ class Lobby:
         code = code.strip().upper()
         if len(code) != CODE_LENGTH:
             return None
-        room = self.rooms.get(code)
-        if room is None:
+        while (room := self.rooms.get(code)) is None:
+            if (loading := self._loading.get(code)) is not None:
+                await loading.wait()  # then in memory (or not: a failure, dropped since)
+                continue
             record = await self._run_db(self.store.load, code)
-            if record is None or code in self.rooms:
-                return self.rooms.get(code)
-            room = await self._resume(record)
+            if record is None:
+                return None
+            if code not in self.rooms and code not in self._loading:
+                return await self._resume(record)
         return room
 
     async def join(
@@ -135,24 +166,54 @@ class Lobby:
         return room, seat, token
 
     async def resume(self) -> int:
-        """Load every unfinished room from the database; returns how many."""
-        records = await self._run_db(self.store.active)
-        for record in records:
-            try:
-                await self._resume(record)
-            except Exception:  # one damaged room must not keep the server down
-                log.exception("room %s could not be resumed", record.code)
+        """Load every unfinished room from the database (oldest first) that is not
+        in memory yet; returns how many rooms are in memory."""
+        self._seen = set(self.rooms)
+        try:
+            records = await self._run_db(self.store.active)
+            for record in records:
+                code = record.code
+                if code in self._seen or code in self.rooms or code in self._loading:
+                    continue  # loaded (or created) since: a visitor had it first
+                try:
+                    await self._resume(record)
+                except Exception:  # one damaged room must not keep the server down
+                    log.exception("room %s could not be resumed", record.code)
+        finally:
+            self._seen = None
         return len(self.rooms)
 
+    def start_resuming(self) -> None:
+        """Start resuming every unfinished room (`resume`) in the background."""
+        if self._resumer is None:
+            self._resumer = asyncio.create_task(self.resume(), name="skyjo lobby resume")
+            self._resumer.add_done_callback(_report_resume)
+
+    async def resumed(self) -> int:
+        """Wait until the rooms `start_resuming` began to load are in memory; how many
+        rooms are."""
+        return await self._resumer if self._resumer is not None else len(self.rooms)
+
     async def _resume(self, record: RoomRecord) -> Room:
-        match = await asyncio.to_thread(
-            Match.from_dict, record.match, make=self._maker(record.code)
-        )
+        """The room of `record`, loaded and started. Whoever asks for it meanwhile
+        waits for this load (`get`); the caller has it at once, with no pause
+        in which a finished room nobody watches yet could be dropped again."""
+        loading = self._loading[record.code] = asyncio.Event()
+        try:
+            match = await self._match(Match.from_dict, record.match, make=self._maker(record.code))
+        finally:
+            del self._loading[record.code]
+            loading.set()
         room = self._room(record, match)
-        self.rooms[record.code] = room
+        self._keep(room)
         room.start()
         self._idle.set()  # a finished game loaded for a visitor is dropped again later
         return room
+
+    def _keep(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        if self._seen is not None:
+            self._seen.add(room.code)
 
     async def finished(self, code: str) -> dict[str, Any]:
         """What a replay of room `code` shows: `{title, seats, record}`, the record
@@ -272,13 +333,17 @@ class Lobby:
         return [room.info() for room in rooms[:50]]
 
     async def close(self) -> None:
-        """Stop the sweeper, every room and the database thread."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop the sweeper, the resume, every room and the database thread."""
+        for task in (self._sweeper, self._resumer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        while self._loading:  # rooms still loading are let finish, to be closed with the others
+            await next(iter(self._loading.values())).wait()
         for room in list(self.rooms.values()):
             await room.close()
         self._db.shutdown(wait=True)
+        self._matches.shutdown(wait=True)
         if self.thinkers is not None:
             self.thinkers.close()

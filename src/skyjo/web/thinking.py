@@ -11,6 +11,13 @@ choices are the ones it would make in the server's own process: a seeded bot
 stays deterministic for the match. Bots are pinned to a worker by their key, so
 one search bot keeps one worker busy and the others serve the other rooms.
 
+The workers start in the background: a server answers at once, and a bot's
+first move waits for its worker if it is not up yet (starting one takes a
+Python and its imports: a tenth of a second on a quiet fast machine, seconds
+on a slow busy one). Nor does the server build a bot to check a ladder bot's
+bare name (`maker`): it would import that bot's modules (NumPy and Numba for
+`expected` and `search`, half a second) into a process that never runs it.
+
 If a worker dies, its pool is replaced and the bots it held start afresh from
 what they see (as on a resumed match, `skyjo.match`).
 
@@ -30,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -37,7 +45,7 @@ import sys
 import threading
 import time
 import zlib
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -52,6 +60,8 @@ WORKER_NICENESS = 10
 WATCH_EVERY = 1.0
 #: prctl(2)'s option to have the kernel signal a process when its parent thread ends.
 PR_SET_PDEATHSIG = 1
+
+log = logging.getLogger("skyjo.web")
 
 # --- in the worker process --------------------------------------------------------
 
@@ -84,13 +94,14 @@ def _ready() -> bool:
 
 
 def _start_worker(server: int) -> None:
-    """A worker's start: a lower priority, so the server's event loop answers
-    first; then, so that a worker never outlives its server (a server killed
-    with SIGKILL cannot stop its workers itself), the kernel's parent-death
-    signal (`die_with_parent`) and a watch on the server."""
+    """A worker's start: so that a worker never outlives its server (a server
+    killed with SIGKILL cannot stop its workers itself), the kernel's
+    parent-death signal (`die_with_parent`); then a lower priority, so the
+    server's event loop answers first (a worker seen with it has the signal
+    set), and a watch on the server."""
+    die_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
-    die_with_parent()
     threading.Thread(target=_watch, args=(server,), daemon=True, name="watch").start()
 
 
@@ -119,20 +130,24 @@ def _watch(server: int) -> None:
 
 
 class Thinkers:
-    """`processes` worker processes (each a pool of one), started at once."""
+    """`processes` worker processes (each a pool of one), started in the background."""
 
     def __init__(self, processes: int) -> None:
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         #: The one thread that spawns every worker: it lives until `close`, so the
         #: kernel's parent-death signal fires when the server dies, not before.
         self._spawner = ThreadPoolExecutor(1, thread_name_prefix="skyjo-spawner")
+        #: Each worker's pool, once started (the spawner starts them in turn).
         self._pools = [self._pool() for _ in range(processes)]
         self._lock = threading.Lock()
         self._matches = itertools.count(1)
 
-    def _pool(self) -> ProcessPoolExecutor:
-        """A new pool of one worker, started (in the spawner thread) and ready."""
-        return self._spawner.submit(self._started_pool).result()
+    def _pool(self) -> Future[ProcessPoolExecutor]:
+        """A new pool of one worker, to be started (in the spawner thread); a
+        failure to start it is logged (and raised to the bots that wait for it)."""
+        started = self._spawner.submit(self._started_pool)
+        started.add_done_callback(_report)
+        return started
 
     def _started_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(
@@ -141,45 +156,69 @@ class Thinkers:
         pool.submit(_ready).result()  # spawned here, by this thread; skyjo imported
         return pool
 
+    def wait(self) -> None:
+        """Wait until every worker has started (a failure to start raises here)."""
+        for pool in list(self._pools):
+            pool.result()
+
     def maker(self, code: str) -> Any:
         """The bot factory of one match of room `code` (for `Match(make=...)`)."""
+        from skyjo.web.settings import LADDER  # (not in the workers: it imports SQLAlchemy)
+
         match = next(self._matches)
 
         def make(spec: str, seed: int) -> RemoteBot:
-            make_bot(spec, seed)  # bad options fail here, at once, as in-process
+            if spec not in LADDER:  # a ladder bot's bare name always makes a bot
+                make_bot(spec, seed)  # bad options fail here, at once, as in-process
             return RemoteBot(self, (code, match, seed), spec, seed)
 
         return make
 
     def call(self, key: Key, function: Any, *args: Any) -> Any:
-        """Run `function(key, *args)` in the worker that keeps `key`'s bot."""
+        """Run `function(key, *args)` in the worker that keeps `key`'s bot (once it
+        has started)."""
         index = zlib.crc32(repr(key).encode()) % len(self._pools)
-        pool = self._pools[index]
+        started = self._pools[index]
         try:
-            return pool.submit(function, key, *args).result()
+            return started.result().submit(function, key, *args).result()
         except BrokenProcessPool:
             with self._lock:
-                if self._pools[index] is pool:
+                if self._pools[index] is started:
                     self._pools[index] = self._pool()
             raise
 
     def tell(self, key: Key, function: Any, *args: Any) -> None:
         """Run `function(key, *args)` in `key`'s worker without waiting (the end of
-        a game may be told from the event loop, which must not wait for a worker)."""
+        a game may be told from the event loop, which must not wait for a worker):
+        sent at once, or once the worker has started."""
         index = zlib.crc32(repr(key).encode()) % len(self._pools)
-        with contextlib.suppress(RuntimeError, BrokenProcessPool):  # a pool shut down or gone
-            self._pools[index].submit(function, key, *args)
+
+        def send(started: Future[ProcessPoolExecutor]) -> None:
+            # a pool shut down, gone, or that never started: nobody is left to tell
+            with contextlib.suppress(RuntimeError, BrokenProcessPool, OSError, CancelledError):
+                started.result().submit(function, key, *args)
+
+        self._pools[index].add_done_callback(send)
 
     def close(self) -> None:
         """Stop every worker and wait for it (a move it is thinking of ends
-        first). Waiting releases the pools' queues here, with their
-        semaphores: not waiting left them to the interpreter's exit, which
-        `skyjo serve` never reaches on SIGTERM (uvicorn raises the signal
-        again after its shutdown), and the resource tracker reported them
-        leaked."""
-        for pool in self._pools:
-            pool.shutdown(wait=True, cancel_futures=True)
+        first; a worker not started yet is not started). Waiting releases the
+        pools' queues here, with their semaphores: not waiting left them to
+        the interpreter's exit, which `skyjo serve` never reaches on SIGTERM
+        (uvicorn raises the signal again after its shutdown), and the resource
+        tracker reported them leaked."""
+        for started in self._pools:
+            started.cancel()  # not begun: it never will
+        for started in self._pools:
+            # (one that could not start was logged: `_report`)
+            with contextlib.suppress(CancelledError, BrokenProcessPool, OSError, RuntimeError):
+                started.result().shutdown(wait=True, cancel_futures=True)
         self._spawner.shutdown(wait=True)
+
+
+def _report(started: Future[ProcessPoolExecutor]) -> None:
+    if not started.cancelled() and started.exception() is not None:
+        log.error("a bot worker could not start", exc_info=started.exception())
 
 
 class RemoteBot:
