@@ -296,11 +296,15 @@ def test_killed_with_a_bot_s_move_due_or_at_a_round_end_with_nobody_back(databas
         watcher = server.conn(end.code)
         state = watcher.hello()  # Fay and Gus are not back, and are awaited
         assert state["number"] == len(end.actions) and state["waiting"] == [0, 1]
-        state = server.conn(due.code).hello(due.tokens[0])  # the bot played on at once:
-        log = state["log"]  # every step since the restart, from step 3, the bot's reveals first
-        assert [e["number"] for e in log] == list(range(3, state["number"] + 1))
-        assert [(e["seat"], REVEAL <= e["action"] < DRAW) for e in log[:2]] == [(1, True)] * 2
-        assert state["observation"]["phase"] == "turns"
+        dan = server.conn(due.code)
+        state = dan.hello(due.tokens[0])  # the bot plays on at once, from the saved step:
+        dan.until_number(4)  # (its worker may still be starting when Dan is back)
+        steps = {e["number"]: e for e in state["log"]}  # every step since the restart ...
+        steps |= {m["number"]: m for m in dan.messages if m["type"] == "update"}
+        assert sorted(steps) == list(range(3, dan.number + 1))
+        bots = [(steps[n]["seat"], REVEAL <= steps[n]["action"] < DRAW) for n in (3, 4)]
+        assert bots == [(1, True)] * 2  # ... the bot's two reveals first
+        assert dan.obs is not None and dan.obs["phase"] == "turns"
         dealt = watcher.until(lambda m: m["type"] == "update")
         assert dealt["number"] == len(end.actions) + 1 and time.monotonic() - restarted >= 3
     finally:
