@@ -33,10 +33,10 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
-from skyjo.batch import loop
 from skyjo.batch.games import fast_state, play_fast
-from skyjo.batch.policies import KTH
 from skyjo.engine import Phase
+from skyjo.kernel import loop
+from skyjo.kernel.policies import KTH
 from skyjo.rules import GRID_SIZE
 
 POLICIES = ("random", "greedy")

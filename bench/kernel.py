@@ -4,7 +4,7 @@ on many games, and its throughput against the engine's.
 - The check plays `--games` games (2,000 by default; `make kernel-check`) on
   the engine and, mirrored action by action, on a kernel table, with the
   test's long-round, column-clearing random players (`play_mirrored` of
-  `tests/kernel_mirror.py`, the copy the tests run), cycling through 2 to 8
+  `tests/parity/kernel_mirror.py`, the copy the tests run), cycling through 2 to 8
   players and the three `ender_penalty` variants; any difference stops it with the game's
   parameters. It prints what the games went through: rounds, reshuffles,
   column clears during rounds and at the final reveal, doubled enders.
@@ -15,7 +15,7 @@ on many games, and its throughput against the engine's.
   rules functions); steps (actions) per second and turns per second. Then
   playouts of the rest of a round from one copied mid-round table
   (`copy_table`, then steps to the round's end): by random legal players, and
-  by the search bot's playouts (`skyjo.bots.fastplay` with its greedy policy,
+  by the search bot's playouts (`skyjo.kernel.playouts` with its greedy policy,
   reshuffles included).
 
     python bench/kernel.py                     # check 2,000 games, then throughput
@@ -42,12 +42,12 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
-from skyjo.bots import fastplay
 from skyjo.engine import DRAW, NUM_ACTIONS, TAKE_DISCARD, Phase, legal_actions, new_game, step
+from skyjo.kernel.playouts import GIVE_UP, GREEDY, Playouts, play_out
 from skyjo.rules import DECK, ENDER_PENALTIES
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from kernel_mirror import play_mirrored  # tests/kernel_mirror.py: the check's one copy
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "parity"))
+from kernel_mirror import play_mirrored  # tests/parity/kernel_mirror.py: the check's one copy
 
 GAME_OVER = int(Phase.GAME_OVER)
 _DECK = np.array(DECK, np.int8)
@@ -205,7 +205,7 @@ def _policy_playouts(world, scratch, count, prm, floats, ints, mt):  # type: ign
     turns = 0
     for _ in range(count):
         kernel.copy_table(world, 0, scratch, 0)
-        fastplay.play_out(scratch, 0, fastplay.GREEDY, prm, floats, ints, mt, fastplay.GIVE_UP)
+        play_out(scratch, 0, GREEDY, prm, floats, ints, mt, GIVE_UP)
         turns += scratch.slots[0, kernel.TURNS]
     return turns
 
@@ -214,7 +214,7 @@ def policy_playouts(players: int, seconds: float, seed: int) -> tuple[int, int, 
     """The search's playouts of a round's rest from a copied table: (playouts, turns, elapsed)."""
     world, scratch = mid_round(players, seed), kernel.new_tables(1, players)
     world.turns[0] = 0  # a playout counts its turns from its start
-    play = fastplay.Playouts(random.Random(seed))
+    play = Playouts(random.Random(seed))
     work = (play.prm, play.floats, play.ints, play.mt)
     playouts = turns = 0
     start = time.perf_counter()

@@ -1,5 +1,5 @@
 """The cost of `search`'s playouts: the `expected` playout policy
-(`skyjo.bots.playout_expected`, at the search's cheap settings) playing the
+(`skyjo.kernel.playout_expected`, at the search's cheap settings) playing the
 rest of a round from mid-round kernel tables, on one core.
 
 Each table size plays `--playouts` playouts from each of 8 tables dealt
@@ -27,7 +27,8 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
-from skyjo.bots import fastplay, playout_expected
+from skyjo.kernel import playout_expected
+from skyjo.kernel.playouts import EXPECTED, GIVE_UP, Playouts, play_out
 
 TABLES = 8
 
@@ -40,7 +41,7 @@ def _play(world, scratch, count, prm, floats, ints, mt):  # type: ignore[no-unty
     n = world.slots[0, kernel.PLAYERS]
     for _ in range(count):
         kernel.copy_table(world, 0, scratch, 0)
-        fastplay.play_out(scratch, 0, fastplay.EXPECTED, prm, floats, ints, mt, fastplay.GIVE_UP)
+        play_out(scratch, 0, EXPECTED, prm, floats, ints, mt, GIVE_UP)
         turns += scratch.slots[0, kernel.TURNS]
         for p in range(n):
             scores += scratch.seats[0, kernel.TOTALS, p] - world.seats[0, kernel.TOTALS, p]
@@ -57,7 +58,7 @@ def measure(players: int, playouts: int, repeats: int) -> tuple[float, int, int]
     best = float("inf")
     turns = checksum = 0
     for _ in range(repeats):
-        play = fastplay.Playouts(random.Random(1), fastplay.EXPECTED, prm)
+        play = Playouts(random.Random(1), EXPECTED, prm)
         turns = checksum = 0
         start = time.process_time()
         for world in worlds:

@@ -1,4 +1,4 @@
-"""Fit `skyjo.bots.forecast`'s weights from scratch: self-play rounds of the
+"""Fit `skyjo.kernel.forecast`'s weights from scratch: self-play rounds of the
 search's playout policy (the new `expected`'s cheap choice) on the rules
 kernel, the features of every player at every turn's start, and the round
 score each went on to get (with the ender's penalty); least squares, one
@@ -22,9 +22,8 @@ import typer
 from machine import describe  # research/machine.py, beside this script
 
 from skyjo import kernel
-from skyjo.bots import forecast
-from skyjo.bots.fastplay import EXPECTED, Playouts
-from skyjo.kernel import HELD, NO_CARD, PLAYERS, SCORES
+from skyjo.kernel import HELD, NO_CARD, PLAYERS, SCORES, forecast
+from skyjo.kernel.playouts import EXPECTED, Playouts
 from skyjo.rules import DECK, GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 

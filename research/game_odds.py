@@ -1,4 +1,4 @@
-"""Compute `skyjo.bots.game_odds`' table from scratch: self-play rounds of the
+"""Compute `skyjo.kernel.game_odds`' table from scratch: self-play rounds of the
 search's playout policy (the new `expected`'s cheap choice) on the rules
 kernel at two players, the frequency of each pair of round scores (ender's
 penalty included; both seat orders counted, so the table is symmetric), then
@@ -25,11 +25,10 @@ from forecast import deal  # research/forecast.py, beside this script
 from machine import describe  # research/machine.py, beside this script
 
 from skyjo import kernel
-from skyjo.bots import game_odds
-from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import _Valuer
 from skyjo.engine import new_game
-from skyjo.kernel import SCORES
+from skyjo.kernel import SCORES, game_odds
+from skyjo.kernel.playouts import EXPECTED, Playouts
 from skyjo.observation import observe
 from skyjo.rules import MAX_PLAYERS
 

@@ -44,11 +44,11 @@ import typer
 from calm_potential import paired_gain, self_play  # beside this script
 from machine import describe  # research/machine.py, beside this script
 
-from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import LOOKAHEAD, ExpectedV2Bot
+from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.bots.search import SearchV2Bot, critical
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
+from skyjo.kernel import valuation as va
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLUMN_PARTNERS
 
@@ -62,7 +62,7 @@ def decisions(
     every: int,
     seed: int,
     start: bool = False,
-    lookahead: float = LOOKAHEAD,
+    lookahead: float = va.DEFAULT_OPTIONS.lookahead,
 ) -> list[tuple[int, Observation]]:
     """Every `every`-th calm decision with a drawn card in hand (with `start`:
     at the start of a turn, where the discard would improve the grid), any
@@ -260,7 +260,9 @@ def main(
     seed: Annotated[int, typer.Option()] = 1,
     workers: Annotated[int, typer.Option(help="processes")] = 1,
     start: Annotated[bool, typer.Option("--start", help="label starts of turns")] = False,
-    lookahead: Annotated[float, typer.Option(help="expected's look-ahead weight")] = LOOKAHEAD,
+    lookahead: Annotated[
+        float, typer.Option(help="expected's look-ahead weight")
+    ] = va.DEFAULT_OPTIONS.lookahead,
     out: Annotated[Path, typer.Option(help="JSON lines, one a decision")] = Path("labels.jsonl"),
     show: Annotated[bool, typer.Option("--summary", help="only summarise --out")] = False,
 ) -> None:

@@ -5,18 +5,21 @@ lowest first; a module may import a module of its own part or of a part in a
 lower layer, never one of a higher layer nor one of another part of its own
 layer:
 
-1. core: `skyjo` and its modules (rules, engine, kernel, scoring, record,
-   render, seeds, shuffle, errors, names, database, paths, jsondepth), but
-   `match`, `cli` and `__main__`;
-2. bots: `skyjo.bots` (players, built on the core);
-3. match: `skyjo.match` (a table whose seats bots or humans play), and, side
-   by side with it, batch: `skyjo.batch` (many games at once in compiled code
-   on the kernel, with the compiled policies of bots);
-4. sim (tournaments of bots), scorepad (score sheets of games played at a real
+1. core: `skyjo` and its modules (rules, engine, scoring, record, render,
+   seeds, shuffle, errors, names, database, paths, jsondepth), but `match`,
+   `cli` and `__main__`;
+2. kernel: `skyjo.kernel`, the compiled game (the engine's rules on arrays,
+   and the playouts, policies, game loop and observation encoder that run on
+   them), the only part that compiles;
+3. bots: `skyjo.bots` (players, built on the core and the kernel);
+4. match: `skyjo.match` (a table whose seats bots or humans play), and, side
+   by side with it, batch: `skyjo.batch` (many games at once, driving the
+   kernel's game loop);
+5. sim (tournaments of bots), scorepad (score sheets of games played at a real
    table), tui (the terminal app) and env (the agents' PettingZoo and
    Gymnasium environments): four interfaces side by side;
-5. web: the web app (which also serves the scorepad's pages);
-6. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
+6. web: the web app (which also serves the scorepad's pages);
+7. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
 
 The graph is static (`ast`): every `import` and `from ... import` of a module,
 at its top, in a function or under `TYPE_CHECKING`, counts. A package's
@@ -33,6 +36,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 #: The layers, lowest first: each a tuple of the parts that sit side by side.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
+    ("kernel",),
     ("bots",),
     ("match", "batch"),
     ("sim", "scorepad", "tui", "env"),
@@ -40,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
 )
 #: The subpackages of `skyjo` that are parts of their own.
-PACKAGES = frozenset({"bots", "batch", "sim", "scorepad", "tui", "env", "web"})
+PACKAGES = frozenset({"kernel", "bots", "batch", "sim", "scorepad", "tui", "env", "web"})
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
@@ -181,25 +185,58 @@ def test_the_scorepad_stands_on_the_core_alone() -> None:
         assert not beyond, f"{module} reaches {sorted(beyond)}"
 
 
-def test_the_environments_stand_on_the_core_bots_and_match() -> None:
-    """The agents' environments adapt the engine and seat the bots: they reach
-    the core, the bots and at most the match, and only the cli may import them."""
+def test_the_environments_stand_on_the_core_kernel_bots_and_match() -> None:
+    """The agents' environments adapt the engine (or its compiled twin, the
+    kernel) and seat the bots: they reach the core, the kernel, the bots and at
+    most the match, and only the cli may import them."""
     graph = imports()
     envs = [m for m in graph if part(m) == "env"]
     assert "skyjo.env.aec" in envs and "skyjo.engine" in graph["skyjo.env.table"]
     for module in envs:
         beyond = {part(target) for target in reached(graph, module)}
-        assert beyond <= {"core", "bots", "match", "env"}, f"{module} reaches {sorted(beyond)}"
+        allowed = {"core", "kernel", "bots", "match", "env"}
+        assert beyond <= allowed, f"{module} reaches {sorted(beyond)}"
     for module, targets in graph.items():
         if part(module) not in ("env", "cli"):
             assert not {t for t in targets if part(t) == "env"}, f"{module} imports the env"
 
 
-def test_the_batch_simulator_stands_on_the_core_and_the_bots() -> None:
-    """The batch simulator plays games on the kernel with compiled policies: it
-    reaches the core and the bots only, never a match, a tournament or an
-    interface (the tournament imports it, not the reverse)."""
+def test_the_batch_simulator_stands_on_the_core_the_kernel_and_the_bots() -> None:
+    """The batch simulator drives the kernel's game loop and compiled policies:
+    it reaches the core, the kernel and the bots only (which bot specs the
+    policies play), never a match, a tournament or an interface (the
+    tournament imports it, not the reverse)."""
     graph = imports()
     for module in (m for m in graph if part(m) == "batch"):
-        beyond = {part(target) for target in reached(graph, module)} - {"core", "bots", "batch"}
+        beyond = {part(target) for target in reached(graph, module)}
+        beyond -= {"core", "kernel", "bots", "batch"}
         assert not beyond, f"{module} reaches {sorted(beyond)}"
+
+
+def test_the_kernel_stands_on_the_core_alone() -> None:
+    """The compiled game is the engine's rules on arrays and what plays them: it
+    reaches the core only, never a bot, a driver or an interface."""
+    graph = imports()
+    kernel = [m for m in graph if part(m) == "kernel"]
+    assert {"skyjo.kernel.table", "skyjo.kernel.loop", "skyjo.kernel.encoding"} <= set(kernel)
+    for module in kernel:
+        beyond = {part(target) for target in reached(graph, module)} - {"core", "kernel"}
+        assert not beyond, f"{module} reaches {sorted(beyond)}"
+
+
+def test_only_the_kernel_compiles() -> None:
+    """Numba is imported by the modules of `skyjo.kernel` and by no other (the
+    drivers in bots, batch and env call the kernel's compiled functions)."""
+    compiling = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                found = [node.module or ""]
+            else:
+                continue
+            if any(module.split(".")[0] in ("numba", "llvmlite") for module in found):
+                compiling.add(name)
+    assert "skyjo.kernel.table" in compiling
+    assert {part(module) for module in compiling} == {"kernel"}, sorted(compiling)

@@ -14,7 +14,6 @@ from skyjo import kernel
 from skyjo.bots import make_bot
 from skyjo.bots.counting import pools, unseen_cards
 from skyjo.bots.determinize import Sampler, determinize
-from skyjo.bots.fastplay import LOWEST_CARD
 from skyjo.bots.playout_policy import PolicyBot
 from skyjo.bots.search import CRITICAL_DOWN, SearchBot, _Valuer, critical, placements
 from skyjo.engine import (
@@ -29,6 +28,7 @@ from skyjo.engine import (
     new_game,
     step,
 )
+from skyjo.kernel.playouts import LOWEST_CARD
 from skyjo.observation import Observation, observe
 from skyjo.rules import DECK, GRID_SIZE, Rules
 

@@ -13,10 +13,10 @@ import pytest
 from handmade import observation
 
 from skyjo.bots import BotError, bot_names, make_bot
-from skyjo.bots import valuation as va
 from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
+from skyjo.kernel import valuation as va
 from skyjo.match import Match, Seat
 from skyjo.observation import FACE_UP, observe
 from skyjo.rules import Rules

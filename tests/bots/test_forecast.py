@@ -1,5 +1,5 @@
-"""The forecast of round scores (`skyjo.bots.forecast`), the short playouts that
-end on it (`fastplay.play_turns`) and the search's `horizon` option."""
+"""The forecast of round scores (`skyjo.kernel.forecast`), the short playouts that
+end on it (`playouts.play_turns`) and the search's `horizon` option."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 from test_search_v2 import _positions, _turns  # tests/bots/, beside this file
 
 from skyjo import kernel
-from skyjo.bots import forecast
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchV2Bot, _Valuer, critical
 from skyjo.engine import Phase
+from skyjo.kernel import forecast
+from skyjo.kernel.playouts import EXPECTED, Playouts
 from skyjo.observation import observe
 from skyjo.rules import MAX_PLAYERS
 

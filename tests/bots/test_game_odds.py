@@ -1,4 +1,4 @@
-"""A two-player game's odds between rounds (`skyjo.bots.game_odds`), the script
+"""A two-player game's odds between rounds (`skyjo.kernel.game_odds`), the script
 that computes its table and the search's `odds` option."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from skyjo import kernel
-from skyjo.bots import game_odds
-from skyjo.bots.game_odds import LOW, REFERENCE, SIZE, chance, solve
 from skyjo.bots.search import SearchV2Bot, _Valuer
 from skyjo.engine import new_game
+from skyjo.kernel import game_odds
+from skyjo.kernel.game_odds import LOW, REFERENCE, SIZE, chance, solve
 from skyjo.observation import observe
 from skyjo.rules import Rules
 

@@ -13,13 +13,13 @@ import pytest
 
 from skyjo import kernel
 from skyjo.bots import BotError, bot_names, make_bot
-from skyjo.bots import playout_expected as pe
-from skyjo.bots import valuation as va
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.fastplay import EXPECTED, Playouts
 from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
 from skyjo.engine import Phase, State, new_game, step
+from skyjo.kernel import playout_expected as pe
+from skyjo.kernel import valuation as va
+from skyjo.kernel.playouts import EXPECTED, Playouts
 from skyjo.observation import observe
 from skyjo.rules import Rules
 

@@ -1,4 +1,4 @@
-"""The compiled valuation (skyjo.bots.valuation) on hand-built grids, against
+"""The compiled valuation (skyjo.kernel.valuation) on hand-built grids, against
 brute force: every ordering of a small pool's cards into the face-down places
 of a column, scored as RULES.md 2.9 scores it."""
 
@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from skyjo.bots import valuation as va
 from skyjo.bots.expected import ExpectedV2Bot, table
 from skyjo.engine import Phase, new_game, step
+from skyjo.kernel import valuation as va
 from skyjo.observation import observe
 from skyjo.rules import GRID_SIZE
 

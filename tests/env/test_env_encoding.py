@@ -1,63 +1,20 @@
-"""The observation array (skyjo.env.encoding): exactly what the seat may see."""
+"""The observation array from the engine (skyjo.env.encoding): exactly what the seat may
+see. That both encoders and the kernel's agree: tests/parity/test_encoding.py."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
-import pytest
+from played_states import states  # tests/played_states.py
 
-from skyjo.engine import DRAW, FLIP, SWAP, Phase, State, legal_actions, new_game, step
-from skyjo.env.encoding import Encoder, Layout, encode_observation
+from skyjo.engine import DRAW, new_game
+from skyjo.env.encoding import Encoder
+from skyjo.kernel.layout import Layout
 from skyjo.observation import FACE_DOWN, observe
 from skyjo.rules import GRID_SIZE, Rules
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
-
-
-def stalling(state: State, rng: random.Random) -> int:
-    """Exchange with a face-up card when there is one (so that rounds last and
-    the draw pile runs out), else any legal action."""
-    legal = legal_actions(state)
-    up = [a for a in legal if SWAP <= a < FLIP and not state.hidden[state.player] >> a - SWAP & 1]
-    return rng.choice(up) if state.held is not None and up else rng.choice(legal)
-
-
-#: The rules of the games `states` plays by default: rounds enough for every case.
-TARGET_150 = Rules(target_score=150)
-
-
-def states(players: int, games: int, seed: int, rules: Rules = TARGET_150) -> list[State]:
-    """Every state of a few games: the first round's 600 actions stall (a
-    reshuffle or more), then random legal actions."""
-    rng = random.Random(seed)
-    found = []
-    for game in range(games):
-        state = new_game(players, seed=seed + game, rules=rules)
-        while state.phase != Phase.GAME_OVER:
-            found.append(state)
-            stall = len(found) % 2000 < 600 and state.round == 0
-            state = step(state, stalling(state, rng) if stall else rng.choice(legal_actions(state)))
-        found.append(state)
-    return found
-
-
-@pytest.mark.parametrize(("players", "slots"), [(2, 0), (4, 0), (3, 8), (8, 0)])
-def test_the_fast_encoder_equals_the_one_built_from_the_observation(
-    players: int, slots: int
-) -> None:
-    """The reference reads only `observe(state, seat)`, which never holds a
-    face-down card: equal arrays mean the fast path shows no more."""
-    layout = Layout(players, slots)
-    encoder = Encoder(layout, Rules(target_score=150))
-    played = states(players, 3, seed=players)
-    assert any(s.reshuffles[-1] for s in played), "no reshuffle: pick other seeds"
-    for state in played[::2]:
-        for seat in range(players):
-            fast = encoder.encode(state, seat)
-            assert fast.dtype == np.int16 and fast.shape == (layout.size,)
-            np.testing.assert_array_equal(fast, encode_observation(observe(state, seat), layout))
 
 
 def test_face_down_cards_never_show() -> None:

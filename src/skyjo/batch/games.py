@@ -8,7 +8,7 @@ deck is `shuffle.shuffled_deck(key)`, each reshuffle `shuffle.shuffled(pile,
 key)`, each shuffle giving the next key, as `engine.start_round` and
 `engine.reshuffle` draw them), and seat s's bot has the generator of
 `random.Random(bot_seeds[i][s])`, as the Python bot made with that seed. The
-compiled loop (`skyjo.batch.loop.advance`) stops a table when it needs a
+compiled loop (`skyjo.kernel.loop.advance`) stops a table when it needs a
 deck or a reshuffle; this module shuffles it from the key and lets it go on.
 Each game comes back as a `BatchGame`: its rounds (`engine.RoundResult`),
 totals, turns, each seat's grid value after the deal and each of its turns
@@ -28,14 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from skyjo import kernel
-from skyjo.batch import loop
-from skyjo.batch.policies import POLICIES
-from skyjo.bots.fastplay import generator
 from skyjo.engine import GAME_INFO, RoundResult
+from skyjo.kernel import loop
+from skyjo.kernel.policies import POLICIES
+from skyjo.kernel.twister import WORDS, generator
 from skyjo.rules import DECK_SIZE, Rules
 from skyjo.shuffle import KeyChain
-
-_MT_WORDS = 625
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +84,7 @@ class _Game:
         return self.keys.order(size)
 
     def read(self, entries: list[int]) -> None:
-        """Take in the loop's log (`skyjo.batch.loop`)."""
+        """Take in the loop's log (`skyjo.kernel.loop`)."""
         n, i = self.players, 0
         while i < len(entries):
             entry = entries[i]
@@ -125,7 +123,7 @@ def play_seeded(
     pol = (
         np.stack([policy_codes(names) for names in seats]) if batch else np.zeros((0, n), np.int64)
     )
-    mt = np.zeros((batch, n, _MT_WORDS), np.int64)
+    mt = np.zeros((batch, n, WORDS), np.int64)
     for b in range(batch):
         for s in range(n):
             mt[b, s] = generator(random.Random(bot_seeds[b][s]))
@@ -180,7 +178,7 @@ def fast_state(batch: int, players: int, policy: str, seed: int, rules: Rules | 
     """The arrays of a fast run of `batch` tables (see `play_fast`)."""
     t = kernel.new_tables(batch, players, players=players, rules=rules or Rules())
     pol = np.full((batch, players), policy_codes([policy])[0], np.int64)
-    mt = np.zeros((0, players, _MT_WORDS), np.int64)
+    mt = np.zeros((0, players, WORDS), np.int64)
     words = np.random.SeedSequence(seed).generate_state(batch, dtype=np.uint64)
     fast = words | np.uint64(1)  # xorshift: never 0
     deck = np.zeros((batch, DECK_SIZE), np.int8)

@@ -21,13 +21,13 @@ import random
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from skyjo import kernel
 from skyjo.bots.counting import hidden_places, pools
 from skyjo.engine import DRAW, REVEAL, TAKE_DISCARD, Game, Phase, State, reshuffle, step
 from skyjo.events import History
-from skyjo.kernel import DRAW_END, DRAW_PILE, DRAW_TOP, HELD, Tables
+from skyjo.kernel import Tables
+from skyjo.kernel.playouts import lay_world
 from skyjo.observation import CLEARED, FACE_DOWN, Observation
 from skyjo.rules import COLS, GRID_SIZE
 
@@ -214,7 +214,7 @@ class Sampler:
         slot 1 after a reshuffle in the round (as `state` says), else 0."""
         if self._template is None:
             self._template = self._make_template()
-        _lay(self._template, t, b, self._seats, self._positions, cards, self.deal_held)
+        lay_world(self._template, t, b, self._seats, self._positions, cards, self.deal_held)
 
     def _make_template(self) -> Tables:
         """The table of `load` with nothing dealt: 0 at the face-down places, no
@@ -241,24 +241,6 @@ class Sampler:
             t.last_ender[0] = last.ender
             t.raw[0], t.scores[0], t.doubled[0] = last.raw, last.scores, last.doubled
         return t
-
-
-@njit(cache=True)
-def _lay(template, t, b, seats, positions, cards, deal_held):  # type: ignore[no-untyped-def]
-    """`Sampler.load`: table 0 of `template` into table b of `t`, then cards[i]
-    at (seats[i], positions[i]), the next card in hand if `deal_held`, the
-    rest as the draw pile, top first."""
-    kernel.copy_table(template, 0, t, b)
-    used = len(seats)
-    for i in range(used):
-        t.cells[b, seats[i], positions[i]] = cards[i]
-    if deal_held:
-        t.slots[b, HELD] = cards[used]
-        used += 1
-    for i in range(used, len(cards)):
-        t.piles[b, DRAW_PILE, i - used] = cards[i]
-    t.slots[b, DRAW_TOP] = 0
-    t.slots[b, DRAW_END] = len(cards) - used
 
 
 def opening_reveal(observation: Observation, rng: random.Random) -> int:

@@ -1,6 +1,6 @@
 """The `expected` bot: one-turn decisions on the exact expected score of a grid.
 
-Strategy (the valuation itself is `skyjo.bots.valuation`, compiled):
+Strategy (the valuation itself is `skyjo.kernel.valuation`, compiled):
 
 - exact card counting: the unseen cards are the 150 less every card in sight
   (face-up grid cards, the discard pile, which holds the removed columns, the
@@ -57,24 +57,19 @@ from typing import Any
 
 import numpy as np
 
-from skyjo.bots import valuation as va
 from skyjo.bots.base import Bot
 from skyjo.bots.counting import draw_pile_cards, pools
 from skyjo.bots.expected_v1 import ExpectedBot as ExpectedV1Bot
 from skyjo.engine import NEXT_ROUND, REVEAL, TAKE_DISCARD, Phase
+from skyjo.kernel import valuation as va
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
-
-#: The weight of the one-draw look-ahead. Paired 2p
-#: games (`research/paired.py`, fresh deals) measured 1.25 better by about two
-#: points of win share than 1, 1.5 as good, 1.75 and 2 worse (docs/research.md).
-LOOKAHEAD = 1.25
 
 _DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
 
 
 def counts(cards: Counter[int]) -> np.ndarray:
-    """A pool as `skyjo.bots.valuation` takes it: the count of each value."""
+    """A pool as `skyjo.kernel.valuation` takes it: the count of each value."""
     out = np.zeros(va.VALUES, np.int64)
     for value, count in cards.items():
         if count > 0:
@@ -104,10 +99,10 @@ def table(obs: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 class ExpectedV2Bot:
     """One-turn decisions on the exact expected score of a grid (see the
-    module's description). Options:
+    module's description). Options (`skyjo.kernel.valuation.Options` holds
+    their defaults; `counting` and `reveal_same_column` are the bot's own):
 
-    - `lookahead`: weight of the one-draw look-ahead (0: none; `LOOKAHEAD`,
-      1.25, by default);
+    - `lookahead`: weight of the one-draw look-ahead (0: none; 1.25 by default);
     - `pairs`, `singles`: weights of the potential of a pair, of one card over
       two face-down ones; `see_rate`: cards of a value it expects to be
       offered per turn, per copy unseen; `turns_rate`: turns left per
@@ -130,50 +125,15 @@ class ExpectedV2Bot:
     name = "expected"
 
     def __init__(
-        self,
-        seed: int,
-        lookahead: float = LOOKAHEAD,
-        down_bias: float = 0.0,
-        counting: int = 1,
-        clears: int = 1,
-        exact_draw: int = 1,
-        denial: float = 1.0,
-        ending: int = 1,
-        end_others: float = 0.5,
-        spread: float = 3.0,
-        tempo: float = 0.0,
-        pairs: float = 1.5,
-        singles: float = 0.5,
-        see_rate: float = 1.5,
-        turns_rate: float = 0.8,
-        patience: int = 40,
-        reveal_same_column: int = 0,
-        flip_bonus: float = 0.0,
-        down_cost: float = 0.0,
+        self, seed: int, counting: int = 1, reveal_same_column: int = 0, **options: Any
     ) -> None:
         self._rng = random.Random(seed)
         self.counting = counting
-        self.patience = patience
         self.reveal_same_column = reveal_same_column
-        params = np.zeros(va.NPARAMS)
-        params[va.LOOKAHEAD] = lookahead
-        params[va.DOWN_BIAS] = down_bias
-        params[va.CLEARS] = clears
-        params[va.DENIAL] = denial
-        params[va.ENDING] = ending
-        params[va.END_OTHERS] = end_others
-        params[va.SPREAD] = spread
-        params[va.EXACT_DRAW] = exact_draw
-        params[va.TEMPO] = tempo
-        params[va.PAIRS] = pairs
-        params[va.SINGLES] = singles
-        params[va.SEE_RATE] = see_rate
-        params[va.TURNS_RATE] = turns_rate
-        params[va.FLIP_BONUS] = flip_bonus
-        params[va.DOWN_COST] = down_cost
-        self._params = params
-        self._hurried = params.copy()
-        self._hurried[va.HURRY] = 1.0
+        settings = va.Options(**options)
+        self.patience = settings.patience
+        self._params = settings.params()
+        self._hurried = settings.params(hurried=True)
         self._round = -1
         self._turns = 0  # its turns so far in the round
 
@@ -190,13 +150,13 @@ class ExpectedV2Bot:
         return self.decision(obs)[0]
 
     def options(self) -> np.ndarray:
-        """A copy of its options as `skyjo.bots.valuation.decide` takes them
+        """A copy of its options as `skyjo.kernel.valuation.decide` takes them
         (`params`, indexed by LOOKAHEAD...), before a long round hurries it."""
         return self._params.copy()
 
     def decision(self, obs: Observation) -> tuple[int, np.ndarray]:
         """The action `choose` plays at a decision of a turn (not the opening
-        reveal) with the values it weighed (see `skyjo.bots.valuation.decide`:
+        reveal) with the values it weighed (see `skyjo.kernel.valuation.decide`:
         at the start of a turn, taking the discard's and drawing's), without
         counting a turn: a caller that uses it after `choose` in the same
         decision gets the same choice."""
@@ -221,7 +181,7 @@ class ExpectedV2Bot:
         return down, draw
 
     def arguments(self, obs: Observation) -> tuple[Any, ...]:
-        """The arguments of `skyjo.bots.valuation.choose` for this observation,
+        """The arguments of `skyjo.kernel.valuation.choose` for this observation,
         but the options: the table, the seat, the ender, the penalty, the pools,
         the discard's top (when it may be taken), the card in hand, whether drawn."""
         me = obs.viewer

@@ -16,8 +16,8 @@ ending. The `expected` bot's choice (one-turn expected value with card
 counting) is always a candidate: the default. Each candidate is played in many
 sampled worlds, the same worlds for every candidate (common random numbers),
 then the round is played out to its end on the rules kernel by the fast
-greedy policy of `skyjo.bots.playout_policy` for every player, the bot
-included (`skyjo.bots.fastplay`; after a "draw", the drawn card is first
+greedy policy of `skyjo.kernel.playout_greedy` for every player, the bot
+included (`skyjo.kernel.playouts`; after a "draw", the drawn card is first
 placed where the `expected` bot would put it). A playout
 is scored for the game, not the round: the round's scores with the ender's
 penalty applied give new totals; if the game ends there, the bot's share of
@@ -25,7 +25,7 @@ the win; otherwise an estimate of its chance to win from those totals, each
 opponent's lead taken as normally distributed over the rounds likely left
 (version 1 multiplies those chances as if independent; version 2, at three
 players or more, integrates over the bot's own future score, which they
-share: `_values`). The
+share: `skyjo.kernel.win_chance`). The
 budget is spread by successive halving (every candidate gets the same first
 share of playouts, then the worse half is dropped, and so on; the default is
 never dropped), and a candidate replaces the default only when it beats it by
@@ -58,17 +58,15 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from skyjo import kernel
-from skyjo.bots import forecast, game_odds, playout_expected
 from skyjo.bots.determinize import Sampler, opening_reveal
 from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.bots.expected_v1 import ExpectedBot
-from skyjo.bots.fastplay import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing, scratch
-from skyjo.bots.playout_policy import DEFAULT_POLICY, MEAN_CARD, Policy, params
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
-from skyjo.kernel import PENALTY, PHASE, PLAYERS, POSITIVE, TARGET, TOTALS
+from skyjo.kernel import forecast, game_odds, playout_expected, win_chance
+from skyjo.kernel.playout_greedy import DEFAULT_POLICY, MEAN_CARD, Policy, params
+from skyjo.kernel.playouts import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing, scratch
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE, MAX_PLAYERS
 
@@ -268,7 +266,7 @@ class SearchBot:
         paired difference (0 for the default itself). The budget is multiplied
         by `share`. With a `cut` (not -1), a playout stops after that many turns
         past the candidate move, its unfinished round valued by the forecast
-        (`skyjo.bots.forecast`). `halve` False: no halving, every candidate
+        (`skyjo.kernel.forecast`). `halve` False: no halving, every candidate
         played in every world (for tools that label each candidate)."""
         count = len(candidates)
         if count == 1:
@@ -356,7 +354,7 @@ class SearchV2Bot(SearchBot):
     """Search, version 2 (see the module's description): the new `expected` bot
     (`skyjo.bots.expected`) is the prior and the placer of drawn cards, the
     playouts are played by its choice on the kernel
-    (`skyjo.bots.playout_expected`, cheap settings: the look-ahead, of weight
+    (`skyjo.kernel.playout_expected`, cheap settings: the look-ahead, of weight
     `lookahead`, exact for the card to place only unless `full` is 1, and no
     exact draw expectation unless `exact_draw` is 1), the default budget is
     `TURNS_PER_OPPONENT_V2` simulated turns per other player, only critical
@@ -373,18 +371,18 @@ class SearchV2Bot(SearchBot):
     cost) and a wider critical set (`down=3`) measured no better than the
     defaults (docs/bots.md). `joint` (1): at three players or more, a playout's
     chance of winning the game is integrated over the bot's own future score
-    (`_values`); `joint=0` multiplies the pairwise chances as version 1 does
+    (`skyjo.kernel.win_chance`); `joint=0` multiplies the pairwise chances as version 1 does
     (which gives a player level with three others an eighth of the win, not
     a quarter). It is the sound model; on 240 4-player deals it changed the
     result of 10 and gained nothing measurable (docs/bots.md). `horizon` (0: off):
     with `calm` above 0, a calm decision's playouts stop `horizon` turns of
     every player past the candidate move, each player's unfinished round
-    valued by its forecast score (`skyjo.bots.forecast`, learned from
+    valued by its forecast score (`skyjo.kernel.forecast`, learned from
     self-play), so that they are far less noisy than whole-round ones; on 400
     2-player deals (`calm=1,horizon=2`) it gained nothing measurable (docs/bots.md).
     `odds` (0: off): at two players, a played-out round that does not end the
     game is worth the chance of winning from its totals by the exact
-    recursion over self-play round scores (`skyjo.bots.game_odds`) instead
+    recursion over self-play round scores (`skyjo.kernel.game_odds`) instead
     of the normal model, which is too sure of the leader; on 1,200 2-player
     deals it changed the result of 35 and gained nothing measurable (docs/bots.md).
     `prior` (from Python only): the `expected` bot to use as the prior, by
@@ -559,12 +557,13 @@ def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = 
 class _Valuer:
     """Scores played-out rounds for the viewer, for the game (see the module's
     description): its share of the win if the game ends, else its estimated
-    chance of winning from the new totals (`joint`: see `_values`)."""
+    chance of winning from the new totals (`joint`: see
+    `skyjo.kernel.win_chance.values`)."""
 
     def __init__(self, obs: Observation, joint: int = 0, odds: int = 0) -> None:
         self.me = obs.viewer
         #: at two players with `odds`, `game_odds`' table; else none (the normal model)
-        self.table = game_odds.shipped() if odds else _NO_TABLE
+        self.table = game_odds.shipped() if odds else win_chance.NO_TABLE
         #: what the leader of a round usually scores, by number of players
         self.leader_round = 22.0 + 5.0 * math.log2(obs.num_players)
         self.joint = joint
@@ -580,89 +579,9 @@ class _Valuer:
         """out[b], for each b of `order`: the value of table b's scored round
         (its TOTALS row: the totals before the round plus its scores); with
         `forecast_`, a round still in play counts its forecast scores
-        (`skyjo.bots.forecast`) instead."""
-        weights = forecast.WEIGHTS if forecast_ else _NO_WEIGHTS
-        _values(
+        (`skyjo.kernel.forecast`) instead."""
+        weights = forecast.WEIGHTS if forecast_ else win_chance.NO_WEIGHTS
+        win_chance.values(
             t, order, self.me, self.leader_round, ROUND_SPREAD, self.joint, out,
             weights, self.ints, self.feats, self.predicted, self.totals, self.table,
         )  # fmt: skip
-
-
-#: Gauss-Hermite nodes and weights (probabilists', weights summing to 1): the
-#: expectation over the viewer's own standard normal future in `_values`.
-_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(24)
-_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
-
-
-_ROUND_OVER = int(Phase.ROUND_OVER)
-#: No forecast: `_values` scores only played-out rounds.
-_NO_WEIGHTS = np.zeros((0, forecast.NFEATURES))
-#: No table of two-player odds: `_values` takes the normal model.
-_NO_TABLE = np.zeros((0, 0))
-
-
-@njit(cache=True)
-def _values(  # type: ignore[no-untyped-def]
-    t, order, me, leader_round, spread, joint, out, weights, ints, feats, predicted, totals, table
-):
-    """`_Valuer`, compiled: a round still in play (only with `weights`, a
-    short playout's) counts each player's forecast score
-    (`forecast.predict`) on top of the totals; then the game over (a total
-    at the target), the viewer's share of the lowest total; else its chance
-    of ending lower than every other player, each player's total over the
-    rounds likely left taken as normal, so that the difference of two players' has `spread` a round.
-    With two players that is one normal chance. With more, version 1
-    (`joint` 0) multiplies the chances of beating each other player as if
-    they were independent; `joint` 1 integrates over the viewer's own future
-    score (the part those chances share: Gauss-Hermite quadrature), which
-    gives a player level with three others a quarter, not an eighth. At
-    two players under the default ender's penalty, a non-empty `table`
-    (`game_odds`) gives the chance instead, by the exact recursion over
-    self-play round scores."""
-    for j in range(len(order)):
-        b = order[j]
-        n = t.slots[b, PLAYERS]
-        target = t.slots[b, TARGET]
-        for p in range(n):
-            totals[p] = t.seats[b, TOTALS, p]
-        if len(weights) and t.slots[b, PHASE] < _ROUND_OVER:
-            forecast.predict(t, b, weights, ints, feats, predicted)
-            for p in range(n):
-                totals[p] += predicted[p]
-        mine = totals[me]
-        highest = totals[0]
-        lowest = totals[0]
-        for p in range(1, n):
-            highest = max(highest, totals[p])
-            lowest = min(lowest, totals[p])
-        if highest >= target:
-            if mine != lowest:
-                out[b] = 0.0
-            else:
-                shared = 0
-                for p in range(n):
-                    shared += totals[p] == lowest
-                out[b] = 1.0 / shared
-            continue
-        if n == 2 and len(table) and t.slots[b, PENALTY] == POSITIVE:
-            out[b] = game_odds.chance(table, mine, totals[1 - me], target)
-            continue
-        rounds = max(1.0, 0.5 + (target - highest) / leader_round)
-        if joint == 0 or n == 2:
-            scale = 1.0 / (spread * math.sqrt(2.0 * rounds))
-            chance = 1.0
-            for o in range(n):
-                if o != me:
-                    chance *= 0.5 * (1.0 + math.erf((totals[o] - mine) * scale))
-            out[b] = chance
-            continue
-        each = spread * math.sqrt(rounds / 2.0)  # one player's spread
-        chance = 0.0
-        for q in range(len(_NODES)):
-            beat = _WEIGHTS[q]
-            for o in range(n):
-                if o != me:
-                    z = (totals[o] - mine) / each - _NODES[q]
-                    beat *= 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-            chance += beat
-        out[b] = chance

@@ -5,7 +5,7 @@
     gymnasium.make("skyjo/Skyjo-v0", opponents=["greedy", "expected"])  # one seat
 
 Both drive the engine (`skyjo.engine`) and hold no rule of their own; the
-observation array is `skyjo.env.encoding`'s. Importing this package registers
+observation array is `skyjo.kernel.layout`'s. Importing this package registers
 `skyjo/Skyjo-v0` with Gymnasium.
 """
 
@@ -14,8 +14,9 @@ from __future__ import annotations
 import gymnasium
 
 from skyjo.env.aec import env, raw_env
-from skyjo.env.encoding import DTYPE, Layout, encode_observation
+from skyjo.env.encoding import encode_observation
 from skyjo.env.single import ENV_ID, SkyjoEnv
+from skyjo.kernel.layout import DTYPE, Layout
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="skyjo.env.single:SkyjoEnv")

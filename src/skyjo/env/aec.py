@@ -15,7 +15,7 @@ in seat order, then turns of two actions each, DRAW or TAKE_DISCARD then
 where to put the card). The next round is dealt by the environment, so
 `NEXT_ROUND` is never legal in an observation.
 
-- `observe(agent)`: `{"observation": int16 array (skyjo.env.encoding's
+- `observe(agent)`: `{"observation": int16 array (skyjo.kernel.layout's
   layout), "action_mask": int8 array of the 39 engine actions}`, a fresh
   array each time; the mask is all zeros for an agent who is not to act.
 - Rewards: `reward="score"` gives each agent minus its round score at each
@@ -42,10 +42,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from skyjo.engine import GAME_INFO, NUM_ACTIONS, State
-from skyjo.env.encoding import DTYPE, Layout
 from skyjo.env.kernel_game import KernelGame
 from skyjo.env.ordering import Ordered
 from skyjo.env.table import NOTHING, Outcome, ReferenceGame, settings
+from skyjo.kernel.layout import DTYPE, Layout
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules

@@ -1,11 +1,6 @@
-"""The observation array: what one seat may see (RULES.md 2), as fixed-size numbers.
+"""The observation array (its layout: `skyjo.kernel.layout`) from the engine.
 
-`Layout(num_players, slots)` names every field of the array, its offset and
-size; docs/env.md describes each one. Seats are relative: slot 0 is the
-viewer, slot j the seat j places after it in the order of play (RULES.md 1),
-and slots past the table's players (`slots > num_players`) are padding.
-
-Two encoders build the same array:
+Two encoders build the same array from the engine:
 
 - `encode_observation(obs, layout)` from the engine's per-seat `Observation`
   (`skyjo.observation.observe`), which never holds a face-down value: the
@@ -17,100 +12,23 @@ Two encoders build the same array:
   of states, so the fast one shows no more than the observation does.
 
 Neither holds a rule: the legal actions, the phases and the scores are the
-engine's.
+engine's. The kernel's encoder (`skyjo.kernel.encoding`) builds it again
+from a kernel table.
 """
 
 from __future__ import annotations
 
 import struct
 from collections import Counter
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from skyjo.engine import DRAW, Phase, State
+from skyjo.kernel.layout import DTYPE, LOWEST, NUM_VALUES, SLOT_SIZE, Layout
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
-from skyjo.rules import CARD_COUNTS, CARD_VALUES, DECK_SIZE, ENDER_PENALTIES, GRID_SIZE, Rules
+from skyjo.rules import CARD_COUNTS, CARD_VALUES, ENDER_PENALTIES, GRID_SIZE, Rules
 
-#: The dtype of every observation array: every field is an exact small integer.
-DTYPE = np.int16
-#: Card values -2..12 index the count fields: value v is at v - LOWEST.
-LOWEST = min(CARD_VALUES)
-NUM_VALUES = len(CARD_VALUES)
-#: The bound of the totals field, int16's (a game would need some 1,900 rounds to pass it).
-TOTAL_BOUND = 2**15 - 1
-#: Per seat slot: 12 face-up values, 12 face-down flags, 12 cleared flags.
-SLOT_SIZE = 3 * GRID_SIZE
-_HIGHEST = max(CARD_VALUES)
 _PHASES = len(Phase)
-
-
-def _fields(slots: int) -> tuple[tuple[str, int, float, float], ...]:
-    """Each field: name, size, lowest and highest value."""
-    return (
-        *(("grids", GRID_SIZE, LOWEST, _HIGHEST), ("grids", 2 * GRID_SIZE, 0, 1)) * slots,
-        ("present", slots, 0, 1),
-        ("totals", slots, -TOTAL_BOUND - 1, TOTAL_BOUND),
-        ("to_act", slots, 0, 1),
-        ("ender", slots, 0, 1),
-        ("starter", slots, 0, 1),
-        ("visible_counts", NUM_VALUES, 0, max(CARD_COUNTS.values())),
-        ("draw_known_counts", NUM_VALUES, 0, max(CARD_COUNTS.values())),
-        ("discard_top", 1, LOWEST, _HIGHEST),
-        ("discard_size", 1, 0, DECK_SIZE),
-        ("draw_size", 1, 0, DECK_SIZE),
-        ("reshuffled", 1, 0, 1),
-        ("held_value", 1, LOWEST, _HIGHEST),
-        ("held_known", 1, 0, 1),
-        ("held_from_draw", 1, 0, 1),
-        ("held_from_discard", 1, 0, 1),
-        ("phase", _PHASES, 0, 1),
-        ("round", 1, 0, TOTAL_BOUND),
-        ("target_score", 1, 0, TOTAL_BOUND),
-        ("ender_penalty", len(ENDER_PENALTIES), 0, 1),
-    )
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where each field sits in the array of a `num_players` table with `slots`
-    seat slots (`slots >= num_players`; the default is the table's size)."""
-
-    num_players: int
-    slots: int = 0
-    offsets: dict[str, slice] = field(init=False, repr=False)
-    size: int = field(init=False)
-    low: np.ndarray = field(init=False, repr=False)
-    high: np.ndarray = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        slots = self.slots or self.num_players
-        if slots < self.num_players:
-            raise ValueError(f"{slots} slots cannot hold {self.num_players} players")
-        object.__setattr__(self, "slots", slots)
-        offsets, lows, highs, at = {}, [], [], 0
-        for name, size, low, high in _fields(slots):
-            first = offsets.get(name, slice(at, at)).start
-            offsets[name] = slice(first, at + size)
-            lows += [low] * size
-            highs += [high] * size
-            at += size
-        object.__setattr__(self, "offsets", offsets)
-        object.__setattr__(self, "size", at)
-        object.__setattr__(self, "low", np.array(lows, DTYPE))
-        object.__setattr__(self, "high", np.array(highs, DTYPE))
-
-    def start(self, name: str) -> int:
-        return self.offsets[name].start
-
-    def grid(self, slot: int, plane: int = 0) -> slice:
-        """Slot `slot`'s 12 values (plane 0), face-down flags (1) or cleared flags (2)."""
-        first = self.start("grids") + slot * SLOT_SIZE + plane * GRID_SIZE
-        return slice(first, first + GRID_SIZE)
-
-    def fields(self) -> list[tuple[str, int, int]]:
-        """(name, offset, size) of every field, in order."""
-        return [(name, s.start, s.stop - s.start) for name, s in self.offsets.items()]
 
 
 def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:

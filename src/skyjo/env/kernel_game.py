@@ -5,11 +5,13 @@
 Both play the same game from the same seed, and a test plays thousands of
 steps both ways and compares every observation, mask, reward and
 termination. No rule is written here: every action is `skyjo.kernel.step`
-(the kernel is the engine's rules on arrays, checked against the engine by
-`tests/test_kernel.py`), and chance is the engine's (RULES.md 5): each
-round's deck is `shuffle.shuffled_deck(key)` and each reshuffle
-`shuffle.shuffled(pile, key)` along the chain of keys that `new_game(n,
-seed=seed)` starts (`shuffle.KeyChain`, which feeds the batch simulator too).
+(the engine's rules on arrays, checked against the engine by
+`tests/parity/test_kernel.py`), played with the next observation in one
+compiled call (`skyjo.kernel.encoding.step_and_encode`), and chance is the
+engine's (RULES.md 5): each round's deck is `shuffle.shuffled_deck(key)` and
+each reshuffle `shuffle.shuffled(pile, key)` along the chain of keys that
+`new_game(n, seed=seed)` starts (`shuffle.KeyChain`, which feeds the batch
+simulator too).
 
 What the table adds to the rules is `Table`'s (see it): it deals the next
 round itself, turns a round's end into rewards, and stops a round at
@@ -25,55 +27,24 @@ seed and the actions played, brought up to date only when asked (for
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from skyjo import kernel
 from skyjo.actions import _integral
 from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
-from skyjo.env.encoding import Layout
-from skyjo.env.kernel_encoding import encode_table
 from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards
+from skyjo.kernel.encoding import (
+    BASE,
+    REFUSED,
+    RESHUFFLE,
+    TRUNCATED,
+    encode_table,
+    reshuffle_and_draw,
+    step_and_encode,
+)
+from skyjo.kernel.layout import Layout
 from skyjo.shuffle import KeyChain
 
-#: What `_play` says happened, packed with the seat to act: code * _BASE + seat.
-_OK, _ROUND_ENDED, _RESHUFFLE, _TRUNCATED, _ILLEGAL = range(5)
-_BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
 _GAME_OVER = int(Phase.GAME_OVER)
-
-
-@njit(cache=True)
-def _play(cells, seats, piles, slots, action, max_turns, num_slots, out, mask):  # type: ignore[no-untyped-def]
-    """`kernel.step` at table 0: what happened (above) and the seat to act;
-    when that is OK, `out` and `mask` get the observation of the seat to act
-    (`kernel_encoding.encode_table`), the one the environment is asked for
-    next. A turn that leaves the round going with `max_turns` turns played
-    truncates it (`Table`'s limit)."""
-    t = kernel.Tables(cells, seats, piles, slots)
-    status = kernel.step(t, 0, action)
-    if status == kernel.OK:
-        code = _OK
-        turn_done = kernel.SWAP <= action < kernel.NEXT_ROUND
-        if turn_done and slots[0, kernel.TURNS] >= max_turns:
-            code = _TRUNCATED
-    elif status == kernel.ROUND_ENDED:
-        code = _ROUND_ENDED
-    elif status == kernel.NEED_RESHUFFLE:
-        code = _RESHUFFLE
-    else:  # ILLEGAL, or NEXT_ROUND (NEED_DEAL), which the environment plays itself
-        code = _ILLEGAL
-    player = slots[0, kernel.PLAYER]
-    if code == _OK:
-        encode_table(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
-    return code * _BASE + player
-
-
-@njit(cache=True)
-def _reshuffle_and_draw(cells, seats, piles, slots, perm):  # type: ignore[no-untyped-def]
-    """The discard pile less its top becomes the draw pile in `perm`'s order,
-    then the player draws (RULES.md 2.7: the DRAW that found the pile empty)."""
-    t = kernel.Tables(cells, seats, piles, slots)
-    kernel.reshuffle_perm(t, 0, perm)
-    kernel.draw(t, 0)
 
 
 class KernelGame:
@@ -120,22 +91,24 @@ class KernelGame:
             action = self._checked(action)
         out, mask = np.empty(self.layout.size, np.int16), np.empty(NUM_ACTIONS, np.int8)
         cells, seats, piles, slots = self._arrays
-        said = _play(cells, seats, piles, slots, action, self._max_turns, self._slots, out, mask)
-        if said < _BASE:  # _OK: the most common case first
+        said = step_and_encode(
+            cells, seats, piles, slots, action, self._max_turns, self._slots, out, mask
+        )
+        if said < BASE:  # STEPPED: the most common case first
             self.player = said
             self._actions.append(action)
             self._ready = (said, {"observation": out, "action_mask": mask})
             return NOTHING
         self._ready = None
-        code, self.player = divmod(said, _BASE)
-        if code == _ILLEGAL:
+        code, self.player = divmod(said, BASE)
+        if code == REFUSED:
             self._refuse(action)
         self._actions.append(action)
-        if code == _RESHUFFLE:
+        if code == RESHUFFLE:
             order = self._keys.order(int(self._tables.discard_len[0]) - 1)
-            _reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
+            reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
             return NOTHING
-        if code == _TRUNCATED:
+        if code == TRUNCATED:
             return Outcome(truncated=True)
         done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
         n, t = self.num_players, self._tables

@@ -12,7 +12,7 @@ agent's action, then the bots' until the agent is to act again or the game
 is over.
 
 - Observations: `{"observation": int16 array, "action_mask": int8 array}`
-  (the layout of `skyjo.env.encoding`), the mask also in `info["action_mask"]`.
+  (the layout of `skyjo.kernel.layout`), the mask also in `info["action_mask"]`.
 - Rewards: those of `skyjo.env.table` for the agent's seat, summed over the
   bots' moves that follow its action (a round a bot ends scores then).
 - An illegal action (unmasked, as `check_env` sends them) ends the episode:
@@ -37,8 +37,9 @@ from gymnasium import spaces
 from skyjo.bots import Bot, factory, make_bot
 from skyjo.engine import GAME_INFO, NUM_ACTIONS, IllegalActionError, State, legal_actions
 from skyjo.env.aec import observation_space
-from skyjo.env.encoding import Encoder, Layout
+from skyjo.env.encoding import Encoder
 from skyjo.env.table import Masks, Outcome, Table, settings
+from skyjo.kernel.layout import Layout
 from skyjo.observation import observe
 from skyjo.render import render_observation
 from skyjo.rules import Rules

@@ -43,7 +43,8 @@ from skyjo.engine import (
     new_game,
     step,
 )
-from skyjo.env.encoding import Encoder, Layout
+from skyjo.env.encoding import Encoder
+from skyjo.kernel.layout import Layout
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 

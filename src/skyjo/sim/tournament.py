@@ -43,7 +43,7 @@ driving `skyjo.engine`, any bot), or by the batch simulator (`skyjo.batch`:
 compiled games on the rules kernel, for a lineup of `random`, `greedy`,
 `basic` and `expected` without options), which plays the same games from the same seed:
 the same deals, reshuffles, bot generators and so the same results, game for
-game (`tests/test_batch.py`). By default (`engine=None`) a tournament uses
+game (`tests/parity/test_batch.py`). By default (`engine=None`) a tournament uses
 the batch engine when every bot of its lineup allows it.
 
 Stalled games. The rules set no bound on a round's length, and bots may

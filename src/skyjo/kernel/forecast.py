@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from skyjo.bots import playout_expected
-from skyjo.bots import valuation as va
-from skyjo.kernel import CLEARED, ENDER, HIDDEN, PLAYER, PLAYERS
+from skyjo.kernel import playout_expected
+from skyjo.kernel import valuation as va
+from skyjo.kernel.table import CLEARED, ENDER, HIDDEN, PLAYER, PLAYERS
 from skyjo.rules import COLS, MAX_PLAYERS, ROWS
 
 #: The features of one player (see `features`), in this order.

@@ -3,28 +3,26 @@
 Numba's cache (`njit(cache=True)`) keys a compiled function on its own source
 file only (its modification time and size), but the compiled code of a
 function holds that of every compiled function it calls, from other modules
-too (the playouts inline the kernel's `place` and the policy's `choose`): an
+too (the playouts inline the table's `place` and the policy's `choose`), and
+the module-level values it reads (the encoder's offsets, from `layout`): an
 edited callee would leave its callers running stale code. So each compiled
 function is cached here under a stamp of its module's source and of every
-compiled module of the package that it imports, directly or through others
-(a module is compiled when it imports Numba's `njit`); each part of the stamp
-is a digest of the file's content.
+module of this package, and every compiled module of `skyjo`, that it
+imports, directly or through others (a module is compiled when it imports
+Numba's `njit`); each part of the stamp is a digest of the file's content.
 
-This is the one fix of the stale cache. It covers the package's compiled
-modules and every other file whose compiled functions import the package
-(`bench/kernel.py`, `bench/playouts.py`). It was chosen over dropping every
-cached file from the Makefile whenever a source changed (a `.numba-stamp`
-target, now gone) because it works however the code is run: a user who edits
-a file and runs `pytest`, a benchmark or `skyjo` directly, without `make`,
-gets recompiled callers, and only the functions whose stamp changed are
-compiled again; in CI a fresh clone has no cache, and a cache carried over
-from an earlier run is judged by the files' content, not by the times a
-checkout gives them. With `NUMBA_CACHE_DIR` set, the cache goes there, with
-the same stamps.
+This is the one fix of the stale cache, and it works however the code is
+run: a user who edits a file and runs `pytest`, a benchmark or `skyjo`
+directly, without `make`, gets recompiled callers, and only the functions
+whose stamp changed are compiled again; in CI a cache carried over from an
+earlier run is judged by the files' content, not by the times a checkout
+gives them. It also covers every other file whose compiled functions import
+the package (`bench/kernel.py`, `bench/playouts.py`). With `NUMBA_CACHE_DIR`
+set, the cache goes there, with the same stamps.
 
 Importing this module registers the locators; it must come before the first
 `njit(cache=True)` of a module that wants them: the package's compiled
-modules import it (or `skyjo.kernel`, which does) before compiling.
+modules import it (or `skyjo.kernel.table`, which does) before compiling.
 """
 
 from __future__ import annotations
@@ -38,7 +36,8 @@ from typing import Any
 
 from numba.core import caching, config
 
-_PACKAGE = Path(__file__).resolve().parent
+#: The `skyjo` package, whose modules an import names.
+_PACKAGE = Path(__file__).resolve().parents[1]
 
 
 @functools.cache
@@ -74,14 +73,16 @@ def _compiled(path: Path) -> bool:
 
 
 def _stamped_sources(path: Path) -> list[Path]:
-    """`path` and the compiled modules it imports, directly or not."""
+    """`path` and the modules it imports, directly or not, that are compiled or
+    of this package."""
     seen, todo = {path}, [path]
     while todo:
         for other in _imports(todo.pop()):
             if other not in seen:
                 seen.add(other)
                 todo.append(other)
-    return sorted(p for p in seen if p == path or _compiled(p))
+    kernel = _PACKAGE / "kernel"
+    return sorted(p for p in seen if p == path or p.is_relative_to(kernel) or _compiled(p))
 
 
 @functools.cache
@@ -91,7 +92,7 @@ def _digest(path: Path, mtime: float, size: int) -> str:
 
 class _PackageStamp:
     """A cache locator's stamp: the digests of the function's module and of the
-    compiled modules of the package it imports (see above)."""
+    modules it imports that are compiled or of this package (see above)."""
 
     _py_file: str
 

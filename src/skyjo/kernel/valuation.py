@@ -25,18 +25,19 @@ chance, the best improvement of any placement, or nothing). `choose` picks
 one turn's action from a whole table (every seat's grid), see its docstring;
 `decide` is the same, with the values weighed, and `decide_for` the same
 again with the look-ahead exact for one card value's placements only (the
-playouts' cheaper choice, `skyjo.bots.playout_expected`).
+playouts' cheaper choice, `playout_expected`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
-from skyjo.kernel import ALWAYS, NO_CARD, POSITIVE  # also: the package's compiled caches
+from skyjo.kernel.table import ALWAYS, NO_CARD, POSITIVE
 from skyjo.rules import CARD_VALUES, COLS, ROWS
 
 #: The lowest card value: a value v is counted at index v - LOWEST.
@@ -73,6 +74,65 @@ TURNS_RATE = 13  #: turns left in the round per face-down card of the player nea
 FLIP_BONUS = 14  #: points a discard-and-flip is credited beyond its expected score (0: none)
 DOWN_COST = 15  #: points each of the player's own face-down cards costs (0: none)
 NPARAMS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The `expected` bot's options (`skyjo.bots.expected.ExpectedV2Bot`
+    describes each), their defaults the bot's: the one copy that the bot and
+    its compiled twin (`skyjo.kernel.policies`) read. Each is the option of
+    `params` named the same in capitals, but `patience`: the bot's turns in a
+    round after which it hurries (HURRY)."""
+
+    #: Paired 2p games (`research/paired.py`, fresh deals) measured 1.25 better by
+    #: about two points of win share than 1, 1.5 as good, 1.75 and 2 worse
+    #: (docs/research.md).
+    lookahead: float = 1.25
+    down_bias: float = 0.0
+    clears: int = 1
+    denial: float = 1.0
+    ending: int = 1
+    end_others: float = 0.5
+    spread: float = 3.0
+    exact_draw: int = 1
+    tempo: float = 0.0
+    pairs: float = 1.5
+    singles: float = 0.5
+    see_rate: float = 1.5
+    turns_rate: float = 0.8
+    flip_bonus: float = 0.0
+    down_cost: float = 0.0
+    patience: int = 40
+
+    def params(self, hurried: bool = False) -> np.ndarray:
+        """The options as `decide` takes them, HURRY 1 when `hurried`."""
+        params = np.zeros(NPARAMS)
+        for name, index in _OPTION_INDEX.items():
+            params[index] = getattr(self, name)
+        params[HURRY] = hurried
+        return params
+
+
+#: The index in `params` of each option of `Options`.
+_OPTION_INDEX = {
+    "lookahead": LOOKAHEAD,
+    "down_bias": DOWN_BIAS,
+    "clears": CLEARS,
+    "denial": DENIAL,
+    "ending": ENDING,
+    "end_others": END_OTHERS,
+    "spread": SPREAD,
+    "exact_draw": EXACT_DRAW,
+    "tempo": TEMPO,
+    "pairs": PAIRS,
+    "singles": SINGLES,
+    "see_rate": SEE_RATE,
+    "turns_rate": TURNS_RATE,
+    "flip_bonus": FLIP_BONUS,
+    "down_cost": DOWN_COST,
+}
+#: The `expected` bot's options by default.
+DEFAULT_OPTIONS = Options()
 
 # --- `want` of `decide_for`: which placements get the exact look-ahead ----------
 ALL_VALUES = -1  #: every value's

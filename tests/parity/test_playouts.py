@@ -1,4 +1,4 @@
-"""The playouts (`skyjo.bots.fastplay`, the policy of `skyjo.bots.playout_policy`)
+"""The playouts (`skyjo.kernel.playouts`, the policy of `skyjo.kernel.playout_greedy`)
 play the rules of the engine, and play as they did before they ran on the kernel.
 
 - The differential test plays a world to the end of its round twice: in the
@@ -13,7 +13,7 @@ play the rules of the engine, and play as they did before they ran on the kernel
   column clears (in turns and at the final reveal) all happen, and at every
   player count under every `ender_penalty`.
 - The playouts at 28 seeded positions give what the code before the port
-  (its own copy of the rules in `fastplay`, and the plain Python reference
+  (its own copy of the rules in `skyjo.bots.fastplay`, and the plain Python reference
   `rollout.Table`) gave: raw scores, ender and turns of every candidate move,
   and the state of the reshuffles' generator afterwards.
 """
@@ -29,10 +29,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skyjo import kernel
-from skyjo.bots import fastplay
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.fastplay import GREEDY, LOWEST_CARD, Playouts, no_placing
-from skyjo.bots.playout_policy import DEFAULT_POLICY, Policy, PolicyBot, params, policy_action
+from skyjo.bots.playout_policy import PolicyBot, policy_action
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -47,6 +45,9 @@ from skyjo.engine import (
     step,
     step_with_events,
 )
+from skyjo.kernel import twister
+from skyjo.kernel.playout_greedy import DEFAULT_POLICY, Policy, params
+from skyjo.kernel.playouts import GREEDY, LOWEST_CARD, Playouts, no_placing
 from skyjo.observation import observe
 from skyjo.rules import COLS, COLUMNS, ENDER_PENALTIES, GRID_SIZE, MAX_PLAYERS, ROWS, Rules
 from skyjo.scoring import round_scores, score_grid
@@ -118,7 +119,7 @@ class EnginePlayout:
         return policy_action(self.state, self.policy, turns=self.turns)
 
     def first_move(self, move: tuple[int, int], placing: np.ndarray) -> None:
-        """`fastplay.first_move` on the engine."""
+        """`playouts.first_move` on the engine."""
         action, arg = move
         if action == DRAW:
             self.act(DRAW)
@@ -325,14 +326,14 @@ def test_the_compiled_shuffle_is_random_shuffle(seed: int, size: int, advance: i
     rng = random.Random(seed)
     for _ in range(advance):
         rng.getrandbits(1 + advance % 32)
-    mt = fastplay.generator(rng)
-    assert fastplay.as_random(mt).getstate() == rng.getstate()
+    mt = twister.generator(rng)
+    assert twister.as_random(mt).getstate() == rng.getstate()
     values = list(range(size))
     compiled = np.array(values, dtype=np.int64)
-    fastplay.shuffle(mt, compiled)
+    twister.shuffle(mt, compiled)
     rng.shuffle(values)
     assert compiled.tolist() == values
-    assert fastplay.as_random(mt).getstate() == rng.getstate()
+    assert twister.as_random(mt).getstate() == rng.getstate()
 
 
 def test_an_unknown_policy_is_refused() -> None:
@@ -630,11 +631,3 @@ def test_playouts_play_as_before_the_port() -> None:
             for b in order
         )
         assert (got, playouts.rng.getrandbits(32)) == (expected, bits), case
-
-
-def test_the_cached_loop_goes_stale_with_neither_the_policy_nor_the_kernel() -> None:
-    """The compiled loop inlines the policy and the kernel's rules: its cache is
-    stamped with their sources too (`skyjo.kernel`'s cache locator)."""
-    for function in (fastplay.play_out, fastplay.first_move, fastplay.play_moves):
-        names = [name for name, _ in function._cache._impl.locator.get_source_stamp()]
-        assert {"fastplay.py", "playout_policy.py", "kernel.py"} <= set(names)

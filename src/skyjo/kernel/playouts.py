@@ -1,37 +1,22 @@
-"""Playouts: the rest of a round played on the rules kernel by a playout policy.
+"""Playouts: the rest of a round played on the kernel's tables by a playout policy.
 
 The search bot values a candidate move by playing it in a sampled world, then
-the rest of the round with a fast policy for every player. The rules of those
-rounds are the kernel's (`skyjo.kernel`: `draw`, `take_discard`, `place`
-with its column clears and turn passing, `reshuffle`, `end_round` with the
-raw scores and the ender's penalty); this module is only the loop that asks a
-policy for each action and applies it, compiled with Numba. The policies
-live apart (`skyjo.bots.playout_policy`: `choose(t, b, prm, floats, ints) ->
-action`, which reads only what the player to act may see).
+the rest of the round with a fast policy for every player. The rules are the
+table's (`skyjo.kernel.table`); this module is only the loop that asks a
+policy for each action and hands it on. The policies live apart
+(`playout_greedy`, `playout_expected`: `choose(t, b, prm, floats, ints) ->
+action`, reading only what the player to act may see); another plugs in with
+a code and one branch in `_choose`.
 
-- `play_out(t, b, ...)` plays table b to the end of its round; `first_move`
-  plays a candidate move (a forced first turn) before it; `play_moves` plays
-  one candidate at each of several tables, each a copy of one sampled world.
-  `Playouts` calls them from Python.
-- A playout ends with the round (the kernel has scored it: the table's RAW
-  and SCORES rows hold the raw and final round scores, TOTALS the totals,
-  ENDER the ender, TURNS the turns played). A policy that would never end a
-  round (say, one that takes every discard and never turns a card) is stopped
-  after `give_up` turns a player, the round scored as it lies, with the player
-  to act as the ender if there is none.
-- When the draw pile is empty, the discard pile but its top card is shuffled
-  into a new draw pile (RULES.md 2.7, `kernel.reshuffle`) by the playouts'
-  generator: the state of a `random.Random` (a Mersenne Twister), stepped in
-  compiled code exactly as `random.Random.shuffle` would step it on the
-  pile, bottom first, whose last card becomes the top. So a seeded search is
-  deterministic, and plays as it did when Python shuffled.
-
-A second policy plugs in with a code (`GREEDY`...) and one branch in
-`_choose`: it takes the same table and arrays (its knobs in `prm`, its work
-space in `floats` and `ints`, which `scratch` sizes for every policy).
-
-The TURNS slot of a table counts the turns played since the playout began: a
-world to play out starts with 0 (the policies' patience counts from there).
+- A playout ends with the round: the table then holds its raw and final
+  scores, totals, ender and turns. A policy that would never end a round is
+  stopped after `give_up` turns a player, the round scored as it lies.
+- A reshuffle (RULES.md 2.7) shuffles the discard pile but its top with the
+  playouts' own `random.Random` generator, stepped in compiled code exactly
+  as `random.Random.shuffle` steps it (`skyjo.kernel.twister`): a seeded
+  search is deterministic, and plays as it did when Python shuffled.
+- The TURNS slot counts the turns since the playout began (a world starts
+  with 0): the policies' patience counts from there.
 """
 
 from __future__ import annotations
@@ -41,12 +26,14 @@ import random
 import numpy as np
 from numba import njit
 
-from skyjo import kernel
-from skyjo.bots import playout_expected, playout_policy
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
-from skyjo.kernel import (
+from skyjo.kernel import playout_expected, playout_greedy, table, twister
+from skyjo.kernel.table import (
     DISCARD_LEN,
     DISCARD_PILE,
+    DRAW_END,
+    DRAW_PILE,
+    DRAW_TOP,
     ENDER,
     HELD,
     NO_CARD,
@@ -59,8 +46,7 @@ from skyjo.kernel import (
 )
 from skyjo.rules import CARD_VALUES
 
-#: The playout policies, by code: the greedy one of `skyjo.bots.playout_policy`,
-#: the `expected` bot's choice of `skyjo.bots.playout_expected`.
+#: The playout policies, by code: `playout_greedy`'s and `playout_expected`'s.
 GREEDY = 0
 EXPECTED = 1
 #: Turns per player after which a playout stops, scored as it lies with the
@@ -74,8 +60,8 @@ PLACING_SIZE = max(CARD_VALUES) - LOWEST_CARD + 1
 
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """Work arrays (floats, ints) large enough for every policy."""
-    floats = max(playout_policy.FLOATS, playout_expected.FLOATS)
-    ints = max(playout_policy.INTS, playout_expected.INTS)
+    floats = max(playout_greedy.FLOATS, playout_expected.FLOATS)
+    ints = max(playout_greedy.INTS, playout_expected.INTS)
     return np.zeros(floats), np.zeros(ints, dtype=np.int64)
 
 
@@ -84,86 +70,17 @@ def no_placing() -> np.ndarray:
     return np.full(PLACING_SIZE, -1, dtype=np.int64)
 
 
-# --- the generator: random.Random's Mersenne Twister ----------------------------------
-
-#: The words of a Mersenne Twister's state; `mt[_N]` holds the index of the next.
-_N, _M = 624, 397
-
-
-@njit(cache=True)
-def _twist(mt):  # type: ignore[no-untyped-def]
-    """The next 624 words of MT19937's state (CPython's `genrand_uint32`)."""
-    for k in range(_N):
-        y = (mt[k] & 0x80000000) | (mt[(k + 1) % _N] & 0x7FFFFFFF)
-        word = mt[(k + _M) % _N] ^ (y >> 1)
-        if y & 1:
-            word ^= 0x9908B0DF
-        mt[k] = word
-
-
-@njit(cache=True)
-def _next32(mt):  # type: ignore[no-untyped-def]
-    """The generator's next 32-bit output, tempered."""
-    i = mt[_N]
-    if i >= _N:
-        _twist(mt)
-        i = 0
-    mt[_N] = i + 1
-    y = mt[i]
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    return y ^ (y >> 18)
-
-
-@njit(cache=True)
-def _below(mt, n):  # type: ignore[no-untyped-def]
-    """A random integer in [0, n), 0 < n < 2**32, as `random.Random._randbelow`:
-    getrandbits(k) for k the bit length of n, again while it is not below n."""
-    k = 0
-    while n >> k:
-        k += 1
-    r = _next32(mt) >> (32 - k)
-    while r >= n:
-        r = _next32(mt) >> (32 - k)
-    return r
+# --- the reshuffles ----------------------------------------------------------------
 
 
 @njit(cache=True)
 def _reshuffle(t, b, mt):  # type: ignore[no-untyped-def]
-    """Table b's draw pile is empty: reshuffle (`kernel.reshuffle`) the discard
+    """Table b's draw pile is empty: reshuffle (`table.reshuffle`) the discard
     pile but its top, in the order `random.Random.shuffle` of the pile (bottom
     first) would give with the generator `mt`, its last card on top."""
-    size = t.slots[b, DISCARD_LEN] - 1
-    pile = t.piles[b, DISCARD_PILE, :size].copy()
-    for i in range(size - 1, 0, -1):
-        j = _below(mt, i + 1)
-        pile[i], pile[j] = pile[j], pile[i]
-    kernel.reshuffle(t, b, pile[::-1])
-
-
-@njit(cache=True)
-def shuffle(mt, values):  # type: ignore[no-untyped-def]
-    """`random.Random.shuffle(values)` in place, with the generator `mt` (for tests)."""
-    for i in range(len(values) - 1, 0, -1):
-        j = _below(mt, i + 1)
-        values[i], values[j] = values[j], values[i]
-
-
-def generator(rng: random.Random) -> np.ndarray:
-    """The state of `rng` as the compiled generator takes it: 624 words, then
-    the index of the next (its own copy: `rng` does not move)."""
-    version, words, _ = rng.getstate()
-    if version != 3 or len(words) != _N + 1:
-        raise ValueError("not the state of a Mersenne Twister of random.Random")
-    return np.array(words, dtype=np.int64)
-
-
-def as_random(mt: np.ndarray) -> random.Random:
-    """A `random.Random` in the state of the compiled generator `mt`."""
-    rng = random.Random()
-    rng.setstate((3, tuple(mt.tolist()), None))
-    return rng
+    pile = t.piles[b, DISCARD_PILE, : t.slots[b, DISCARD_LEN] - 1].copy()
+    twister.shuffle(mt, pile)
+    table.reshuffle(t, b, pile[::-1])
 
 
 # --- the compiled loop --------------------------------------------------------------
@@ -173,7 +90,7 @@ def as_random(mt: np.ndarray) -> random.Random:
 def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
     """The action of `policy` for the player to act at table b."""
     if policy == GREEDY:
-        return playout_policy.choose(t, b, prm, floats, ints)
+        return playout_greedy.choose(t, b, prm, floats, ints)
     if policy == EXPECTED:
         return playout_expected.choose(t, b, prm, floats, ints)
     raise ValueError("unknown playout policy")
@@ -181,21 +98,21 @@ def _choose(policy, t, b, prm, floats, ints):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _draw(t, b, mt):  # type: ignore[no-untyped-def]
-    """Draw (`kernel.draw`), reshuffling the discard pile first when the draw
+    """Draw (`table.draw`), reshuffling the discard pile first when the draw
     pile is empty (RULES.md 2.7); the card."""
-    card = kernel.draw(t, b)
+    card = table.draw(t, b)
     if card == NO_CARD:
         _reshuffle(t, b, mt)
-        card = kernel.draw(t, b)
+        card = table.draw(t, b)
     return card
 
 
 @njit(cache=True)
 def _place(t, b, action):  # type: ignore[no-untyped-def]
-    """Finish the turn with a SWAP or FLIP action (`kernel.place`)."""
+    """Finish the turn with a SWAP or FLIP action (`table.place`)."""
     if action >= FLIP:
-        return kernel.place(t, b, action - FLIP, True)
-    return kernel.place(t, b, action - SWAP, False)
+        return table.place(t, b, action - FLIP, True)
+    return table.place(t, b, action - SWAP, False)
 
 
 @njit(cache=True)
@@ -217,13 +134,13 @@ def play_turns(t, b, policy, prm, floats, ints, mt, give_up, limit):  # type: ig
             if _choose(policy, t, b, prm, floats, ints) == DRAW:
                 _draw(t, b, mt)
             else:
-                kernel.take_discard(t, b)
+                table.take_discard(t, b)
         if _place(t, b, _choose(policy, t, b, prm, floats, ints)) == ROUND_ENDED:
             return ROUND_ENDED
         if t.slots[b, TURNS] >= give_up * n:
             if t.slots[b, ENDER] < 0:
                 t.slots[b, ENDER] = t.slots[b, PLAYER]
-            kernel.end_round(t, b)
+            table.end_round(t, b)
             return ROUND_ENDED
     return OK
 
@@ -240,7 +157,7 @@ def first_move(t, b, action, arg, placing, policy, prm, floats, ints, mt):  # ty
         if placed < 0:
             placed = _choose(policy, t, b, prm, floats, ints)
     elif action == TAKE_DISCARD:
-        kernel.take_discard(t, b)
+        table.take_discard(t, b)
         placed = arg
     else:
         placed = action
@@ -256,12 +173,30 @@ def play_moves(
     `world`, then the rest of its round, or `limit` more turns (-1: no limit)."""
     for j in range(len(order)):
         b = order[j]
-        kernel.copy_table(world, 0, t, b)
+        table.copy_table(world, 0, t, b)
         if (
             first_move(t, b, actions[b], args[b], placing, policy, prm, floats, ints, mt)
             != ROUND_ENDED
         ):
             play_turns(t, b, policy, prm, floats, ints, mt, give_up, limit)
+
+
+@njit(cache=True)
+def lay_world(template, t, b, seats, positions, cards, deal_held):  # type: ignore[no-untyped-def]
+    """A sampled world at table b of `t` (`skyjo.bots.determinize.Sampler.load`):
+    table 0 of `template`, then cards[i] at (seats[i], positions[i]), the next
+    card in hand if `deal_held`, the rest as the draw pile, top first."""
+    table.copy_table(template, 0, t, b)
+    used = len(seats)
+    for i in range(used):
+        t.cells[b, seats[i], positions[i]] = cards[i]
+    if deal_held:
+        t.slots[b, HELD] = cards[used]
+        used += 1
+    for i in range(used, len(cards)):
+        t.piles[b, DRAW_PILE, i - used] = cards[i]
+    t.slots[b, DRAW_TOP] = 0
+    t.slots[b, DRAW_END] = len(cards) - used
 
 
 # --- Python ------------------------------------------------------------------------
@@ -280,10 +215,10 @@ class Playouts:
         prm: np.ndarray | None = None,
         give_up: int = GIVE_UP,
     ) -> None:
-        self.mt = generator(rng)
+        self.mt = twister.generator(rng)
         self.policy = policy
         if prm is None:
-            prm = playout_expected.params() if policy == EXPECTED else playout_policy.params()
+            prm = playout_expected.params() if policy == EXPECTED else playout_greedy.params()
         self.prm = prm
         self.floats, self.ints = scratch()
         self.give_up = give_up
@@ -291,7 +226,7 @@ class Playouts:
     @property
     def rng(self) -> random.Random:
         """The reshuffles' generator as it now stands."""
-        return as_random(self.mt)
+        return twister.as_random(self.mt)
 
     def action(self, t: Tables, b: int) -> int:
         """The policy's action for the player to act at table b."""

@@ -9,7 +9,7 @@ scores. The random players draw often and exchange face-up cards often, so
 rounds last long enough to empty the draw pile, and they complete columns
 when they can, so columns clear during rounds and at the final reveal; the
 tests count both and check that they happened. The driver, `play_mirrored`,
-is in tests/kernel_mirror.py, the one copy that `bench/kernel.py` (`make
+is in tests/parity/kernel_mirror.py, the one copy that `bench/kernel.py` (`make
 kernel-check`) also runs, on 2,000 games.
 """
 
@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kernel_mirror import play_mirrored  # tests/kernel_mirror.py
+from kernel_mirror import play_mirrored  # tests/parity/kernel_mirror.py
 
-from skyjo import kernel, numba_cache
+from skyjo import kernel
 from skyjo.engine import (
     NEXT_ROUND,
     NUM_ACTIONS,
@@ -202,56 +201,3 @@ def test_the_batch_forms_are_the_single_table_ones() -> None:
                 kernel.deal(batch, b, deck)
                 kernel.deal(single, b, deck)
             assert kernel.view(batch, b) == kernel.view(single, b)
-
-
-# --- compiled caches ------------------------------------------------------------------
-
-
-def test_a_cached_function_is_stamped_with_the_compiled_modules_it_imports(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Numba keys a cached function on its own file; the package's locator adds
-    every compiled module its module imports, directly or through others, so
-    that editing a callee (a policy, the kernel) recompiles its callers."""
-    locator = kernel.place._cache._impl.locator
-    assert isinstance(locator, numba_cache._PackageStamp)
-    assert [name for name, _ in locator.get_source_stamp()] == ["kernel.py"]  # engine: not compiled
-
-    package = tmp_path / "skyjo"
-    (package / "bots").mkdir(parents=True)
-    (package / "bots" / "__init__.py").write_text("")
-    files = {
-        "caller.py": "from numba import njit\nfrom skyjo.bots import middle\n",
-        "bots/middle.py": "import skyjo.callee\nimport skyjo.plain\n",
-        "callee.py": "from numba import njit\n",
-        "plain.py": "x = 1\n",
-        "other.py": "from numba import njit\n",
-    }
-    for name, text in files.items():
-        (package / name).write_text(text)
-    monkeypatch.setattr(numba_cache, "_PACKAGE", package)
-    stamped = type(
-        "Locator", (numba_cache._PackageStamp,), {"_py_file": str(package / "caller.py")}
-    )()
-    before = stamped.get_source_stamp()
-    assert [name for name, _ in before] == ["callee.py", "caller.py"]  # by path
-    (package / "other.py").write_text("from numba import njit  # edited\n")
-    assert stamped.get_source_stamp() == before
-    (package / "callee.py").write_text("from numba import njit  # edited\n")
-    assert stamped.get_source_stamp() != before
-
-
-def test_a_file_outside_the_package_that_imports_it_is_stamped_too(tmp_path: Any) -> None:
-    """A benchmark's compiled function calling the kernel (bench/kernel.py) is
-    stamped with the kernel's source too; a file that does not import the
-    package is left to Numba's own locators."""
-    bench = tmp_path / "bench.py"
-    bench.write_text("from numba import njit\nfrom skyjo import kernel\n")
-    other = tmp_path / "other.py"
-    other.write_text("from numba import njit\nimport numpy\n")
-    assert numba_cache._PackageStamp._ours(str(bench))
-    assert not numba_cache._PackageStamp._ours(str(other))
-    stamped = type("Locator", (numba_cache._PackageStamp,), {"_py_file": str(bench)})()
-    kernel_py = Path(kernel.__file__).resolve()
-    by_path = [path.name for path in sorted([bench.resolve(), kernel_py])]  # wherever the clone is
-    assert [name for name, _ in stamped.get_source_stamp()] == by_path

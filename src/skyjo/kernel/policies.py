@@ -10,7 +10,7 @@ discard pile; `expected` also counts the unseen cards and, after a
 reshuffle, the known draw pile, RULES.md 2.7), and every random choice is a
 `random.Random.choice` over the same list in the same order (increasing
 positions or action ids), drawn from the seat's Mersenne Twister
-(`skyjo.bots.fastplay`'s compiled copy of `random.Random`). No rule is
+(`skyjo.kernel.twister`, `random.Random`'s generator compiled). No rule is
 written here: the legal actions the policies choose among are those of the
 engine (RULES.md 2.3 reveals, 2.5 a turn), read off the kernel's masks.
 
@@ -29,11 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skyjo.bots import fastplay, playout_expected
-from skyjo.bots import valuation as va
-from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP, TAKE_DISCARD, Phase
-from skyjo.kernel import (
+from skyjo.kernel import playout_expected, twister
+from skyjo.kernel import valuation as va
+from skyjo.kernel.table import (
     CLEARED,
     DISCARD_LEN,
     DISCARD_PILE,
@@ -61,12 +60,10 @@ _FACE_DOWN_GUESS = 5
 #: `basic`'s thresholds (`BasicBot.take_at_most`, `keep_below`).
 BASIC_TAKE_AT_MOST = 5
 BASIC_KEEP_BELOW = 5
-#: `expected`'s options as `valuation.decide` takes them (its defaults), and
+#: `expected`'s options by default as `valuation.decide` takes them, and
 #: hurried (after `patience` of its turns in a round): rows 0 and 1.
-_EXPECTED_BOT = ExpectedV2Bot(0)
-EXPECTED_PARAMS = np.stack([_EXPECTED_BOT.options(), _EXPECTED_BOT.options()])
-EXPECTED_PARAMS[1, va.HURRY] = 1.0
-EXPECTED_PATIENCE = _EXPECTED_BOT.patience
+EXPECTED_PARAMS = np.stack([va.DEFAULT_OPTIONS.params(), va.DEFAULT_OPTIONS.params(hurried=True)])
+EXPECTED_PATIENCE = va.DEFAULT_OPTIONS.patience
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +99,7 @@ def below(mt, fast, b, p, n):  # type: ignore[no-untyped-def]
         fast[b] = x
         r = (x * np.uint64(2685821657736338717)) >> np.uint64(32)
         return np.int64((r * np.uint64(n)) >> np.uint64(32))
-    return fastplay._below(mt[b, p], n)
+    return twister.below(mt[b, p], n)
 
 
 @njit(cache=True, inline="always")

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-import skyjo.numba_cache  # noqa: F401  (before the first njit: the stale-cache fix)
+import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
 
 #: The target score the table is computed for (RULES.md 3's default).
 REFERENCE = 100

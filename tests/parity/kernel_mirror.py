@@ -6,8 +6,8 @@ the engine's decks and reshuffle orders, and checks after every step that
 both hold the same table (`kernel.view` against `kernel.engine_view`), the
 same legal actions, and at each round's end the same raw and final scores
 (RULES.md 2.9, 2.10); a difference fails an assertion. One copy for both
-callers: the tests (`tests/test_kernel.py`) and `bench/kernel.py` (`make
-kernel-check`, 2,000 games), which puts tests/ on its path to import it.
+callers: the tests (`tests/parity/test_kernel.py`) and `bench/kernel.py` (`make
+kernel-check`, 2,000 games), which puts tests/parity/ on its path to import it.
 A plain module, imported as `kernel_mirror` (as `helpers` is).
 """
 

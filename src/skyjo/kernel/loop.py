@@ -3,7 +3,7 @@
 `advance` plays every table of a batch on: each table's game, deal to
 reveals to turns to reshuffles to round ends to the next round to the game's
 end, in one compiled call, the players' actions from the compiled policies
-(`skyjo.batch.policies`), every rule from the kernel (`skyjo.kernel`:
+(`skyjo.kernel.policies`), every rule from the kernel (`skyjo.kernel.table`:
 `deal`, `reveal`, `draw`, `take_discard`, `place` with its column clears
 and turn passing, `reshuffle_perm`, `end_round`). Nothing here is a rule: the
 loop only asks who acts and what they choose, and hands it to the kernel.
@@ -44,10 +44,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from skyjo import kernel
-from skyjo.batch.policies import act, below
 from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Phase
-from skyjo.kernel import (
+from skyjo.kernel import table
+from skyjo.kernel.policies import act, below
+from skyjo.kernel.table import (
     CLEARED,
     DISCARD_LEN,
     DOUBLED,
@@ -162,7 +162,7 @@ def _fast_perm(mt, fast, b, perm, size):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _deal(t, b, deck, log, log_len, counts):  # type: ignore[no-untyped-def]
-    kernel.deal(t, b, deck[b])
+    table.deal(t, b, deck[b])
     counts[b, TURNS_IN_ROUND] = 0
     counts[b, ROUNDS] += 1
     if log.shape[1]:
@@ -173,9 +173,9 @@ def _deal(t, b, deck, log, log_len, counts):  # type: ignore[no-untyped-def]
 def _place(t, b, p, action, log, log_len, counts):  # type: ignore[no-untyped-def]
     """Finish the turn (`kernel.place`), log it; whether the round ended."""
     if action >= FLIP:
-        ended = kernel.place(t, b, action - FLIP, True) == ROUND_ENDED
+        ended = table.place(t, b, action - FLIP, True) == ROUND_ENDED
     else:
-        ended = kernel.place(t, b, action - SWAP, False) == ROUND_ENDED
+        ended = table.place(t, b, action - SWAP, False) == ROUND_ENDED
     counts[b, TURNS_IN_ROUND] += 1
     counts[b, TURNS] += 1
     if log.shape[1]:
@@ -197,8 +197,8 @@ def _play(t, b, pol, mt, fast, deck, perm, status, log, log_len, counts, max_tur
             _fast_deck(mt, fast, b, deck)
         _deal(t, b, deck, log, log_len, counts)
     elif st == NEED_RESHUFFLE:
-        kernel.reshuffle_perm(t, b, perm[b])
-        kernel.draw(t, b)
+        table.reshuffle_perm(t, b, perm[b])
+        table.draw(t, b)
     while True:
         phase = t.slots[b, PHASE]
         if phase == _GAME_OVER:
@@ -206,21 +206,21 @@ def _play(t, b, pol, mt, fast, deck, perm, status, log, log_len, counts, max_tur
         p = t.slots[b, PLAYER]
         action = act(pol[b, p], t, b, p, mt, fast)  # the one decision site
         if phase == _REVEAL:
-            kernel.reveal(t, b, action - REVEAL)
+            table.reveal(t, b, action - REVEAL)
         elif phase == _ROUND_OVER:  # NEXT_ROUND (random draws for it too)
             if not fastmode:
                 return NEED_DEAL
             _fast_deck(mt, fast, b, deck)
             _deal(t, b, deck, log, log_len, counts)
         elif action == DRAW:
-            if kernel.draw(t, b) == NO_CARD:
+            if table.draw(t, b) == NO_CARD:
                 if not fastmode:
                     return NEED_RESHUFFLE
                 _fast_perm(mt, fast, b, perm, t.slots[b, DISCARD_LEN] - 1)
-                kernel.reshuffle_perm(t, b, perm[b])
-                kernel.draw(t, b)
+                table.reshuffle_perm(t, b, perm[b])
+                table.draw(t, b)
         elif action == TAKE_DISCARD:
-            kernel.take_discard(t, b)
+            table.take_discard(t, b)
         elif (
             not _place(t, b, p, action, log, log_len, counts)
             and counts[b, TURNS_IN_ROUND] >= max_turns
@@ -268,5 +268,5 @@ def _advance(t, pol, mt, fast, deck, perm, status, log, log_len, counts, max_tur
             if counts[b, GAMES] >= games:
                 status[b] = st
                 break
-            kernel.start_game(t, b, t.slots[b, PLAYERS], t.slots[b, PENALTY], t.slots[b, TARGET])
+            table.start_game(t, b, t.slots[b, PLAYERS], t.slots[b, PENALTY], t.slots[b, TARGET])
             status[b] = NEED_DEAL

@@ -1,4 +1,6 @@
-"""The kernel's observation array (skyjo.env.kernel_encoding): Encoder.encode's, exactly."""
+"""The encoders agree: the engine's fast one (`skyjo.env.encoding.Encoder`) with
+the one built from the observation, and the kernel's (`skyjo.kernel.encoding`)
+with the engine's, array for array."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import random
 
 import numpy as np
 import pytest
-from test_env_encoding import TARGET_150, stalling, states  # tests/env, on the path
+from played_states import TARGET_150, stalling, states  # tests/played_states.py
 
 from skyjo import kernel
 from skyjo.engine import (
@@ -19,8 +21,10 @@ from skyjo.engine import (
     new_game,
     step,
 )
-from skyjo.env.encoding import Encoder, Layout
-from skyjo.env.kernel_encoding import encode_table, offsets, size
+from skyjo.env.encoding import Encoder, encode_observation
+from skyjo.kernel.encoding import encode_table, offsets, size
+from skyjo.kernel.layout import Layout
+from skyjo.observation import observe
 from skyjo.rules import DECK, Rules
 
 
@@ -54,6 +58,23 @@ def test_offsets_are_the_layouts(slots: int) -> None:
         layout = Layout(players, slots)
         assert offsets(slots) == {name: s.start for name, s in layout.offsets.items()}
         assert size(slots) == layout.size
+
+
+@pytest.mark.parametrize(("players", "slots"), [(2, 0), (4, 0), (3, 8), (8, 0)])
+def test_the_fast_encoder_equals_the_one_built_from_the_observation(
+    players: int, slots: int
+) -> None:
+    """The reference reads only `observe(state, seat)`, which never holds a
+    face-down card: equal arrays mean the fast path shows no more."""
+    layout = Layout(players, slots)
+    encoder = Encoder(layout, Rules(target_score=150))
+    played = states(players, 3, seed=players)
+    assert any(s.reshuffles[-1] for s in played), "no reshuffle: pick other seeds"
+    for state in played[::2]:
+        for seat in range(players):
+            fast = encoder.encode(state, seat)
+            assert fast.dtype == np.int16 and fast.shape == (layout.size,)
+            np.testing.assert_array_equal(fast, encode_observation(observe(state, seat), layout))
 
 
 #: (players, table seats, layout slots, rules, seed): the seeds give games with

@@ -2,8 +2,8 @@
 kernel table, for the search's playouts.
 
 `choose(t, b, prm, floats, ints)` (compiled, the signature of
-`skyjo.bots.playout_policy.choose`) is the action of the player to act at
-table b, chosen by `skyjo.bots.valuation.decide` as the `expected` bot
+`playout_greedy.choose`) is the action of the player to act at
+table b, chosen by `valuation.decide` as the `expected` bot
 chooses from an observation. It never peeks: the pools are counted from what
 that player can see on the table:
 
@@ -34,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skyjo.bots import valuation as va
 from skyjo.engine import DRAW
-from skyjo.kernel import (
+from skyjo.kernel import valuation as va
+from skyjo.kernel.table import (
     CLEARED,
     DISCARD_LEN,
     DISCARD_PILE,
@@ -72,7 +72,7 @@ NPRM = _FULL + 1
 FLOATS = 3
 _DOWN, _DRAWN = 0, va.VALUES
 #: Where `pools` counts the face-down pool and the draw pool in `ints` (for
-#: other compiled readers of the same pools, `skyjo.bots.forecast`).
+#: other compiled readers of the same pools: `forecast`, `policies`).
 DOWN_POOL, DRAW_POOL = _DOWN, _DRAWN
 _CELLS = 2 * va.VALUES
 _MASKS = _CELLS + MAX_PLAYERS * GRID_SIZE

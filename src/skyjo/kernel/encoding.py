@@ -1,4 +1,4 @@
-"""The observation array of a kernel table (`skyjo.kernel`), compiled with Numba.
+"""The observation array of a kernel table, compiled.
 
 `encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask)`
 writes into `out` what `seat` may see of table b (RULES.md 2), exactly the
@@ -13,7 +13,7 @@ this round (2.7), of the draw pile; the piles' tops and sizes; the card in
 hand when the viewer may see it (2.5: its own draw, or the discard pile's
 top); the phase, the round, and the rules' variants (2.10, 3). `mask` gets the
 legal actions (`kernel.legal_mask`) when the table is `live` and `seat` is to
-act, else zeros. A test (`tests/env/test_env_kernel_encoding.py`) checks that
+act, else zeros. A test (`tests/parity/test_encoding.py`) checks that
 both encoders give the same array, and the engine's legal actions, on every
 state of games with reshuffles, cards drawn by others, cleared columns and
 round and game ends, for 2 to 8 players, padded layouts and the variants.
@@ -37,10 +37,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import skyjo.numba_cache  # noqa: F401  (before the first njit: the stale-cache fix)
-from skyjo.engine import DRAW, NUM_ACTIONS, Phase
-from skyjo.env.encoding import LOWEST, NUM_VALUES, SLOT_SIZE, Layout
-from skyjo.kernel import (
+import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
+from skyjo.engine import DRAW, NEXT_ROUND, NUM_ACTIONS, SWAP, Phase
+from skyjo.kernel import table
+from skyjo.kernel.layout import LOWEST, NUM_VALUES, SLOT_SIZE, Layout
+from skyjo.kernel.table import (
     CLEARED,
     DISCARD_LEN,
     DISCARD_PILE,
@@ -61,6 +62,7 @@ from skyjo.kernel import (
     STARTER,
     TARGET,
     TOTALS,
+    TURNS,
     Tables,
     legal_mask,
 )
@@ -239,3 +241,46 @@ def _relative(p, seat, n):  # type: ignore[no-untyped-def]
     """Seat p's slot for the viewer `seat` at a table of n seats."""
     j = p - seat
     return j + n if j < 0 else j
+
+
+# --- a step and the next observation, for the AEC environment ---------------------
+
+#: What `step_and_encode` says happened, packed with the seat to act: code * BASE + seat.
+STEPPED, ROUND_SCORED, RESHUFFLE, TRUNCATED, REFUSED = range(5)
+BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
+
+
+@njit(cache=True)
+def step_and_encode(cells, seats, piles, slots, action, max_turns, num_slots, out, mask):  # type: ignore[no-untyped-def]
+    """`table.step` at table 0 (`skyjo.env.kernel_game.KernelGame`): what happened
+    and the seat to act, packed; when that is STEPPED, `out` and `mask` get the
+    observation of the seat to act, the one the environment is asked for next,
+    in one call from Python. A turn that leaves the round going with
+    `max_turns` turns played truncates it (`skyjo.env.table.Table`'s limit).
+    NEXT_ROUND is REFUSED: the environment deals the next round itself."""
+    t = Tables(cells, seats, piles, slots)
+    status = table.step(t, 0, action)
+    if status == table.OK:
+        code = STEPPED
+        turn_done = SWAP <= action < NEXT_ROUND
+        if turn_done and slots[0, TURNS] >= max_turns:
+            code = TRUNCATED
+    elif status == table.ROUND_ENDED:
+        code = ROUND_SCORED
+    elif status == table.NEED_RESHUFFLE:
+        code = RESHUFFLE
+    else:
+        code = REFUSED
+    player = slots[0, PLAYER]
+    if code == STEPPED:
+        encode_table(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
+    return code * BASE + player
+
+
+@njit(cache=True)
+def reshuffle_and_draw(cells, seats, piles, slots, perm):  # type: ignore[no-untyped-def]
+    """The DRAW that found table 0's draw pile empty: the discard pile less its
+    top becomes the draw pile in `perm`'s order, then the player draws (RULES.md 2.7)."""
+    t = Tables(cells, seats, piles, slots)
+    table.reshuffle_perm(t, 0, perm)
+    table.draw(t, 0)

@@ -1,0 +1,21 @@
+"""The compiled game: the rules of `skyjo.engine` on arrays, and everything that
+plays them in compiled code (Numba). No module outside this package compiles.
+
+- `table`: the tables and their rules (`step`...), handed on here, so that
+  `kernel.new_tables`, `kernel.step` name them; `cache`: Numba's on-disk
+  cache, kept fresh after an edit;
+- `twister`: `random.Random`'s generator in compiled code;
+- `playouts`: the rest of a round played by a playout policy (the search's),
+  `playout_greedy` and `playout_expected` those policies, `valuation` the
+  `expected` bot's valuation and options, `forecast` and `game_odds` what a
+  playout's end is worth, `win_chance` the search's value of a played-out
+  table;
+- `policies` and `loop`: the bots as compiled policies and the batch
+  simulator's game loop;
+- `layout` and `encoding`: the agents' observation array and its encoder.
+
+The Python drivers stand outside: `skyjo.bots`, `skyjo.batch`, `skyjo.env`.
+"""
+
+from skyjo.kernel.table import *  # noqa: F403
+from skyjo.kernel.table import __all__ as __all__
