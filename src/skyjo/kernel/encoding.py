@@ -1,35 +1,22 @@
 """The observation array of a kernel table, compiled.
 
-`encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask)`
-writes into `out` what `seat` may see of table b (RULES.md 2), exactly the
-array that `Encoder(Layout(players, num_slots), rules).encode(state, seat)`
-(`skyjo.env.encoding`) builds from the engine state the table holds, field
-by field and in the same order: per seat slot, relative to the viewer (slot j
-is seat (seat + j) % players, the order of play, RULES.md 1), the 12 face-up
-values, 12 face-down flags and 12 cleared flags (RULES.md 2.6), padding slots
-all zero; present; totals (RULES.md 3); to_act, ender (2.8) and starter (2.4)
-as relative one-hots; the counts of the face-up cards and, after a reshuffle
-this round (2.7), of the draw pile; the piles' tops and sizes; the card in
-hand when the viewer may see it (2.5: its own draw, or the discard pile's
-top); the phase, the round, and the rules' variants (2.10, 3). `mask` gets the
-legal actions (`kernel.legal_mask`) when the table is `live` and `seat` is to
-act, else zeros. A test (`tests/parity/test_encoding.py`) checks that
-both encoders give the same array, and the engine's legal actions, on every
-state of games with reshuffles, cards drawn by others, cleared columns and
-round and game ends, for 2 to 8 players, padded layouts and the variants.
+`encode_table` writes what one seat may see of a table (RULES.md 2): exactly
+the array that `skyjo.env.encoding.Encoder` builds from the engine state the
+table holds, field by field (`layout`; docs/env.md), and the legal actions
+(`table.legal_mask`) when the seat is to act. `tests/parity/test_encoding.py`
+checks both on every state of games with reshuffles, cards drawn by others,
+cleared columns and round and game ends, for 2 to 8 players, padded layouts
+and the variants. Like `Encoder.encode`, it reads the face-down cards only to
+subtract them from the counts and never copies one into the array: the array
+shows no more than `skyjo.observation.observe`.
 
-Like `Encoder.encode`, it reads the face-down cards only to subtract them
-from the counts (what is face up is the 150 cards less those face down, in
-the draw pile, or drawn by someone else and not yet placed) and never copies
-one into the array: the array shows no more than `skyjo.observation.observe`.
-
-For a caller that steps one table at a time (a PettingZoo environment), where
-each argument of a call from Python costs: the arguments are the four arrays
-of `kernel.Tables` and ints (a `Tables` namedtuple costs a microsecond to
-dispatch), `out` (int16, `Layout.size` entries) and `mask` (int8,
-`engine.NUM_ACTIONS`) may come from `np.empty`, as every entry is written,
-and nothing is allocated. The offsets are those of `Layout`: each field sits
-at a + m * num_slots (`offsets` gives them).
+It serves a caller that steps one table at a time from Python (a PettingZoo
+environment), where each argument costs: it takes the four arrays of
+`Tables` and ints (a `Tables` namedtuple costs a microsecond to dispatch),
+writes every entry of `out` and `mask` (which may come from `np.empty`) and
+allocates nothing; `step_and_encode` plays a step and encodes the next
+observation in the same call. The offsets are `layout`'s: each field sits at
+a + m * num_slots (`offsets`).
 """
 
 from __future__ import annotations

@@ -1,108 +1,28 @@
-"""The rules of a Skyjo round as array code, compiled with Numba: one copy for
-every fast user (the search bot's playouts, a vectorized simulator).
+"""The rules of a Skyjo round on arrays, compiled: the engine's twin for every
+fast user (the search's playouts, the batch simulator, the agents' environment).
 
-The engine (`skyjo.engine`) is the reference; this module is the same rules
-on NumPy arrays with a leading batch dimension, so that B tables live side by
-side and a compiled loop can play any of them. A test
-(`tests/test_kernel.py`) drives the engine with random legal actions and
-mirrors every action here, reshuffles and column clears included, for every
-player count and every `ender_penalty` variant, and checks that both hold the
-same table after every step and the same scores at every round's end
-(`make kernel-check` runs it on 2,000 games).
+The engine (`skyjo.engine`) is the reference: these are its rules on NumPy
+arrays with a leading batch dimension, so that B tables live side by side and
+one compiled loop plays any of them. `tests/parity/test_kernel.py` mirrors
+random games of the engine here, at every player count and under every
+variant, and checks that both hold the same table after every step (`make
+kernel-check` runs it on 2,000 games).
 
-The kernel has no random numbers of its own: a deal takes the deck
-(`deal`), a reshuffle takes the new draw pile (`reshuffle`) or a permutation
-of the discard pile (`reshuffle_perm`), both from the caller, as the
-engine's `start_round(state, deck)` and `reshuffle(state, order)` do. So a
-caller that feeds the engine's decks and reshuffles gets the engine's game.
+Chance is the caller's, as the engine's `start_round(state, deck)` and
+`reshuffle(state, order)` take it: `deal` takes the deck, `reshuffle` the new
+draw pile (`reshuffle_perm`: a permutation of the discard pile). A caller that
+feeds the engine's decks and reshuffles gets the engine's game.
 
-The tables (`Tables`, built by `new_tables`), for B tables of at most P seats
-each (table b has `players[b]` seats, 2 to P), are four arrays, so that a
-compiled function takes few arguments (each part has a named view in Python,
-`t.hidden` for t.seats[:, HIDDEN], `t.player` for t.slots[:, PLAYER]...):
-
-- `cells` (B, P, 12) int8: each seat's 12 cards, row by row (index = row * 4
-  + col, RULES.md 5); a cleared card keeps its value, as in the engine.
-- `seats` (B, NSEATS = 5, P) int32, per seat: HIDDEN, a bitmask of its face-down
-  positions (bit k: the card at k); CLEARED, of its cleared positions; RAW and
-  SCORES, its raw and final scores in the last scored round; TOTALS.
-- `piles` (B, 2, 150) int8: the DRAW_PILE row holds the draw pile at
-  [DRAW_TOP, DRAW_END), top first (the engine's draw_pile[draw_top:]); the
-  DISCARD_PILE row holds the discard pile at [0, DISCARD_LEN), top last.
-- `slots` (B, NSLOTS) int32, the table's numbers: DRAW_TOP, DRAW_END,
-  DISCARD_LEN; HELD, the card in hand (NO_CARD when none), and SOURCE, where
-  it came from (engine.DRAW, engine.TAKE_DISCARD, or -1); PLAYER, the seat to
-  act; ENDER, who ended the round (-1: nobody yet); PHASE, an `engine.Phase`;
-  PLAYERS, the number of seats; the rules: PENALTY, `ender_penalty` as an
-  index of `rules.ENDER_PENALTIES` (POSITIVE, ALWAYS, NONE), and TARGET,
-  `target_score`; ROUND, the round's index from 0 (-1 before the first
-  deal); STARTER, who started it (-1 until the reveals are done);
-  LAST_ENDER, who ended the last scored round (-1: none yet); TURNS, the
-  turns finished in this round (for a playout's patience); RESHUFFLES in this
-  round; DOUBLED, whether the last scored round's ender was doubled.
-
-The functions, each on table b of `t` (compiled, `nopython`), with the rules
-they implement:
-
-- `start_game(t, b, players, penalty, target)`: a new game, before its first
-  deal (RULES.md 1: 2 to 8 players; 2.10, 3: the variants).
-- `deal(t, b, deck)`: deal a round from a 150-card deck, top first: seat i gets
-  deck[12i : 12i+12] face down, the next card starts the discard pile, the rest
-  is the draw pile (RULES.md 2.1, 2.2, 5).
-- `reveal(t, b, k)`: an opening reveal; after the last one, the starter:
-  round 1 the highest two-card total, the lowest seat on a tie, later rounds
-  the last ender (RULES.md 2.3, 2.4).
-- `draw(t, b)`: draw the top of the draw pile into the hand, or return
-  NO_CARD, changing nothing, when the draw pile is empty (RULES.md 2.5, 2.7):
-  the caller then reshuffles and draws again.
-- `reshuffle(t, b, order)` / `reshuffle_perm(t, b, perm)`: the discard pile
-  less its top card becomes the draw pile in the given order, top first; the
-  top card stays (RULES.md 2.7). `reshuffle` checks that `order` holds exactly
-  those cards and that the draw pile is empty (ValueError otherwise).
-- `take_discard(t, b)`: take the top of the discard pile (RULES.md 2.5).
-- `place(t, b, k, flip)`: finish a turn at position k: exchange the held card
-  with k (face up or down; the old card goes face up on the discard pile), or,
-  with a drawn card only, discard it and turn up k (RULES.md 2.5); then
-  `clear_column` for k's column (2.6) and `pass_turn` (2.8). `swap` and `flip`
-  name its two forms.
-- `clear_column(t, b, p, col)`: three face-up equal cards in a column that is
-  not cleared go on top of the discard pile, top to bottom, and the column is
-  cleared (RULES.md 2.6; every value, -2 and 0 included).
-- `pass_turn(t, b)`: a player with no face-down card left at the end of their
-  turn ends the round, if nobody has (the first one only); play passes to the
-  next seat; when it comes back to the ender, the others having had exactly
-  one more turn, `end_round` (RULES.md 1, 2.8).
-- `end_round(t, b)`: every face-down card is turned up; in seat order, then
-  column order, columns of three equal cards are cleared onto the discard
-  pile (RULES.md 2.9: this counts); raw scores; the ender's penalty
-  (`round_scores`); totals; game over when a total reaches the target
-  (RULES.md 3). The ender is then the player to act, as in the engine.
-- `final_raw(t, b, p)`: seat p's raw score if the round ended now: every
-  uncleared card counts, face-down ones included, except a column of three
-  equal cards (RULES.md 2.9); what `end_round` writes in `raw`.
-- `round_scores(raw, n, ender, penalty, scores)`: the ender's penalty on the
-  first n raw scores: "positive" doubles an ender's score above 0 when some
-  other score is equal or lower, "always" whatever its sign, "none" never
-  (RULES.md 2.10; `scoring.round_scores`); returns whether it doubled.
-- `legal(t, b, action)` / `legal_mask(t, b, out)`: the engine's legal actions,
-  in its flat action space (REVEAL + k, DRAW, TAKE_DISCARD, SWAP + k, FLIP + k,
-  NEXT_ROUND; `engine.legal_actions`).
-- `step(t, b, action)`: apply one action of that space, as `engine.step`
-  does, and say what happened: OK, ROUND_ENDED (the round was scored: phase
-  ROUND_OVER or GAME_OVER), NEED_RESHUFFLE (DRAW on an empty draw pile: nothing
-  changed; `reshuffle`, then DRAW again), NEED_DEAL (NEXT_ROUND: nothing
-  changed; `deal` the next deck), or ILLEGAL (nothing changed).
-- `copy_table(src, sb, dst, db)`: table sb of `src` into table db of `dst`
-  (same P), e.g. one sampled world copied once per candidate move.
-
-Batch forms: `start_game_batch(t, players, penalty, target)`,
-`deal_batch(t, decks)`, `step_batch(t, actions, status)` and
-`legal_mask_batch(t, out)` loop over the tables in one compiled call.
-
-In Python: `new_tables(batch, ...)` allocates tables; `load_state(t, b,
-state)` copies an engine `State` into table b; `view(t, b)` and
-`engine_view(state)` give the same comparable `TableView` (grids, face-down
-and cleared masks, piles, hand, seats, scores) of a table and of a state.
+`Tables` holds B tables of at most P seats in four arrays, so that a compiled
+function takes few arguments: `cells` (each seat's 12 cards, row by row:
+index row * 4 + col, RULES.md 5; a cleared card keeps its value, as in the
+engine), `seats` (per seat: the rows HIDDEN... below), `piles` (the draw pile
+top first, the discard pile top last) and `slots` (a table's numbers: the
+columns DRAW_TOP... below). Each function works on table b of `t`, and says
+which rule it plays; `step` plays one action of the engine's flat action
+space, as `engine.step`, and says what happened (OK...). `view` and
+`engine_view` give a table and an engine state as the same comparable
+`TableView`.
 """
 
 from __future__ import annotations
@@ -137,77 +57,6 @@ from skyjo.rules import (
     check_player_count,
 )
 
-#: What `skyjo.kernel` hands on: the tables and their rules.
-__all__ = [
-    "ALWAYS",
-    "CLEARED",
-    "DISCARD_LEN",
-    "DISCARD_PILE",
-    "DOUBLED",
-    "DRAW_END",
-    "DRAW_PILE",
-    "DRAW_TOP",
-    "ENDER",
-    "HELD",
-    "HIDDEN",
-    "ILLEGAL",
-    "LAST_ENDER",
-    "NEED_DEAL",
-    "NEED_RESHUFFLE",
-    "NONE",
-    "NO_CARD",
-    "NSEATS",
-    "NSLOTS",
-    "OK",
-    "PENALTY",
-    "PHASE",
-    "PILE",
-    "PLAYER",
-    "PLAYERS",
-    "POSITIVE",
-    "RAW",
-    "RESHUFFLES",
-    "ROUND",
-    "ROUND_ENDED",
-    "SCORES",
-    "SOURCE",
-    "STARTER",
-    "TARGET",
-    "TOTALS",
-    "TURNS",
-    "TableView",
-    "Tables",
-    "as_deck",
-    "clear_column",
-    "copy_table",
-    "deal",
-    "deal_batch",
-    "draw",
-    "end_round",
-    "engine_view",
-    "final_raw",
-    "flip",
-    "legal",
-    "legal_mask",
-    "legal_mask_batch",
-    "load_state",
-    "new_tables",
-    "pass_turn",
-    "penalty_code",
-    "place",
-    "reshuffle",
-    "reshuffle_perm",
-    "reveal",
-    "round_scores",
-    "start_game",
-    "start_game_batch",
-    "step",
-    "step_batch",
-    "swap",
-    "take_discard",
-    "view",
-]
-
 #: `held` when no card is held; what `draw` returns on an empty draw pile.
 NO_CARD = -100
 #: What `step` (and `place`, `pass_turn`, `reveal`) return.
@@ -232,13 +81,22 @@ _COLUMN_CELLS = np.array(COLUMNS, dtype=np.int64)
 _COLUMN_MASK = np.array([sum(1 << k for k in column) for column in COLUMNS], dtype=np.int64)
 
 
-#: The rows of `Tables.seats`: per seat, bitmasks of the face-down and the
-#: cleared positions, the last scored round's raw and final scores, the totals.
+#: The rows of `Tables.seats`, per seat: bitmasks (bit k: the card at k) of the
+#: face-down and of the cleared positions; the last scored round's raw and
+#: final scores; the totals.
 HIDDEN, CLEARED, RAW, SCORES, TOTALS = range(5)
 NSEATS = 5
-#: The rows of `Tables.piles`.
+#: The rows of `Tables.piles`: the draw pile at [DRAW_TOP, DRAW_END), top first
+#: (the engine's draw_pile[draw_top:]); the discard pile at [0, DISCARD_LEN), top last.
 DRAW_PILE, DISCARD_PILE = range(2)
-#: The columns of `Tables.slots`: a table's numbers.
+#: The columns of `Tables.slots`: a table's numbers. HELD: the card in hand
+#: (NO_CARD: none), SOURCE where it came from (engine.DRAW, engine.TAKE_DISCARD,
+#: -1); PLAYER to act; ENDER of the round (-1: nobody yet); PHASE, an
+#: `engine.Phase`; the rules' PENALTY (a code below) and TARGET score; ROUND
+#: from 0 (-1 before the first deal); STARTER (-1 until the reveals are done);
+#: LAST_ENDER of the last scored round (-1: none); TURNS finished in the round
+#: (a playout's patience counts them) and its RESHUFFLES; DOUBLED: whether the
+#: last scored round's ender was.
 (DRAW_TOP, DRAW_END, DISCARD_LEN, HELD, SOURCE, PLAYER, ENDER, PHASE, PLAYERS, PENALTY,
  TARGET, ROUND, STARTER, LAST_ENDER, TURNS, RESHUFFLES, DOUBLED) = range(17)  # fmt: skip
 NSLOTS = 17
@@ -255,8 +113,8 @@ class _Part:
 
 
 class Tables(NamedTuple):
-    """B tables of at most P seats, as four arrays (see the module's
-    docstring); each part has a named view for Python (`t.player[b]`)."""
+    """B tables of at most P seats, as four arrays (see the module); each part
+    has a named view for Python (`t.player[b]`)."""
 
     cells: np.ndarray  #: (B, P, 12) int8
     seats: np.ndarray  #: (B, NSEATS, P) int32: HIDDEN, CLEARED, RAW, SCORES, TOTALS
@@ -871,3 +729,75 @@ def load_state(t: Tables, b: int, state: State) -> None:
 def as_deck(cards: Any) -> np.ndarray:
     """A deck (or pile) as the kernel takes it: an int8 array."""
     return np.asarray(cards, dtype=np.int8)
+
+
+#: What `skyjo.kernel` hands on: the tables and their rules.
+__all__ = [
+    "ALWAYS",
+    "CLEARED",
+    "DISCARD_LEN",
+    "DISCARD_PILE",
+    "DOUBLED",
+    "DRAW_END",
+    "DRAW_PILE",
+    "DRAW_TOP",
+    "ENDER",
+    "HELD",
+    "HIDDEN",
+    "ILLEGAL",
+    "LAST_ENDER",
+    "NEED_DEAL",
+    "NEED_RESHUFFLE",
+    "NONE",
+    "NO_CARD",
+    "NSEATS",
+    "NSLOTS",
+    "OK",
+    "PENALTY",
+    "PHASE",
+    "PILE",
+    "PLAYER",
+    "PLAYERS",
+    "POSITIVE",
+    "RAW",
+    "RESHUFFLES",
+    "ROUND",
+    "ROUND_ENDED",
+    "SCORES",
+    "SOURCE",
+    "STARTER",
+    "TARGET",
+    "TOTALS",
+    "TURNS",
+    "TableView",
+    "Tables",
+    "as_deck",
+    "clear_column",
+    "copy_table",
+    "deal",
+    "deal_batch",
+    "draw",
+    "end_round",
+    "engine_view",
+    "final_raw",
+    "flip",
+    "legal",
+    "legal_mask",
+    "legal_mask_batch",
+    "load_state",
+    "new_tables",
+    "pass_turn",
+    "penalty_code",
+    "place",
+    "reshuffle",
+    "reshuffle_perm",
+    "reveal",
+    "round_scores",
+    "start_game",
+    "start_game_batch",
+    "step",
+    "step_batch",
+    "swap",
+    "take_discard",
+    "view",
+]
