@@ -5,6 +5,7 @@ hand-built observation where switching it off changes the move."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
+from skyjo.kernel import policies
 from skyjo.kernel import valuation as va
 from skyjo.match import Match, Seat
 from skyjo.observation import FACE_UP, observe
@@ -239,3 +241,27 @@ def test_a_down_cost_prefers_moves_that_turn_cards_up() -> None:
     assert make_bot("expected:lookahead=1", 1).choose(obs) == SWAP + 0
     chosen = make_bot("expected:lookahead=1,down_cost=6", 1).choose(obs)
     assert chosen != SWAP + 0 and (chosen >= FLIP or obs.status[0][chosen - SWAP] != FACE_UP)
+
+
+def test_the_bot_and_its_compiled_twin_read_one_set_of_options() -> None:
+    """The bot's defaults are `valuation.Options`', the ones the batch simulator's
+    compiled `expected` plays (`policies.EXPECTED_PARAMS`, hurried in its second
+    row, and its patience); each option lands at the index of its name, and an
+    unknown one is refused by name."""
+    bot = ExpectedV2Bot(1)
+    np.testing.assert_array_equal(bot.options(), va.DEFAULT_OPTIONS.params())
+    np.testing.assert_array_equal(policies.EXPECTED_PARAMS[0], bot.options())
+    hurried = bot.options()
+    hurried[va.HURRY] = 1.0
+    np.testing.assert_array_equal(policies.EXPECTED_PARAMS[1], hurried)
+    assert policies.EXPECTED_PATIENCE == bot.patience == va.DEFAULT_OPTIONS.patience == 40
+    defaults = va.DEFAULT_OPTIONS.params()
+    for option in dataclasses.fields(va.Options):
+        if option.name == "patience":
+            assert make_bot("expected:patience=7", 1).patience == 7  # type: ignore[attr-defined]
+            continue
+        params = make_bot(f"expected:{option.name}=77", 1).options()  # type: ignore[attr-defined]
+        changed = np.flatnonzero(params != defaults).tolist()
+        assert changed == [getattr(va, option.name.upper())], option.name
+    with pytest.raises(BotError, match=r"bad options for bot 'expected:speed=2'.*'speed'"):
+        make_bot("expected:speed=2", 1)
