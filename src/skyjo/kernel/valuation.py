@@ -25,7 +25,9 @@ chance, the best improvement of any placement, or nothing). `choose` picks
 one turn's action from a whole table (every seat's grid), see its docstring;
 `decide` is the same, with the values weighed, and `decide_for` the same
 again with the look-ahead exact for one card value's placements only (the
-playouts' cheaper choice, `playout_expected`).
+playouts' cheaper choice, `playout_expected`). `Options` are the `expected`
+bot's options with their defaults, as the bot and its compiled twin
+(`policies`) both read them.
 """
 
 from __future__ import annotations
