@@ -206,6 +206,11 @@ def _join_bits(masks: Any) -> int:
 
 
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
+#: Each field's index in a `State`: a step copies the fields (`[*state]`),
+#: sets those it changes and builds the next state with `_new` (the hot path:
+#: `_replace` takes seven times as long).
+_PHASE, _PLAYER, _HELD, _SOURCE, _CELLS, _HIDDEN_BITS, _CLEARED_BITS = range(7)
+_DRAW_PILE, _DRAW_TOP, _DISCARD_PILE, _ENDER, _NUM_PLAYERS, _HISTORY, _GAME = range(7, 14)
 
 
 # --- dealing ----------------------------------------------------------------
@@ -510,23 +515,22 @@ def _at(seat: int, k: int) -> dict[str, Any]:
 def _reveal(state: State, k: int, events: list[Event] | None) -> State:
     """Turn up one of the two opening cards (RULES.md 2.3); after the last
     reveal, the starter is chosen (RULES.md 2.4)."""
-    (phase, p, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    fields = [*state]
+    p, cells = fields[_PLAYER], fields[_CELLS]
     shift = GRID_SIZE * p
     if events is not None:
         events.append(Event("revealed", p, cells[shift + k], k))
-    hidden_bits &= ~(1 << (shift + k))
-    history = history.plus(REVEAL + k)
-    following = p
+    hidden_bits = fields[_HIDDEN_BITS] = fields[_HIDDEN_BITS] & ~(1 << (shift + k))
+    fields[_HISTORY] = fields[_HISTORY].plus(REVEAL + k)
     if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
         following = p + 1
-        if following == num_players:  # every player has revealed: the round starts
+        if following == fields[_NUM_PLAYERS]:  # every player has revealed: the round starts
+            game = fields[_GAME]
             following = _starter(cells, hidden_bits, game.results)
-            phase = _TURNS
-            game = game._replace(starter=following)
-    return _new(State, (phase, following, held, source, cells, hidden_bits, cleared_bits,
-                        draw_pile, draw_top, discard, ender, num_players, history,
-                        game))  # fmt: skip
+            fields[_PHASE] = _TURNS
+            fields[_GAME] = game._replace(starter=following)
+        fields[_PLAYER] = following
+    return _new(State, fields)
 
 
 def _starter(cells: tuple[int, ...], hidden_bits: int, results: tuple[RoundResult, ...]) -> int:
@@ -546,26 +550,26 @@ def _draw(state: State, events: list[Event] | None) -> State:
     (RULES.md 2.5, 2.7)."""
     if state.draw_top == len(state.draw_pile):
         state = _reshuffle(state, None, events)
-    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard_pile, ender, num_players, history, game) = state  # fmt: skip
-    card = draw_pile[draw_top]
+    fields = [*state]
+    top = fields[_DRAW_TOP]
+    card = fields[_HELD] = fields[_DRAW_PILE][top]
     if events is not None:
-        events.append(Event("drew", player, card))
-    return _new(State, (phase, player, card, DRAW, cells, hidden_bits, cleared_bits, draw_pile,
-                        draw_top + 1, discard_pile, ender, num_players, history.plus(DRAW),
-                        game))  # fmt: skip
+        events.append(Event("drew", fields[_PLAYER], card))
+    fields[_SOURCE], fields[_DRAW_TOP] = DRAW, top + 1
+    fields[_HISTORY] = fields[_HISTORY].plus(DRAW)
+    return _new(State, fields)
 
 
 def _take_discard(state: State, events: list[Event] | None) -> State:
     """Take the top card of the discard pile (RULES.md 2.5)."""
-    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard_pile, ender, num_players, history, game) = state  # fmt: skip
-    card = discard_pile[-1]
+    fields = [*state]
+    discard_pile = fields[_DISCARD_PILE]
+    card = fields[_HELD] = discard_pile[-1]
     if events is not None:
-        events.append(Event("took_discard", player, card))
-    return _new(State, (phase, player, card, TAKE_DISCARD, cells, hidden_bits, cleared_bits,
-                        draw_pile, draw_top, discard_pile[:-1], ender, num_players,
-                        history.plus(TAKE_DISCARD), game))  # fmt: skip
+        events.append(Event("took_discard", fields[_PLAYER], card))
+    fields[_SOURCE], fields[_DISCARD_PILE] = TAKE_DISCARD, discard_pile[:-1]
+    fields[_HISTORY] = fields[_HISTORY].plus(TAKE_DISCARD)
+    return _new(State, fields)
 
 
 def reshuffle(
@@ -624,11 +628,12 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
     left ends the round (2.8); and the round ends when play comes back to the
     ender. `step` has checked that the action is legal.
     """
-    (phase, p, held, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    fields = [*state]
+    p, held, cells = fields[_PLAYER], fields[_HELD], fields[_CELLS]
+    discard, ender, cleared_bits = fields[_DISCARD_PILE], fields[_ENDER], fields[_CLEARED_BITS]
     shift = GRID_SIZE * p
     i = shift + k
-    hidden_bits &= ~(1 << i)
+    hidden_bits = fields[_HIDDEN_BITS] & ~(1 << i)
     if flip:
         discard += (held,)
         if events is not None:
@@ -651,15 +656,16 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
             discard += (a, b, c)
             if events is not None:
                 events.append(Event("column_cleared", p, a, col, (a, b, c)))
-    history = history.plus(action)
     if ender is None and not mine:
-        ender = p
-        phase = _FINAL_TURNS
+        ender = fields[_ENDER] = p
+        fields[_PHASE] = _FINAL_TURNS
         if events is not None:
             events.append(Event("final_turns", p))
-    following = p + 1 if p + 1 < num_players else 0
-    state = _new(State, (phase, following, None, -1, cells, hidden_bits, cleared_bits, draw_pile,
-                         draw_top, discard, ender, num_players, history, game))  # fmt: skip
+    following = p + 1 if p + 1 < fields[_NUM_PLAYERS] else 0
+    fields[_PLAYER], fields[_HELD], fields[_SOURCE] = following, None, -1
+    fields[_CELLS], fields[_HIDDEN_BITS], fields[_CLEARED_BITS] = cells, hidden_bits, cleared_bits
+    fields[_DISCARD_PILE], fields[_HISTORY] = discard, fields[_HISTORY].plus(action)
+    state = _new(State, fields)
     if following == ender:
         return _end_round(state, events)
     return state
@@ -668,11 +674,11 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
 def _end_round(state: State, events: list[Event] | None) -> State:
     """Turn up every card, clear the columns that now hold three equal cards,
     and score the round with the ender's penalty (RULES.md 2.9, 2.10, 3)."""
-    (_, _, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    cells, hidden_bits, cleared_bits = state.cells, state.hidden_bits, state.cleared_bits
+    discard, ender = state.discard_pile, state.ender
     assert ender is not None
     raw = []
-    for shift in range(0, GRID_SIZE * num_players, GRID_SIZE):
+    for shift in range(0, GRID_SIZE * state.num_players, GRID_SIZE):
         p = shift // GRID_SIZE
         grid = cells[shift : shift + GRID_SIZE]
         if events is not None and hidden_bits >> shift & ALL_POSITIONS:
@@ -692,9 +698,10 @@ def _end_round(state: State, events: list[Event] | None) -> State:
             else:
                 score += a + b + c
         raw.append(score)
-    rules, seed, round_index, starter, totals, results, key, decks, reshuffles = game
+    game = state.game
+    rules = game.rules
     scores, doubled = round_scores(raw, ender, rules.ender_penalty)
-    totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
+    totals = tuple(t + s for t, s in zip(game.totals, scores, strict=True))
     over = is_game_over(totals, rules.target_score)
     if events is not None:
         events.append(Event("round_ended", ender, None, None, None, tuple(scores)))
@@ -702,10 +709,12 @@ def _end_round(state: State, events: list[Event] | None) -> State:
             events.append(Event("ender_doubled", ender, scores[ender]))
         if over:
             events.append(Event("game_over", None, None, None, None, totals))
-    results += (RoundResult(ender, tuple(raw), tuple(scores), doubled),)
-    game = Game(rules, seed, round_index, starter, totals, results, key, decks, reshuffles)
-    return State(_GAME_OVER if over else _ROUND_OVER, ender, held, source, cells, 0, cleared_bits,
-                 draw_pile, draw_top, discard, ender, num_players, history, game)  # fmt: skip
+    results = (*game.results, RoundResult(ender, tuple(raw), tuple(scores), doubled))
+    fields = [*state]
+    fields[_PHASE], fields[_PLAYER] = _GAME_OVER if over else _ROUND_OVER, ender
+    fields[_HIDDEN_BITS], fields[_CLEARED_BITS], fields[_DISCARD_PILE] = 0, cleared_bits, discard
+    fields[_GAME] = game._replace(totals=totals, results=results)
+    return _new(State, fields)
 
 
 # --- reading a state -------------------------------------------------------------
