@@ -52,7 +52,7 @@ from skyjo.database import (
     migrate,
     schema_version,
 )
-from skyjo.errors import SkyjoError
+from skyjo.errors import SkyjoError, params_of
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
 #: What a holder may do with a sheet, from most to least (`SheetStore.access`).
@@ -71,36 +71,38 @@ class StoreError(SkyjoError):
     """A sheet that cannot be found or shared, or a database this code cannot use
     (`skyjo.errors`: `kind` names the sentence, `params` its values)."""
 
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "sheet_not_found": ("sheet",),
-        "share_access": (),
-        "database_too_new": ("version", "supported"),
-        "database_unusable": ("database", "reason"),
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "sheet_not_found": "there is no scoresheet {sheet}",
+        "share_access": f'a link lets its holder "{READ}" or "{EDIT}" the scoresheet',
+        "database_too_new": (
+            "the database's scorepad tables have version {version}, newer than "
+            "this skyjo's {supported}: upgrade skyjo"
+        ),
+        "database_unusable": "cannot use the database {database}: {reason}",
     }
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = params_of(MESSAGES)
 
 
 class ConflictError(StoreError):
     """The sheet was changed by someone else since it was opened (`revision`:
     the sheet's now, `given`: the one the change was made on)."""
 
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "changed_elsewhere": ("sheet",),
-        "stale_revision": ("sheet", "revision", "given"),
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "changed_elsewhere": "the scoresheet {sheet} was changed elsewhere: open it again",
+        "stale_revision": (
+            "the scoresheet {sheet} was changed elsewhere (revision {revision}, "
+            "not {given}): open it again"
+        ),
     }
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = params_of(MESSAGES)
 
 
 def _too_new(version: int) -> StoreError:
-    return StoreError(
-        f"the database's scorepad tables have version {version}, newer than "
-        f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo",
-        "database_too_new",
-        {"version": version, "supported": SCHEMA_VERSION},
-    )
+    return StoreError.of("database_too_new", version=version, supported=SCHEMA_VERSION)
 
 
 def _not_found(sheet_id: str) -> StoreError:
-    shown = f"{sheet_id!r:.40}"
-    return StoreError(f"there is no scoresheet {shown}", "sheet_not_found", {"sheet": shown})
+    return StoreError.of("sheet_not_found", sheet=f"{sheet_id!r:.40}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,9 +203,7 @@ class SheetStore:
         """A new secret for a link to the sheet with `access` (`READ` or `EDIT`);
         only its hash is kept. Every link made stays valid until the sheet goes."""
         if access not in (READ, EDIT):
-            raise StoreError(
-                f'a link lets its holder "{READ}" or "{EDIT}" the scoresheet', "share_access"
-            )
+            raise StoreError.of("share_access")
         secret = new_token()
         with Session(self.engine) as session, session.begin():
             if session.get(SheetRow, sheet_id) is None:
@@ -239,11 +239,7 @@ class SheetStore:
                 )
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
-                raise ConflictError(
-                    f"the scoresheet {stored.id} was changed elsewhere: open it again",
-                    "changed_elsewhere",
-                    {"sheet": stored.id},
-                )
+                raise ConflictError.of("changed_elsewhere", sheet=stored.id)
             session.execute(
                 sql_delete(ChangeRow).where(ChangeRow.sheet_id == stored.id, ChangeRow.seq > kept)
             )
