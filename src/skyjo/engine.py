@@ -265,12 +265,8 @@ def new_game(
 def start_round(
     state: State, deck: tuple[int, ...] | list[int], events: list[Event] | None = None
 ) -> State:
-    """Deal the next round from an explicit `deck` (top first), as a replay does.
-
-    The same as the `NEXT_ROUND` action, but with the deck given rather than
-    shuffled from the state's key. When `events` is a list, the `dealt` event
-    is appended to it.
-    """
+    """Deal the next round from an explicit `deck` (top first), as a replay
+    does: the `NEXT_ROUND` action with the deck given, not shuffled from the key."""
     if state.phase != Phase.ROUND_OVER:
         raise IllegalActionError(
             "a new round can only be dealt once a round is over",
@@ -578,9 +574,8 @@ def reshuffle(
     events: list[Event] | None = None,
 ) -> State:
     """Turn the discard pile, all but its top card, into a new draw pile
-    (RULES.md 2.7). `order` gives the new draw pile (top first), as a replay
-    does; without it the cards are shuffled from the state's key. When
-    `events` is a list, the `reshuffled` event is appended to it."""
+    (RULES.md 2.7): `order` (top first), as a replay gives it, else shuffled
+    from the state's key."""
     if state.draw_top != len(state.draw_pile):
         raise IllegalActionError(
             "the draw pile is not empty: there is nothing to reshuffle",

@@ -25,6 +25,7 @@ _REGISTRY: dict[str, str] = {
     "external": "skyjo.bots.external:ExternalBot",
 }
 
+
 def register(name: str, target: str) -> None:
     """Add a bot of your own: `target` is "package.module:Factory", called as
     Factory(seed, **options); the bot then plays anywhere a spec is taken

@@ -249,10 +249,8 @@ def deal_seed(seed: int, game: int) -> int:
 
 
 def game_seeds(seed: int, game: int, players: int) -> tuple[int, list[int]]:
-    """The deal's seed and each seat's bot seed for game `game`, as the match
-    driver seeds its bots (`skyjo.seeds.bot_seed`: one-way, so a bot cannot work
-    back to the deal from its own): what the batch engine needs to play the
-    same game."""
+    """The deal's seed and each seat's bot seed (`skyjo.seeds.bot_seed`, as the
+    match driver seeds its bots) of game `game`, for the batch engine."""
     deal = deal_seed(seed, game)
     return deal, [bot_seed(deal, seat) for seat in range(players)]
 
