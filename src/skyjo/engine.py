@@ -544,11 +544,12 @@ def _starter(cells: tuple[int, ...], hidden_bits: int, results: tuple[RoundResul
 def _draw(state: State, events: list[Event] | None) -> State:
     """Draw the top card of the draw pile, reshuffling first if it is empty
     (RULES.md 2.5, 2.7)."""
-    if state.draw_top == len(state.draw_pile):
-        state = _reshuffle(state, None, events)
     fields = [*state]
-    top = fields[_DRAW_TOP]
-    card = fields[_HELD] = fields[_DRAW_PILE][top]
+    top, pile = fields[_DRAW_TOP], fields[_DRAW_PILE]
+    if top == len(pile):
+        fields = [*_reshuffle(state, None, events)]
+        top, pile = fields[_DRAW_TOP], fields[_DRAW_PILE]
+    card = fields[_HELD] = pile[top]
     if events is not None:
         events.append(Event("drew", fields[_PLAYER], card))
     fields[_SOURCE], fields[_DRAW_TOP] = DRAW, top + 1
@@ -625,10 +626,10 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
     """
     fields = [*state]
     p, held, cells = fields[_PLAYER], fields[_HELD], fields[_CELLS]
-    discard, ender, cleared_bits = fields[_DISCARD_PILE], fields[_ENDER], fields[_CLEARED_BITS]
+    discard, ender = fields[_DISCARD_PILE], fields[_ENDER]
     shift = GRID_SIZE * p
     i = shift + k
-    hidden_bits = fields[_HIDDEN_BITS] & ~(1 << i)
+    hidden_bits = fields[_HIDDEN_BITS] = fields[_HIDDEN_BITS] & ~(1 << i)
     if flip:
         discard += (held,)
         if events is not None:
@@ -640,14 +641,14 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
             events.append(Event("exchanged", p, held, k, (cells[i],)))
         changed = list(cells)
         changed[i] = held
-        cells = tuple(changed)
+        cells = fields[_CELLS] = tuple(changed)
     mine = hidden_bits >> shift & ALL_POSITIONS  # this player's face-down cards
     col = k % COLS
     if not mine & _COLUMN_MASK[col]:
         a, b, c = _COLUMN[col]
         a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
         if column_clears(a, b, c):
-            cleared_bits |= _COLUMN_MASK[col] << shift
+            fields[_CLEARED_BITS] |= _COLUMN_MASK[col] << shift
             discard += (a, b, c)
             if events is not None:
                 events.append(Event("column_cleared", p, a, col, (a, b, c)))
@@ -658,7 +659,6 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
             events.append(Event("final_turns", p))
     following = p + 1 if p + 1 < fields[_NUM_PLAYERS] else 0
     fields[_PLAYER], fields[_HELD], fields[_SOURCE] = following, None, -1
-    fields[_CELLS], fields[_HIDDEN_BITS], fields[_CLEARED_BITS] = cells, hidden_bits, cleared_bits
     fields[_DISCARD_PILE], fields[_HISTORY] = discard, fields[_HISTORY].plus(action)
     state = _new(State, fields)
     if following == ender:
@@ -693,10 +693,9 @@ def _end_round(state: State, events: list[Event] | None) -> State:
             else:
                 score += a + b + c
         raw.append(score)
-    game = state.game
-    rules = game.rules
+    rules, seed, round_index, starter, totals, results, key, decks, reshuffles = state.game
     scores, doubled = round_scores(raw, ender, rules.ender_penalty)
-    totals = tuple(t + s for t, s in zip(game.totals, scores, strict=True))
+    totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
     over = is_game_over(totals, rules.target_score)
     if events is not None:
         events.append(Event("round_ended", ender, None, None, None, tuple(scores)))
@@ -704,11 +703,11 @@ def _end_round(state: State, events: list[Event] | None) -> State:
             events.append(Event("ender_doubled", ender, scores[ender]))
         if over:
             events.append(Event("game_over", None, None, None, None, totals))
-    results = (*game.results, RoundResult(ender, tuple(raw), tuple(scores), doubled))
+    results += (RoundResult(ender, tuple(raw), tuple(scores), doubled),)
     fields = [*state]
     fields[_PHASE], fields[_PLAYER] = _GAME_OVER if over else _ROUND_OVER, ender
     fields[_HIDDEN_BITS], fields[_CLEARED_BITS], fields[_DISCARD_PILE] = 0, cleared_bits, discard
-    fields[_GAME] = game._replace(totals=totals, results=results)
+    fields[_GAME] = Game(rules, seed, round_index, starter, totals, results, key, decks, reshuffles)
     return _new(State, fields)
 
 
