@@ -25,7 +25,7 @@ from forecast import deal  # research/forecast.py, beside this script
 from machine import describe  # research/machine.py, beside this script
 
 from skyjo import kernel
-from skyjo.bots.search import _Valuer
+from skyjo.bots.search import Valuer
 from skyjo.engine import new_game
 from skyjo.kernel import SCORES, game_odds
 from skyjo.kernel.playouts import EXPECTED, Playouts
@@ -55,11 +55,11 @@ def round_scores(rounds: int, seed: int) -> Counter[tuple[int, int]]:
 
 def normal(mine: int, other: int) -> float:
     """The search's normal model at two players: its valuer without the
-    table (`search._Valuer`, `odds` 0) on a scored table with these totals."""
+    table (`search.Valuer`, `odds` 0) on a scored table with these totals."""
     t = kernel.new_tables(1, 2, players=2)
     t.totals[0] = [mine, other]
     out = np.zeros(1)
-    _Valuer(observe(new_game(2, seed=0), 0), 1, 0)(t, np.arange(1), out)
+    Valuer(observe(new_game(2, seed=0), 0), 1, 0)(t, np.arange(1), out)
     return float(out[0])
 
 

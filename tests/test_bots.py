@@ -20,7 +20,7 @@ from helpers import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
-from skyjo.bots.expected_v1 import ExpectedBot, _Turn
+from skyjo.bots.expected import ExpectedV2Bot, counts
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -93,15 +93,11 @@ def play_game(names: Sequence[str], seed: int, rules: Rules | None = None) -> St
     return state
 
 
-# --- every registered bot, previous versions included --------------------------
+# --- every registered bot --------------------------------------------------------
 
 
-#: Every bot of the ladder at 2, 4 and 8 players; the previous versions, kept for
-#: measurements and out of the ladder, at 2 (`search_v1`'s class is `search`'s base,
-#: whose 4 and 8 players cover its code; its 8-player game alone takes 15 to 30 s).
-TABLE_SIZES = [(name, players) for name in bot_names() for players in (2, 4, 8)] + [
-    (name, 2) for name in bot_names(past=True) if name not in bot_names()
-]
+#: Every bot of the ladder at 2, 4 and 8 players.
+TABLE_SIZES = [(name, players) for name in bot_names() for players in (2, 4, 8)]
 
 
 @pytest.mark.parametrize(("name", "players"), TABLE_SIZES)
@@ -110,7 +106,7 @@ def test_plays_complete_legal_games(name: str, players: int) -> None:
     assert state.phase == Phase.GAME_OVER
 
 
-@pytest.mark.parametrize("name", bot_names(past=True))
+@pytest.mark.parametrize("name", bot_names())
 def test_reveals_two_cards_and_deals_the_next_round(name: str) -> None:
     state = new_game(2, seed=3)
     for _ in range(4):
@@ -120,21 +116,21 @@ def test_reveals_two_cards_and_deals_the_next_round(name: str) -> None:
     assert choose(name, state._replace(phase=Phase.ROUND_OVER)) == NEXT_ROUND
 
 
-@pytest.mark.parametrize("name", ["greedy", "basic", "expected", "expected_v1"])
+@pytest.mark.parametrize("name", ["greedy", "basic", "expected"])
 def test_plays_a_whole_game_to_100(name: str) -> None:
     state = play_game([name, name], seed=21)
     assert state.phase == Phase.GAME_OVER
     assert len(state.results) >= 2
 
 
-@pytest.mark.parametrize("name", bot_names(past=True))
+@pytest.mark.parametrize("name", bot_names())
 def test_same_seed_same_game(name: str) -> None:
     first = play_game([name, name, "random"], seed=11, rules=ONE_ROUND)
     again = play_game([name, name, "random"], seed=11, rules=ONE_ROUND)
     assert history(first) == history(again)
 
 
-@pytest.mark.parametrize("name", bot_names(past=True))
+@pytest.mark.parametrize("name", bot_names())
 def test_never_uses_hidden_information(name: str) -> None:
     """Two bots with the same seed play the same seat; one sees the real game,
     the other the same game with its hidden cards dealt differently at every
@@ -187,7 +183,7 @@ LOW_ANA = [[8, 9, 4, 3], [2, 1, 5, 6], [7, 0, 3, 4]]
 BEN_GRID = [[10, 11, 4, 3], [2, 1, 5, 6], [7, 0, 3, 4]]
 
 
-@pytest.mark.parametrize("name", ["greedy", "basic", "expected", "expected_v1"])
+@pytest.mark.parametrize("name", ["greedy", "basic", "expected"])
 def test_takes_a_low_discard_in_place_of_the_highest_card(name: str) -> None:
     # Ana shows 8 and 9; the discard is a -1.
     state = position([LOW_ANA, BEN_GRID], discard_top=-1)
@@ -195,7 +191,7 @@ def test_takes_a_low_discard_in_place_of_the_highest_card(name: str) -> None:
     assert choose(name, after(state, TAKE_DISCARD)) == swap(0, 1)  # the 9
 
 
-@pytest.mark.parametrize("name", ["greedy", "basic", "expected", "expected_v1"])
+@pytest.mark.parametrize("name", ["greedy", "basic", "expected"])
 def test_discards_a_high_drawn_card_and_turns_up_a_card(name: str) -> None:
     # Ana shows 1 and 0; the discard is an 11 and she draws a 12.
     grid = [[1, 0, 4, 3], [2, 1, 5, 6], [7, 0, 3, 4]]
@@ -231,7 +227,7 @@ def test_basic_takes_a_5_but_draws_on_a_6() -> None:
     assert choose("basic", position([grid, BEN_GRID], discard_top=6)) == DRAW
 
 
-@pytest.mark.parametrize("name", ["greedy", "expected", "expected_v1"])
+@pytest.mark.parametrize("name", ["greedy", "expected"])
 def test_completes_a_column_with_the_third_card(name: str) -> None:
     # Ana shows 7 and 7 in column 0 ([0, 0] and [1, 0]); the discard is a 7.
     grid = [[7, 1, 4, 3], [7, 1, 5, 6], [2, 0, 3, 4]]
@@ -249,8 +245,7 @@ ANA_NEARLY_DONE = [[3, 2, 4, 1], [0, 2, 3, 1], [2, 0, 3, 12]]
 ANA_LAST = [[(2, 3)]]
 
 
-@pytest.mark.parametrize("name", ["expected", "expected_v1"])
-def test_expected_does_not_end_the_round_when_it_would_be_doubled(name: str) -> None:
+def test_expected_does_not_end_the_round_when_it_would_be_doubled() -> None:
     # Ben shows -2s and 0s with two face-down cards: he will be far below Ana's 21.
     ben = [[-2, -2, 0, 0], [-1, -1, 0, 0], [-2, 0, -1, 5]]
     ben_down = [(2, 2), (2, 3)]
@@ -258,26 +253,22 @@ def test_expected_does_not_end_the_round_when_it_would_be_doubled(name: str) -> 
         [ANA_NEARLY_DONE, ben], discard_top=11, draw=[4], face_down=[*ANA_LAST, ben_down]
     )
     drawn = after(state, DRAW)
-    action = choose(name, drawn)
+    action = choose("expected", drawn)
     assert action not in (swap(2, 3), FLIP + at(2, 3))  # either would end the round
-    # the old bot puts the 4 in place of the other 4, an exchange that changes
-    # nothing; the new one never does
-    assert (action == swap(0, 2)) == (name == "expected_v1")
+    assert action != swap(0, 2)  # nor the 4 in place of the other 4: that changes nothing
 
 
-@pytest.mark.parametrize("name", ["expected", "expected_v1"])
-def test_expected_ends_the_round_when_clearly_lowest(name: str) -> None:
+def test_expected_ends_the_round_when_clearly_lowest() -> None:
     # Ana shows -2s, -1s and 0s; Ben shows 12s with four face-down cards.
     ana = [[-2, -1, 0, 0], [-1, 0, -2, -1], [0, 1, -1, 12]]
     ben = [[12, 12, 11, 11], [10, 10, 9, 9], [12, 11, 10, 9]]
     ben_down = [(1, 0), (1, 1), (2, 0), (2, 1)]
     state = position([ana, ben], discard_top=8, draw=[1], face_down=[*ANA_LAST, ben_down])
     drawn = after(state, DRAW)
-    assert choose(name, drawn) == swap(2, 3)  # ends with -6 + 1
+    assert choose("expected", drawn) == swap(2, 3)  # ends with -6 + 1
 
 
-@pytest.mark.parametrize("name", ["expected", "expected_v1"])
-def test_expected_ending_respects_the_rules_variant(name: str) -> None:
+def test_expected_ending_respects_the_rules_variant() -> None:
     # Ana shows 26 in small cards over her face-down 12 and draws a 0: ending at 26
     # beats keeping a face-down card, unless she is doubled, as she would be
     # against Ben's low cards under the default rules.
@@ -287,12 +278,11 @@ def test_expected_ending_respects_the_rules_variant(name: str) -> None:
     for penalty, ends in (("none", True), ("positive", False), ("always", False)):
         rules = Rules(ender_penalty=penalty)
         state = position([ana, ben], discard_top=11, draw=[0], face_down=faces, rules=rules)
-        action = choose(name, after(state, DRAW))
+        action = choose("expected", after(state, DRAW))
         assert (action == swap(2, 3)) == ends, penalty
 
 
-@pytest.mark.parametrize("name", ["expected", "expected_v1"])
-def test_expected_in_its_last_turn_minimises_its_own_score(name: str) -> None:
+def test_expected_in_its_last_turn_minimises_its_own_score() -> None:
     # Ben ended the round with 21 face up; Ana has four face-down cards and shows a
     # 12: she takes the 2 and puts it on the 12.
     ana = [[12, 4, 5, 6], [3, 1, 5, 6], [7, 0, 3, 4]]
@@ -300,8 +290,8 @@ def test_expected_in_its_last_turn_minimises_its_own_score(name: str) -> None:
     ana_down = [(1, 0), (1, 1), (2, 0), (2, 1)]
     state = position([ana, ben], discard_top=2, face_down=[ana_down, []])
     state = state._replace(ender=BEN, phase=Phase.FINAL_TURNS)
-    assert choose(name, state) == TAKE_DISCARD
-    assert choose(name, after(state, TAKE_DISCARD)) == swap(0, 0)
+    assert choose("expected", state) == TAKE_DISCARD
+    assert choose("expected", after(state, TAKE_DISCARD)) == swap(0, 0)
 
 
 def test_expected_beats_random_by_far() -> None:
@@ -370,13 +360,11 @@ def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
     """After a reshuffle, `expected`'s draw is priced over the known draw pile and
     a face-down card over the other unseen cards; some of its choices in
     reshuffled rounds change when it is not told the pile."""
-    bot = ExpectedBot(1)
     state = reshuffled(8, seed=2)
     obs = observe(state, state.player)
-    turn = _Turn(bot, obs)
-    assert turn.draw.counts == Counter(obs.draw_pile_known)
-    assert turn.down.counts == face_down_cards(obs)
-    assert turn.draw.mu != turn.down.mu
+    down, draw = ExpectedV2Bot(1).pools(obs)
+    assert (draw == counts(Counter(obs.draw_pile_known))).all()
+    assert (down == counts(face_down_cards(obs))).all() and (down != draw).any()
     changed = 0
     for seed in range(3):
         state = reshuffled(8, seed)
@@ -385,7 +373,7 @@ def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
             if state.phase not in (Phase.TURNS, Phase.FINAL_TURNS):
                 break
             blind = dataclasses.replace(obs, draw_pile_known=None)
-            changed += ExpectedBot(1).choose(obs) != ExpectedBot(1).choose(blind)
+            changed += ExpectedV2Bot(1).choose(obs) != ExpectedV2Bot(1).choose(blind)
             state = step(state, make_bot("greedy", seed).choose(obs))
     assert changed > 0
 
@@ -401,6 +389,6 @@ def test_expected_in_its_last_turn_when_its_face_down_cards_are_known() -> None:
     for penalty in ("always", "positive"):
         rules = dataclasses.replace(obs.rules, ender_penalty=penalty)
         view = dataclasses.replace(obs, rules=rules)
-        assert ExpectedBot(1).choose(view) in obs.legal_actions
+        assert ExpectedV2Bot(1).choose(view) in obs.legal_actions
         held = observe(step(state, DRAW), 2)
-        assert ExpectedBot(1).choose(dataclasses.replace(held, rules=rules)) in held.legal_actions
+        assert ExpectedV2Bot(1).choose(dataclasses.replace(held, rules=rules)) in held.legal_actions

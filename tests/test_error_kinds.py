@@ -7,6 +7,7 @@ refused where it is raised."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from pathlib import Path
 
@@ -160,9 +161,23 @@ BUILDERS: dict[str, dict[str, tuple[type[SkyjoError], int, int]]] = {
 def _site(
     node: ast.Call, module: str, classes: dict[str, type[SkyjoError]]
 ) -> tuple[type[SkyjoError], ast.expr | None, ast.expr | None] | None:
-    """The class a call builds, and its kind and params as written (None: not given)."""
+    """The class a call builds, and its kind and params as written (None: not given);
+    `Class.of(kind, **params)` (a sentence of the class's catalogue) gives its
+    params as a dict of its keywords, but those of `of` itself (a sheet's `round`)."""
     name = _called(node)
     given = {k.arg: k.value for k in node.keywords}
+    func = node.func
+    if name == "of" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        error = classes.get(func.value.id)
+        if error is None:
+            return None
+        own = set(inspect.signature(error.of).parameters) - {"kind", "params"}
+        keywords = [k for k in node.keywords if k.arg not in own]
+        keys: list[ast.expr | None] = [
+            None if k.arg is None else ast.Constant(k.arg) for k in keywords
+        ]
+        params = ast.Dict(keys=keys, values=[k.value for k in keywords])
+        return error, node.args[0] if node.args else None, params
     if name in BUILDERS.get(module, {}):
         error, at_kind, at_params = BUILDERS[module][name]  # type: ignore[index]
     elif name in classes:
@@ -246,3 +261,42 @@ def test_a_kind_or_params_a_class_does_not_declare_are_refused_where_raised() ->
     error = SheetError("round 2: no ender", kind="no_ender", params={"round": 2}, round=2)
     assert (error.kind, error.params, error.round) == ("no_ender", {"round": 2}, 2)
     assert isinstance(error, ValueError) and str(error) == "round 2: no ender"
+
+
+def test_a_catalogue_writes_the_sentences_of_the_page_s_english_table() -> None:
+    """The sentences a class keeps (`MESSAGES`, which `Class.of` writes) are the
+    client's English ones, placeholder for placeholder: the command line and
+    the page say the same."""
+    checked = 0
+    for error, place in TABLES.items():
+        own = error.__dict__.get("MESSAGES", {})
+        if not own:
+            continue
+        assert place is not None, error.__name__
+        english = sentence_tables(*place)["en"]
+        for kind, sentence in own.items():
+            template = sentence.format(**{name: "{" + name + "}" for name in error.KINDS[kind]})
+            assert template == english[kind], (error.__name__, kind)
+            checked += 1
+    assert checked >= 40, checked
+
+
+def test_of_writes_a_kind_s_sentence_from_its_params() -> None:
+    error = SheetError.of("title_too_long", max=100, length=120)
+    assert str(error) == "the title has at most 100 characters, not 120"
+    assert (error.kind, error.params) == ("title_too_long", {"max": 100, "length": 120})
+    assert SheetError.of("round_shape").args == (
+        'a round is {"ender": name, "entries": {name: entry}}',
+    )
+    entry = SheetError.of("no_entry", player="Ana")
+    assert (entry.player, entry.round) == ("Ana", None)  # a form points at the field
+    over = SheetError.of("over_before_round", round=2, after=2, next=3)
+    assert over.round == 2 and over.params == {"after": 2, "next": 3}
+    gone = StoreError.of("sheet_not_found", sheet="'x'")
+    assert str(gone) == "there is no scoresheet 'x'" and type(gone) is StoreError
+    with pytest.raises(TypeError, match="takes params"):
+        SheetError.of("title_too_long", max=100)  # a param missing
+    with pytest.raises(TypeError, match="takes params"):
+        SheetError.of("no_ender", player="Ana")  # one it does not declare
+    with pytest.raises(TypeError, match="no sentence for 'player_count'"):
+        SheetError.of("player_count", min=2, max=8, count=9)  # carried on, not its own

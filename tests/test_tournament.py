@@ -41,6 +41,7 @@ from skyjo.sim import (
 from skyjo.sim.commands import BotTable, bot_cells, shorten, tournament_command, tournament_tables
 from skyjo.sim.tournament import (
     MAX_ROUND_TURNS,
+    deal_seed,
     game_seeds,
     make_chunks,
     make_lineup,
@@ -273,6 +274,7 @@ def test_played_games_rotate_the_seats() -> None:
 def test_game_seeds_depend_on_seed_and_game_only() -> None:
     deal, bots = game_seeds(1, 5, 4)
     assert (deal, bots) == game_seeds(1, 5, 4)
+    assert deal == deal_seed(1, 5) != deal_seed(1, 6)  # the deal's seed alone, for the match
     assert len(bots) == 4 and len(set(bots + [deal])) == 5
     assert game_seeds(1, 6, 4) != (deal, bots)
     assert game_seeds(2, 5, 4) != (deal, bots)

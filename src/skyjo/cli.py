@@ -202,15 +202,10 @@ def plain_console() -> type[Console]:
 
 
 def console() -> Console:
-    """The Rich console every command prints on: the current stdout (so tests that
-    swap stdout see the output), with no highlighting, no markup and no emoji codes.
-
-    Player names and bot labels come from the user (arguments, records): with
-    markup and emoji codes off, every string printed through it, in table cells,
-    titles and captions as in plain lines, is shown as written (`[/]`, `[bold]x`,
-    `:smile:`), and its control characters are escaped (`plain_console`). Style
-    with `rich.text.Text`, never with markup.
-    """
+    """The Rich console every command prints on: the current stdout (tests swap
+    it), no highlighting, no markup, no emoji codes and control characters
+    escaped (`plain_console`), because names and labels come from the user and
+    must show as written (`[/]`, `:smile:`). Style with `rich.text.Text`."""
     return plain_console()(file=sys.stdout, highlight=False, markup=False, emoji=False)
 
 

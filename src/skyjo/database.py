@@ -1,23 +1,38 @@
-"""What the web app's rooms and the scorepad's sheets share of a database:
-where it is (`database_url`), the engine for a SQLAlchemy URL, and a versioned
-schema with its migrations.
+"""The one database of the web app's rooms and the scorepad's sheets: where it
+is (`database_url`), the engine for a SQLAlchemy URL, every table (one
+declarative `Base`) and one schema version with its migrations (`migrate`).
 
-Each part of the app keeps its own tables, its own one-row version table and
-its own chain of migrations (version -> the function that upgrades from it to
-the next), so they live side by side in one database (SQLite by default,
-PostgreSQL by URL) and upgrade independently.
+The tables of both parts are declared here, so that whichever part opens a
+database first creates and upgrades all of them: one history, one version
+row in `schema_version` (docs/deploy.md). SQLite by default, PostgreSQL by URL.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, MetaData, create_engine, event
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
 from sqlalchemy import select as sql_select
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
+
+from skyjo.rules import MAX_TARGET_SCORE
 
 
 def data_dir() -> Path:
@@ -60,29 +75,184 @@ def engine_for(url: str) -> Engine:
     return engine
 
 
-def migrate(
-    engine: Engine,
-    metadata: MetaData,
-    version_table: Any,
-    current: int,
-    migrations: Mapping[int, Callable[[Connection], None]],
-    too_new: Callable[[int], Exception],
-) -> None:
-    """Create `metadata`'s tables on first use and record `current` in the
-    one-row `version_table` (a mapped class with a `version` column); on a
-    database of an older version run `migrations` in order, in one
-    transaction; refuse a newer one with `too_new(version)`."""
-    metadata.create_all(engine)
-    table = version_table.__table__
+# --------------------------------------------------------------------------
+# The tables
+# --------------------------------------------------------------------------
+
+
+class Base(DeclarativeBase):
+    """Every table of the database."""
+
+
+class SchemaVersion(Base):
+    """One row: the version of every table."""
+
+    __tablename__ = "schema_version"
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class RoomRow(Base):
+    """A room of the web app (`skyjo.web.storage`): metadata and its match."""
+
+    __tablename__ = "rooms"
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    listed: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+    finished: Mapped[bool] = mapped_column(Boolean, index=True)
+    steps: Mapped[int] = mapped_column(Integer)
+    host: Mapped[str] = mapped_column(String(64))  #: the hash of the host's token
+    tokens: Mapped[str] = mapped_column(Text)  #: JSON {token hash: seat or null}
+    match: Mapped[str] = mapped_column(Text)  #: JSON of Match.to_dict()
+    options: Mapped[str] = mapped_column(Text, default="{}")  #: JSON {"turn_seconds"...} (v2)
+
+
+class UploadRow(Base):
+    """A game record someone uploaded, checked before it was kept (v3)."""
+
+    __tablename__ = "uploads"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  #: `storage.upload_id`
+    uploaded_at: Mapped[float] = mapped_column(Float)
+    record: Mapped[str] = mapped_column(Text)  #: JSON of the record (RULES.md 5), as read
+
+
+class SheetRow(Base):
+    """A scoresheet (`skyjo.scorepad.store`): what a list shows, and what its
+    changes start from."""
+
+    __tablename__ = "scorepad_sheets"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    players: Mapped[str] = mapped_column(Text)  #: JSON list of names, seat order
+    rules: Mapped[str] = mapped_column(Text)  #: JSON of Rules.to_dict()
+    base: Mapped[str] = mapped_column(Text)  #: JSON list of rounds (an imported sheet's)
+    revision: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+    #: SHA-256 of the maker's token; NULL: made before owners (the scorepad's
+    #: own version 2, before version 4), open to all.
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class KeyRow(Base):
+    """A link's secret (its SHA-256) and what it lets its holder do with a sheet."""
+
+    __tablename__ = "scorepad_keys"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sheet_id: Mapped[str] = mapped_column(String(16), index=True)
+    access: Mapped[str] = mapped_column(String(8))  #: READ or EDIT
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChangeRow(Base):
+    """Change number `seq` (from 1) of a sheet, as JSON (`Sheet.changes`)."""
+
+    __tablename__ = "scorepad_changes"
+    sheet_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    change: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[float] = mapped_column(Float)
+
+
+# --------------------------------------------------------------------------
+# The schema's versions
+# --------------------------------------------------------------------------
+
+#: The version of the tables this code writes.
+SCHEMA_VERSION = 4
+#: Where the scorepad kept the version of its tables before version 4.
+OLD_SCOREPAD_VERSION = "scorepad_schema_version"
+
+
+def _add_options(connection: Connection) -> None:
+    """Version 1 to 2: the rooms' options (the turn timer), a JSON object."""
+    connection.execute(text("ALTER TABLE rooms ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
+
+
+def _add_uploads(connection: Connection) -> None:
+    """Version 2 to 3: the new table `uploads`, made with the missing tables."""
+
+
+def _one_history(connection: Connection) -> None:
+    """Version 3 to 4: the scorepad's tables join this history. They had their
+    own (`scorepad_schema_version`, versions 1 and 2); those of version 1 are
+    brought to 2 (`_scorepad_owners`), and that table goes. A database the
+    scorepad alone made (no `schema_version`) comes here as version 3."""
+    if not inspect(connection).has_table(OLD_SCOREPAD_VERSION):
+        return  # no scorepad yet: its tables are made with the missing ones
+    found = connection.execute(text(f"SELECT MAX(version) FROM {OLD_SCOREPAD_VERSION}"))
+    if found.scalar() == 1:
+        _scorepad_owners(connection)
+    connection.execute(text(f"DROP TABLE {OLD_SCOREPAD_VERSION}"))
+
+
+def _scorepad_owners(connection: Connection) -> None:
+    """The scorepad's version 1 to 2: the sheets' owners (`owner`, NULL for
+    every sheet made before: they stay open to anyone holding their id) and
+    `scorepad_keys`, made with the missing tables. A target score over
+    `skyjo.rules.MAX_TARGET_SCORE`, which the rules now refuse, is brought down
+    to it, so that every sheet still loads."""
+    connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN owner VARCHAR(64)"))
+    connection.execute(
+        text("CREATE INDEX IF NOT EXISTS ix_scorepad_sheets_owner ON scorepad_sheets (owner)")
+    )
+    for sheet_id, rules in connection.execute(text("SELECT id, rules FROM scorepad_sheets")):
+        data = json.loads(rules)
+        if isinstance(data.get("target_score"), int) and data["target_score"] > MAX_TARGET_SCORE:
+            data["target_score"] = MAX_TARGET_SCORE
+            connection.execute(
+                text("UPDATE scorepad_sheets SET rules = :rules WHERE id = :id"),
+                {"rules": json.dumps(data), "id": sheet_id},
+            )
+
+
+#: version -> the function that upgrades a database from it to the next. A
+#: migration changes the tables that are there: a database may lack some (one
+#: part alone made it), which are then made at this code's version.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _add_options,
+    2: _add_uploads,
+    3: _one_history,
+}
+
+
+def migrate(engine: Engine, too_new: Callable[[int], Exception]) -> None:
+    """Bring the database to `SCHEMA_VERSION` in one transaction: run the
+    migrations from its version, make the missing tables, and write the
+    version; a new database gets the tables and the version. A database of a
+    newer version is refused with `too_new(version)`, so that an old program
+    never writes over a newer schema."""
     with engine.begin() as connection:
-        version = max(connection.scalars(sql_select(version_table.version)).all(), default=None)
-        if version is None:
-            connection.execute(table.insert(), {"version": current})
-            return
-        if version > current:
+        version = _version(connection)
+        if version is None:  # a new database
+            version = SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
             raise too_new(version)
-        while version < current:
-            migrations[version](connection)
+        while version < SCHEMA_VERSION:
+            MIGRATIONS[version](connection)
             version += 1
+        Base.metadata.create_all(connection)
+        table = SchemaVersion.__table__
         connection.execute(table.delete())
         connection.execute(table.insert(), {"version": version})
+
+
+def _version(connection: Connection) -> int | None:
+    """The database's version: its `schema_version` row; 3 for a database the
+    scorepad alone made before version 4; None for a new one."""
+    if inspect(connection).has_table(SchemaVersion.__tablename__):
+        found = connection.scalars(sql_select(SchemaVersion.version)).all()
+        if found:
+            return max(found)
+    if inspect(connection).has_table(OLD_SCOREPAD_VERSION):
+        return 3
+    return None
+
+
+def schema_version(engine: Engine) -> int:
+    """The version the database's tables are at (0: none yet)."""
+    with engine.connect() as connection:
+        return _version(connection) or 0

@@ -206,6 +206,11 @@ def _join_bits(masks: Any) -> int:
 
 
 _new = tuple.__new__  # _new(State, fields): a State from a list of its fields
+#: Each field's index in a `State`: a step copies the fields (`[*state]`),
+#: sets those it changes and builds the next state with `_new` (the hot path:
+#: `_replace` takes seven times as long).
+_PHASE, _PLAYER, _HELD, _SOURCE, _CELLS, _HIDDEN_BITS, _CLEARED_BITS = range(7)
+_DRAW_PILE, _DRAW_TOP, _DISCARD_PILE, _ENDER, _NUM_PLAYERS, _HISTORY, _GAME = range(7, 14)
 
 
 # --- dealing ----------------------------------------------------------------
@@ -260,12 +265,8 @@ def new_game(
 def start_round(
     state: State, deck: tuple[int, ...] | list[int], events: list[Event] | None = None
 ) -> State:
-    """Deal the next round from an explicit `deck` (top first), as a replay does.
-
-    The same as the `NEXT_ROUND` action, but with the deck given rather than
-    shuffled from the state's key. When `events` is a list, the `dealt` event
-    is appended to it.
-    """
+    """Deal the next round from an explicit `deck` (top first), as a replay
+    does: the `NEXT_ROUND` action with the deck given, not shuffled from the key."""
     if state.phase != Phase.ROUND_OVER:
         raise IllegalActionError(
             "a new round can only be dealt once a round is over",
@@ -510,23 +511,22 @@ def _at(seat: int, k: int) -> dict[str, Any]:
 def _reveal(state: State, k: int, events: list[Event] | None) -> State:
     """Turn up one of the two opening cards (RULES.md 2.3); after the last
     reveal, the starter is chosen (RULES.md 2.4)."""
-    (phase, p, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    fields = [*state]
+    p, cells = fields[_PLAYER], fields[_CELLS]
     shift = GRID_SIZE * p
     if events is not None:
         events.append(Event("revealed", p, cells[shift + k], k))
-    hidden_bits &= ~(1 << (shift + k))
-    history = history.plus(REVEAL + k)
-    following = p
+    hidden_bits = fields[_HIDDEN_BITS] = fields[_HIDDEN_BITS] & ~(1 << (shift + k))
+    fields[_HISTORY] = fields[_HISTORY].plus(REVEAL + k)
     if (hidden_bits >> shift & ALL_POSITIONS).bit_count() == GRID_SIZE - 2:  # two are up
         following = p + 1
-        if following == num_players:  # every player has revealed: the round starts
+        if following == fields[_NUM_PLAYERS]:  # every player has revealed: the round starts
+            game = fields[_GAME]
             following = _starter(cells, hidden_bits, game.results)
-            phase = _TURNS
-            game = game._replace(starter=following)
-    return _new(State, (phase, following, held, source, cells, hidden_bits, cleared_bits,
-                        draw_pile, draw_top, discard, ender, num_players, history,
-                        game))  # fmt: skip
+            fields[_PHASE] = _TURNS
+            fields[_GAME] = game._replace(starter=following)
+        fields[_PLAYER] = following
+    return _new(State, fields)
 
 
 def _starter(cells: tuple[int, ...], hidden_bits: int, results: tuple[RoundResult, ...]) -> int:
@@ -544,28 +544,29 @@ def _starter(cells: tuple[int, ...], hidden_bits: int, results: tuple[RoundResul
 def _draw(state: State, events: list[Event] | None) -> State:
     """Draw the top card of the draw pile, reshuffling first if it is empty
     (RULES.md 2.5, 2.7)."""
-    if state.draw_top == len(state.draw_pile):
-        state = _reshuffle(state, None, events)
-    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard_pile, ender, num_players, history, game) = state  # fmt: skip
-    card = draw_pile[draw_top]
+    fields = [*state]
+    top, pile = fields[_DRAW_TOP], fields[_DRAW_PILE]
+    if top == len(pile):
+        fields = [*_reshuffle(state, None, events)]
+        top, pile = fields[_DRAW_TOP], fields[_DRAW_PILE]
+    card = fields[_HELD] = pile[top]
     if events is not None:
-        events.append(Event("drew", player, card))
-    return _new(State, (phase, player, card, DRAW, cells, hidden_bits, cleared_bits, draw_pile,
-                        draw_top + 1, discard_pile, ender, num_players, history.plus(DRAW),
-                        game))  # fmt: skip
+        events.append(Event("drew", fields[_PLAYER], card))
+    fields[_SOURCE], fields[_DRAW_TOP] = DRAW, top + 1
+    fields[_HISTORY] = fields[_HISTORY].plus(DRAW)
+    return _new(State, fields)
 
 
 def _take_discard(state: State, events: list[Event] | None) -> State:
     """Take the top card of the discard pile (RULES.md 2.5)."""
-    (phase, player, _, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard_pile, ender, num_players, history, game) = state  # fmt: skip
-    card = discard_pile[-1]
+    fields = [*state]
+    discard_pile = fields[_DISCARD_PILE]
+    card = fields[_HELD] = discard_pile[-1]
     if events is not None:
-        events.append(Event("took_discard", player, card))
-    return _new(State, (phase, player, card, TAKE_DISCARD, cells, hidden_bits, cleared_bits,
-                        draw_pile, draw_top, discard_pile[:-1], ender, num_players,
-                        history.plus(TAKE_DISCARD), game))  # fmt: skip
+        events.append(Event("took_discard", fields[_PLAYER], card))
+    fields[_SOURCE], fields[_DISCARD_PILE] = TAKE_DISCARD, discard_pile[:-1]
+    fields[_HISTORY] = fields[_HISTORY].plus(TAKE_DISCARD)
+    return _new(State, fields)
 
 
 def reshuffle(
@@ -574,9 +575,8 @@ def reshuffle(
     events: list[Event] | None = None,
 ) -> State:
     """Turn the discard pile, all but its top card, into a new draw pile
-    (RULES.md 2.7). `order` gives the new draw pile (top first), as a replay
-    does; without it the cards are shuffled from the state's key. When
-    `events` is a list, the `reshuffled` event is appended to it."""
+    (RULES.md 2.7): `order` (top first), as a replay gives it, else shuffled
+    from the state's key."""
     if state.draw_top != len(state.draw_pile):
         raise IllegalActionError(
             "the draw pile is not empty: there is nothing to reshuffle",
@@ -624,11 +624,12 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
     left ends the round (2.8); and the round ends when play comes back to the
     ender. `step` has checked that the action is legal.
     """
-    (phase, p, held, _, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    fields = [*state]
+    p, held, cells = fields[_PLAYER], fields[_HELD], fields[_CELLS]
+    discard, ender = fields[_DISCARD_PILE], fields[_ENDER]
     shift = GRID_SIZE * p
     i = shift + k
-    hidden_bits &= ~(1 << i)
+    hidden_bits = fields[_HIDDEN_BITS] = fields[_HIDDEN_BITS] & ~(1 << i)
     if flip:
         discard += (held,)
         if events is not None:
@@ -640,26 +641,26 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
             events.append(Event("exchanged", p, held, k, (cells[i],)))
         changed = list(cells)
         changed[i] = held
-        cells = tuple(changed)
+        cells = fields[_CELLS] = tuple(changed)
     mine = hidden_bits >> shift & ALL_POSITIONS  # this player's face-down cards
     col = k % COLS
     if not mine & _COLUMN_MASK[col]:
         a, b, c = _COLUMN[col]
         a, b, c = cells[shift + a], cells[shift + b], cells[shift + c]
         if column_clears(a, b, c):
-            cleared_bits |= _COLUMN_MASK[col] << shift
+            fields[_CLEARED_BITS] |= _COLUMN_MASK[col] << shift
             discard += (a, b, c)
             if events is not None:
                 events.append(Event("column_cleared", p, a, col, (a, b, c)))
-    history = history.plus(action)
     if ender is None and not mine:
-        ender = p
-        phase = _FINAL_TURNS
+        ender = fields[_ENDER] = p
+        fields[_PHASE] = _FINAL_TURNS
         if events is not None:
             events.append(Event("final_turns", p))
-    following = p + 1 if p + 1 < num_players else 0
-    state = _new(State, (phase, following, None, -1, cells, hidden_bits, cleared_bits, draw_pile,
-                         draw_top, discard, ender, num_players, history, game))  # fmt: skip
+    following = p + 1 if p + 1 < fields[_NUM_PLAYERS] else 0
+    fields[_PLAYER], fields[_HELD], fields[_SOURCE] = following, None, -1
+    fields[_DISCARD_PILE], fields[_HISTORY] = discard, fields[_HISTORY].plus(action)
+    state = _new(State, fields)
     if following == ender:
         return _end_round(state, events)
     return state
@@ -668,11 +669,11 @@ def _place(state: State, action: int, k: int, flip: bool, events: list[Event] | 
 def _end_round(state: State, events: list[Event] | None) -> State:
     """Turn up every card, clear the columns that now hold three equal cards,
     and score the round with the ender's penalty (RULES.md 2.9, 2.10, 3)."""
-    (_, _, held, source, cells, hidden_bits, cleared_bits, draw_pile, draw_top,
-     discard, ender, num_players, history, game) = state  # fmt: skip
+    cells, hidden_bits, cleared_bits = state.cells, state.hidden_bits, state.cleared_bits
+    discard, ender = state.discard_pile, state.ender
     assert ender is not None
     raw = []
-    for shift in range(0, GRID_SIZE * num_players, GRID_SIZE):
+    for shift in range(0, GRID_SIZE * state.num_players, GRID_SIZE):
         p = shift // GRID_SIZE
         grid = cells[shift : shift + GRID_SIZE]
         if events is not None and hidden_bits >> shift & ALL_POSITIONS:
@@ -692,7 +693,7 @@ def _end_round(state: State, events: list[Event] | None) -> State:
             else:
                 score += a + b + c
         raw.append(score)
-    rules, seed, round_index, starter, totals, results, key, decks, reshuffles = game
+    rules, seed, round_index, starter, totals, results, key, decks, reshuffles = state.game
     scores, doubled = round_scores(raw, ender, rules.ender_penalty)
     totals = tuple(t + s for t, s in zip(totals, scores, strict=True))
     over = is_game_over(totals, rules.target_score)
@@ -703,9 +704,11 @@ def _end_round(state: State, events: list[Event] | None) -> State:
         if over:
             events.append(Event("game_over", None, None, None, None, totals))
     results += (RoundResult(ender, tuple(raw), tuple(scores), doubled),)
-    game = Game(rules, seed, round_index, starter, totals, results, key, decks, reshuffles)
-    return State(_GAME_OVER if over else _ROUND_OVER, ender, held, source, cells, 0, cleared_bits,
-                 draw_pile, draw_top, discard, ender, num_players, history, game)  # fmt: skip
+    fields = [*state]
+    fields[_PHASE], fields[_PLAYER] = _GAME_OVER if over else _ROUND_OVER, ender
+    fields[_HIDDEN_BITS], fields[_CLEARED_BITS], fields[_DISCARD_PILE] = 0, cleared_bits, discard
+    fields[_GAME] = Game(rules, seed, round_index, starter, totals, results, key, decks, reshuffles)
+    return _new(State, fields)
 
 
 # --- reading a state -------------------------------------------------------------

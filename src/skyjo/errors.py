@@ -17,27 +17,22 @@ The hierarchy (every class a `SkyjoError`, so a `ValueError`):
 - `skyjo.scorepad.store.StoreError`, with `ConflictError`: sheets not found or
   changed elsewhere, databases this code cannot use.
 
-How kinds are declared and checked: each class declares the kinds it raises in
-its class-level table `KINDS`, kind -> the names of its params, and may name in
-`EXTRA` params any of its kinds may also carry (a sheet's `round`). A subclass
-adds its own table to its parents' (`kinds()` merges them up the class tree).
-`SkyjoError.__init__` refuses (`TypeError`: a bug, never the user's mistake) a
-kind its class does not declare, or params whose keys are not the declared
-names (give or take `EXTRA`). So the tables are the code's own list of every
-kind: tests/test_error_kinds.py walks every subclass's `KINDS` and checks that
-each language of the web client has a sentence for each, naming the same
-params (but for the classes no page shows: `ScoringError`, which reaches the
-scorepad only as a `SheetError`, `EngineError` and `LineupError`; a
-`RecordError`, which the replay upload shows, is written from its own
-"record.<kind>" sentences, or for a kind it carries on from another class, from
-that class's), and that every raise site in src/ names a declared kind with its
-params.
+Each class declares the kinds it raises in `KINDS` (kind -> the names of
+its params; a subclass adds to its parents'), and in `EXTRA` the params any
+of its kinds may also carry. A kind or params it does not declare are refused
+where raised (`TypeError`: a bug, never the user's mistake), so the tables
+are the code's own list of every kind, which tests/test_error_kinds.py holds
+against the client's sentences and every raise site. A class may keep its
+English sentences in `MESSAGES` (kind -> the sentence, its params in braces,
+which declares them: `params_of`), and then raises one in a line:
+`SheetError.of("title_too_long", max=100, length=120)`.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 
 class SkyjoError(ValueError):
@@ -47,6 +42,8 @@ class SkyjoError(ValueError):
     KINDS: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: Params any kind of this class may carry besides its own.
     EXTRA: ClassVar[frozenset[str]] = frozenset()
+    #: The English sentence of some of its kinds (`of`), inherited like `KINDS`.
+    MESSAGES: ClassVar[dict[str, str]] = {}
 
     def __init__(self, message: str, kind: str, params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -63,6 +60,20 @@ class SkyjoError(ValueError):
         self.params = given
 
     @classmethod
+    def of(cls, kind: str, **params: Any) -> Self:
+        """The error of `kind`, its message `MESSAGES[kind]` written with `params`
+        (a missing one left in braces, for the constructor to refuse)."""
+        message = cls._message(kind).format_map(_Unfilled(params))
+        return cls(message, kind=kind, params=params)
+
+    @classmethod
+    def _message(cls, kind: str) -> str:
+        for klass in cls.__mro__:
+            if kind in klass.__dict__.get("MESSAGES", {}):
+                return str(klass.__dict__["MESSAGES"][kind])
+        raise TypeError(f"{cls.__name__} has no sentence for {kind!r}")
+
+    @classmethod
     def kinds(cls) -> dict[str, tuple[str, ...]]:
         """Every kind this class may raise: its `KINDS` and its parents'."""
         merged: dict[str, tuple[str, ...]] = {}
@@ -77,3 +88,19 @@ class SkyjoError(ValueError):
         return frozenset().union(
             *(k.__dict__.get("EXTRA", frozenset()) for k in cls.__mro__ if k is not object)
         )
+
+
+class _Unfilled(dict[str, Any]):
+    def __missing__(self, name: str) -> str:
+        return "{" + name + "}"
+
+
+def params_of(messages: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The `KINDS` a catalogue of sentences declares: each kind's params, the
+    names in braces of its sentence, in order."""
+    return {
+        kind: tuple(
+            dict.fromkeys(name for _, name, _, _ in string.Formatter().parse(sentence) if name)
+        )
+        for kind, sentence in messages.items()
+    }

@@ -136,11 +136,8 @@ GRID_KINDS: tuple[str, ...] = (
 
 
 def column_clears(a: int, b: int, c: int) -> bool:
-    """Whether three face-up cards of one column clear (RULES.md 2.6).
-
-    A column clears when its three cards have the same value; this holds for
-    every value, -2 and 0 included.
-    """
+    """Whether three face-up cards of one column clear (RULES.md 2.6): three
+    equal values, whatever the value (-2 and 0 too)."""
     return a == b == c
 
 
@@ -165,12 +162,8 @@ def ender_is_doubled(ender_raw: int, others_raw: Iterable[int], penalty: str) ->
 
 
 def round_scores(raw: Sequence[int], ender: int, penalty: str) -> tuple[list[int], bool]:
-    """Seat-indexed round scores after the ender's penalty (RULES.md 2.10).
-
-    `raw[i]` is seat i's raw round score (RULES.md 2.9) and `ender` the seat
-    that ended the round. Returns the round scores, where only the ender's can
-    differ from the raw score (doubled), and whether it was doubled.
-    """
+    """Seat-indexed round scores after the ender's penalty (RULES.md 2.10): the
+    raw scores (2.9) with the ender's doubled or not, and whether it was."""
     if not 0 <= ender < len(raw):
         raise ScoringError(
             f"the ender's seat {ender} is not one of the {len(raw)} seats",
@@ -192,11 +185,8 @@ def is_game_over(totals: Iterable[int], target: int) -> bool:
 
 
 def winners(totals: Mapping[K, int]) -> list[K]:
-    """The players with the lowest total, in mapping order (RULES.md 3).
-
-    Equal lowest totals share the win: there is no tie-break. An empty mapping
-    has no winner.
-    """
+    """The players with the lowest total, in mapping order (RULES.md 3): equal
+    lowest totals share the win, with no tie-break."""
     if not totals:
         return []
     lowest = min(totals.values())

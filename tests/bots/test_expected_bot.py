@@ -1,13 +1,10 @@
-"""The `expected` bot (version 2, skyjo.bots.expected) and its predecessor,
-still reachable: the registry, the old bot's games move for move, no exchange
-that changes nothing, and the ideas the new one plays on, each shown on a
-hand-built observation where switching it off changes the move."""
+"""The `expected` bot (skyjo.bots.expected): the registry, no exchange that
+changes nothing, and the ideas it plays on, each shown on a hand-built
+observation where switching it off changes the move."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,63 +12,31 @@ from handmade import observation
 
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
 from skyjo.kernel import policies
 from skyjo.kernel import valuation as va
 from skyjo.match import Match, Seat
 from skyjo.observation import FACE_UP, observe
-from skyjo.rules import Rules
 from skyjo.seeds import bot_seed
 
 N = None
-V1_GAMES = Path(__file__).parent / "data" / "expected_v1_games.json"
 
 
-def test_the_registry_has_the_new_bot_and_keeps_the_old_one_out_of_the_ladder() -> None:
-    assert "expected" in bot_names() and "expected_v1" not in bot_names()
-    assert "expected_v1" in bot_names(past=True)
-    with pytest.raises(BotError, match=r"unknown bot 'nobody' \(known: [^)]*expected[,)]") as error:
+def test_the_registry_makes_the_bot_with_its_options() -> None:
+    assert "expected" in bot_names()
+    with pytest.raises(BotError, match=r"unknown bot 'nobody' \(known: [^)]*expected[,)]"):
         make_bot("nobody", 1)
-    assert "_v1" not in str(error.value)
     assert isinstance(make_bot("expected", 1), ExpectedV2Bot)
-    assert isinstance(make_bot("expected:version=2", 1), ExpectedV2Bot)
-    for spec in ("expected_v1", "expected:version=1", "expected:v1", "expected:v1,patience=7"):
-        old = make_bot(spec, 1)
-        assert type(old) is ExpectedBot
-    assert isinstance(make_bot("expected:v2", 1), ExpectedV2Bot)
-    assert make_bot("expected:version=1,patience=7", 1).patience == 7  # type: ignore[attr-defined]
     assert make_bot("expected:lookahead=0.5,denial=0", 1)._params[0] == 0.5  # type: ignore[attr-defined]
-    with pytest.raises(BotError, match="versions 1 and 2"):
-        make_bot("expected:version=3", 1)
+    assert make_bot("expected:patience=7", 1).patience == 7  # type: ignore[attr-defined]
     with pytest.raises(BotError, match="bad options"):
-        make_bot("expected:face_down_extra=1", 1)  # an option of version 1 only
-    with pytest.raises(BotError, match="'version' given twice"):
-        make_bot("expected:v1,version=2", 1)
-    with pytest.raises(BotError, match="bad bot option 'vx'"):
-        make_bot("expected:vx", 1)
-    with pytest.raises(BotError, match="bad options for bot 'greedy:v1'"):
-        make_bot("greedy:v1", 1)  # a bot with one version
-
-
-@pytest.mark.parametrize("spec", ["expected_v1", "expected:version=1"])
-def test_the_old_bot_plays_its_recorded_games_move_for_move(spec: str) -> None:
-    """Three games recorded from the old `expected` before version 2 existed
-    (2 players; 4 with `ender_penalty="always"`; 7, with reshuffles): every
-    action is the same."""
-    games = json.loads(V1_GAMES.read_text())["games"]
-    assert any(game["reshuffles"] for game in games)
-    for game in games:
-        n, seed = game["players"], game["seed"]
-        bots = [make_bot(spec, seed * 10 + p) for p in range(n)]
-        state = new_game(n, seed=seed, rules=Rules.from_dict(game["rules"]))
-        for expected in bytes.fromhex(game["actions"]):
-            assert state.phase != Phase.GAME_OVER
-            action = bots[state.player].choose(observe(state, state.player))
-            assert action == expected, (n, len(state.history), action_name(action))
-            state = step(state, action)
-        assert state.phase == Phase.GAME_OVER
-        assert list(state.totals) == game["totals"]
+        make_bot("expected:face_down_extra=1", 1)  # an option of the first `expected` only
+    with pytest.raises(BotError, match="bad options"):
+        make_bot("expected:version=1", 1)  # the first `expected` is gone
+    with pytest.raises(BotError, match="'patience' given twice"):
+        make_bot("expected:patience=1,patience=2", 1)
+    with pytest.raises(BotError, match="bad bot option 'v1'"):
+        make_bot("expected:v1", 1)
 
 
 # Ana's last face-down card is [2, 3]; ending would double her (Ben is far
@@ -82,12 +47,11 @@ BEN_LOW = [[-2, -2, 0, 0], [-1, -1, 0, 0], [-2, 0, N, N]]
 
 @pytest.mark.parametrize("source", ["discard", "deck"])
 def test_never_an_exchange_that_changes_nothing(source: str) -> None:
-    """The old bot puts the 2 in place of its face-up 2 to keep the round
-    going (so two such bots could stall a round forever); the new one never
+    """The first `expected` put the 2 in place of its face-up 2 to keep the
+    round going (so two such bots could stall a round forever); the bot never
     exchanges a card for an equal face-up one."""
     obs = observation([ANA_STUCK, BEN_LOW], [7, 2], held=2, source=source)
     null = SWAP + 0
-    assert make_bot("expected_v1", 1).choose(obs) == null
     action = make_bot("expected", 1).choose(obs)
     assert action in obs.legal_actions and action != null
     assert action not in (SWAP + 11, FLIP + 11)  # nor does it end the round doubled

@@ -14,7 +14,7 @@ from test_search_v2 import _positions, _turns  # tests/bots/, beside this file
 
 from skyjo import kernel
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.search import SearchV2Bot, _Valuer, critical
+from skyjo.bots.search import SearchV2Bot, Valuer, critical
 from skyjo.engine import Phase
 from skyjo.kernel import forecast
 from skyjo.kernel.playouts import EXPECTED, Playouts
@@ -94,12 +94,12 @@ def test_play_turns_stops_after_its_limit_or_with_the_round() -> None:
 
 
 def test_an_unfinished_round_is_valued_on_its_forecast() -> None:
-    """`_Valuer` with the forecast: a table still in play is valued as if the
+    """`Valuer` with the forecast: a table still in play is valued as if the
     totals were the totals plus the forecast scores; a scored one as without."""
     state = [s for s in _turns(_positions(4, 2)) if s.held is None][5]
     obs = observe(state, state.player)
     t = _world(state)
-    value = _Valuer(obs, 1)
+    value = Valuer(obs, 1)
     out = np.zeros(1)
     value(t, np.arange(1), out, True)
     predicted = np.zeros(MAX_PLAYERS)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from skyjo import kernel
-from skyjo.bots.search import SearchV2Bot, _Valuer
+from skyjo.bots.search import SearchV2Bot, Valuer
 from skyjo.engine import new_game
 from skyjo.kernel import game_odds
 from skyjo.kernel.game_odds import LOW, REFERENCE, SIZE, chance, solve
@@ -85,20 +85,20 @@ def test_chance_shifts_to_the_target_and_holds_low_totals() -> None:
 
 
 def test_the_search_scores_a_two_player_round_with_the_table() -> None:
-    """`_Valuer` with `odds`: a scored round that does not end the game is
+    """`Valuer` with `odds`: a scored round that does not end the game is
     worth the table's chance at two players under the default ender's
     penalty, and the normal model's under another penalty."""
     obs = observe(new_game(2, seed=1), 0)
     t = kernel.new_tables(1, 2, players=2)
     t.totals[0] = [60, 80]
     out = np.zeros(1)
-    _Valuer(obs, 1, 1)(t, np.arange(1), out)
+    Valuer(obs, 1, 1)(t, np.arange(1), out)
     assert out[0] == chance(game_odds.shipped(), 60, 80, 100)
     normal = np.zeros(1)
-    _Valuer(obs, 1, 0)(t, np.arange(1), normal)
+    Valuer(obs, 1, 0)(t, np.arange(1), normal)
     assert normal[0] > 0.85  # the normal model: surer of the lead
     t.slots[0, kernel.PENALTY] = kernel.ALWAYS
-    _Valuer(obs, 1, 1)(t, np.arange(1), out)
+    Valuer(obs, 1, 1)(t, np.arange(1), out)
     assert out[0] == normal[0]
 
 

@@ -1,12 +1,10 @@
-"""Search, version 2: playouts by the new `expected` bot's choice on the kernel,
-and the old search kept as `search_v1` / `search:version=1`."""
+"""The search (its second version, `SearchV2Bot`): playouts by the `expected`
+bot's choice on the kernel, critical decisions searched, the valuer."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +13,7 @@ from skyjo import kernel
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.search import SearchBot, SearchV2Bot, _Valuer, critical
+from skyjo.bots.search import SearchV2Bot, Valuer, critical
 from skyjo.engine import Phase, State, new_game, step
 from skyjo.kernel import playout_expected as pe
 from skyjo.kernel import valuation as va
@@ -23,7 +21,6 @@ from skyjo.kernel.playouts import EXPECTED, Playouts
 from skyjo.observation import observe
 from skyjo.rules import Rules
 
-V1_GAMES = Path(__file__).parent / "data" / "search_v1_games.json"
 FAST = {"iterations": 60}  # a small budget: the tests check behaviour, not strength
 
 
@@ -43,37 +40,14 @@ def _turns(states: list[State]) -> list[State]:
     return [s for s in states if s.phase in (Phase.TURNS, Phase.FINAL_TURNS)]
 
 
-def test_the_registry_has_both_searches_the_old_one_out_of_the_ladder() -> None:
-    assert "search" in bot_names() and "search_v1" not in bot_names()
-    assert "search_v1" in bot_names(past=True)
+def test_the_registry_makes_the_search_with_its_options() -> None:
+    assert "search" in bot_names()
     assert isinstance(make_bot("search", 1), SearchV2Bot)
-    assert isinstance(make_bot("search:version=2,gap=1.5", 1), SearchV2Bot)
-    for spec in ("search_v1", "search:version=1", "search:version=1,turns=300", "search:v1"):
-        assert type(make_bot(spec, 1)) is SearchBot
-    with pytest.raises(BotError, match="versions 1 and 2"):
-        make_bot("search:version=3", 1)
+    assert isinstance(make_bot("search:gap=1.5,turns=300", 1), SearchV2Bot)
     with pytest.raises(BotError, match="bad options"):
-        make_bot("search:gap=1,version=1", 1)  # an option of version 2 only
-
-
-@pytest.mark.parametrize("spec", ["search_v1", "search:version=1"])
-def test_the_old_search_plays_its_recorded_games_move_for_move(spec: str) -> None:
-    """Two games recorded from the old `search` (`turns=2000`) before version 2
-    existed, against `expected_v1`: every action is the same."""
-    for game in json.loads(V1_GAMES.read_text())["games"]:
-        n, seed = game["players"], game["seed"]
-        bots = [
-            make_bot(f"{spec}:turns=2000" if ":" not in spec else f"{spec},turns=2000", seed * 10)
-        ]
-        bots += [make_bot("expected_v1", seed * 10 + p) for p in range(1, n)]
-        state = new_game(n, seed=seed, rules=Rules.from_dict(game["rules"]))
-        for recorded in bytes.fromhex(game["actions"]):
-            assert state.phase != Phase.GAME_OVER
-            action = bots[state.player].choose(observe(state, state.player))
-            assert action == recorded, (n, len(state.history))
-            state = step(state, action)
-        assert state.phase == Phase.GAME_OVER
-        assert list(state.totals) == game["totals"]
+        make_bot("search:version=1", 1)  # the first search is gone
+    with pytest.raises(BotError, match="bad options"):
+        make_bot("search:policy=greedy", 1)  # an option of the first search only
 
 
 def _policy_choice(state: State, cards: np.ndarray, turns: int = 0) -> int:
@@ -334,13 +308,13 @@ def test_search_v2_with_full_playouts_plays_legal_moves() -> None:
 
 
 def _win_chances(players: int, rows: list[tuple[int, ...]], joint: int) -> list[float]:
-    """`_Valuer`'s values (seat 0 viewing) of tables with these totals."""
+    """`Valuer`'s values (seat 0 viewing) of tables with these totals."""
     obs = observe(new_game(players, seed=1), 0)
     t = kernel.new_tables(len(rows), players, players=players)
     for b, totals in enumerate(rows):
         t.totals[b] = totals
     out = np.zeros(len(rows))
-    _Valuer(obs, joint)(t, np.arange(len(rows)), out)
+    Valuer(obs, joint)(t, np.arange(len(rows)), out)
     return out.tolist()
 
 
@@ -398,7 +372,7 @@ def test_search_v2_plays_a_given_prior_where_it_does_not_search() -> None:
     assert differ > 0
 
 
-@pytest.mark.parametrize("prior", [1, "expected", SearchBot(1)])
+@pytest.mark.parametrize("prior", [1, "expected", SearchV2Bot(1)])
 def test_search_v2_refuses_a_prior_that_is_not_expected(prior: object) -> None:
     with pytest.raises(ValueError, match="prior must be an `expected` bot"):
         SearchV2Bot(1, prior=prior)  # type: ignore[arg-type]

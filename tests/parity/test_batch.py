@@ -131,7 +131,7 @@ def test_the_engine_is_batch_by_default_when_every_bot_allows_it() -> None:
     assert choose_engine(make_config(["greedy", "expected"], games=1, seed=1)) == "batch"
     assert choose_engine(make_config(["greedy", "search"], games=1, seed=1)) == "reference"
     assert choose_engine(make_config(["greedy:low=2", "basic"], games=1, seed=1)) == "reference"
-    assert choose_engine(make_config(["expected:v1", "basic"], games=1, seed=1)) == "reference"
+    assert choose_engine(make_config(["expected:tempo=1", "basic"], games=1, seed=1)) == "reference"
     with pytest.raises(TournamentError, match="search"):
         choose_engine(make_config(["greedy", "search"], games=1, seed=1), "batch")
     with pytest.raises(TournamentError, match="unknown engine"):

@@ -509,18 +509,32 @@ def test_every_sheet_error_raised_has_a_kind_both_languages_of_the_page_write() 
             assert es != en and not re.search(r"\{[a-z]+\}", es), (error, es)
 
 
+def _sheet_error(node: ast.AST) -> ast.expr | None:
+    """The kind a call makes a `SheetError` of, as written: `SheetError(..., kind=K)`
+    or `SheetError.of(K, ...)`; None for any other node."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "SheetError":
+        kind = next((k.value for k in node.keywords if k.arg == "kind"), None)
+        assert kind is not None, ast.unparse(node)
+        return kind
+    if isinstance(func, ast.Attribute) and getattr(func.value, "id", None) == "SheetError":
+        assert func.attr == "of" and node.args, ast.unparse(node)
+        return node.args[0]
+    return None
+
+
 def test_every_sheet_error_raise_in_the_model_names_its_kind() -> None:
-    calls = [
-        node
+    kinds = [
+        kind
         for module in (entries_module, sheet_module, exports_module)
         for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "SheetError"
+        if (kind := _sheet_error(node)) is not None
     ]
-    assert len(calls) >= 35
+    assert len(kinds) >= 35
     named: set[str] = set()
-    for call in calls:
-        kind = next((k.value for k in call.keywords if k.arg == "kind"), None)
-        assert kind is not None, ast.unparse(call)
+    for kind in kinds:
         constants = [n.value for n in ast.walk(kind) if isinstance(n, ast.Constant)]
         named |= {c for c in constants if isinstance(c, str) and re.fullmatch("[a-z_]+", c)}
     assert named <= set(SheetError.kinds()), named - set(SheetError.kinds())

@@ -9,13 +9,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 
 from skyjo.scorepad import store as store_module
 from skyjo.scorepad.exports import export_json, import_json
 from skyjo.scorepad.sheet import Sheet, SheetError
 from skyjo.scorepad.store import ConflictError, OpenSheet, SheetStore, StoreError
-from skyjo.web.storage import Store
 
 ROUND_1 = {"ender": "Cleo", "entries": {"Ana": 9, "Ben": 20, "Cleo": 14}}
 ROUND_2 = {"ender": "Ben", "entries": {"Ana": "7 5 2 4 / 7 -1 3 1 / 7 0 -2 2", "Ben": 5, "Cleo": 5}}
@@ -112,58 +111,22 @@ def test_an_imported_sheet_is_stored_with_its_rounds(url: str) -> None:
     assert not loaded.can_undo
 
 
-def test_the_tables_sit_beside_the_web_apps_with_their_own_version(url: str) -> None:
-    web = Store(url)
-    pads = SheetStore(url)
-    again = Store(url)  # the web app's migrations still see only their own tables
-    assert again.version() == web.version()
-    assert pads.version() == store_module.SCHEMA_VERSION
-    tables = set(inspect(pads.engine).get_table_names())
-    assert {"scorepad_schema_version", "scorepad_sheets", "scorepad_changes"} <= tables
-    assert {"schema_version", "rooms"} <= tables
-
-
-def test_a_database_with_newer_scorepad_tables_is_refused(url: str) -> None:
-    SheetStore(url).close()
-    engine = SheetStore(url).engine
-    with engine.begin() as connection:
-        connection.execute(text("UPDATE scorepad_schema_version SET version = 99"))
-    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 2"):
-        SheetStore(url)
-
-
-def test_migrations_run_in_order_from_the_databases_version(
-    url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pad = new_pad(SheetStore(url))
-    ran: list[int] = []
-
-    def to_3(connection: object) -> None:
-        ran.append(3)
-        connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
-
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
-    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS, 2: to_3})
-    upgraded = SheetStore(url)
-    assert ran == [3] and upgraded.version() == 3
-    assert upgraded.load(pad.id).sheet == pad.sheet
-    SheetStore(url)
-    assert ran == [3]  # once only
-
-
 def test_sheets_made_before_owners_are_kept_open_to_whoever_has_their_id(url: str) -> None:
-    """A version 1 database (no owners, no links; a target over today's bound and
-    names today's rules refuse) upgraded to version 2: every sheet still loads,
-    none is listed as anyone's, each stays open to whoever holds its id."""
+    """A database of the scorepad's version 1 (no owners, no links; a target
+    over today's bound and names today's rules refuse) upgraded: every sheet
+    still loads, none is listed as anyone's, each stays open to whoever holds
+    its id. (tests/test_database.py: the upgrades of the other old databases.)"""
     made = SheetStore(url)
     old = made.create(Sheet.new(["Ana", "Ben"], "Old", target_score=900))
     made.close()
     engine = SheetStore(url).engine
-    with engine.begin() as db:  # back to version 1's tables, as an old skyjo left them
+    with engine.begin() as db:  # back to the scorepad's version 1, as an old skyjo left it
         db.execute(text("DROP INDEX ix_scorepad_sheets_owner"))
         db.execute(text("ALTER TABLE scorepad_sheets DROP COLUMN owner"))
         db.execute(text("DROP TABLE scorepad_keys"))
-        db.execute(text("UPDATE scorepad_schema_version SET version = 1"))
+        db.execute(text("DROP TABLE schema_version"))
+        db.execute(text("CREATE TABLE scorepad_schema_version (version INTEGER PRIMARY KEY)"))
+        db.execute(text("INSERT INTO scorepad_schema_version VALUES (1)"))
         players, rules = '["Ana", "ana\\u200b"]', '{"target_score": 5000, "ender_penalty": "none"}'
         db.execute(
             text("UPDATE scorepad_sheets SET players = :p, rules = :r WHERE id = :id"),
@@ -171,7 +134,7 @@ def test_sheets_made_before_owners_are_kept_open_to_whoever_has_their_id(url: st
         )
     engine.dispose()
     store = SheetStore(url)
-    assert store.version() == 2
+    assert store.version() == 4
     loaded = store.load(old.id)
     assert loaded.sheet.players == ("Ana", "ana\u200b")  # as written, though refused today
     assert loaded.sheet.rules.target_score == 1000  # brought down to the bound

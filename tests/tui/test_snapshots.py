@@ -25,11 +25,12 @@ from skyjo.tui.replay import ReplayApp
 SVGImageExtension.file_extension = "svg"
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-# The bots are pinned to versions (expected_v1), so tuning a bot does not redraw these screens.
+# Bots whose play is fixed by their rules, never tuned (not `expected` or `search`),
+# so that tuning a bot does not redraw these screens.
 FOUR = [
     Seat("You"),
     Seat("Greedy", "greedy"),
-    Seat("Expected", "expected_v1"),
+    Seat("Random", "random"),
     Seat("Basic", "basic"),
 ]
 
@@ -131,7 +132,7 @@ def test_the_help(snap_compare: Any, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_a_replay(snap_compare: Any, size: tuple[int, int]) -> None:
     """A record, some steps in: every card shows, face-down ones in brackets."""
-    seats = [Seat("Ana", "greedy"), Seat("Ben", "expected_v1"), Seat("Cleo", "basic")]
+    seats = [Seat("Ana", "greedy"), Seat("Ben", "random"), Seat("Cleo", "basic")]
     match = Match(seats, Rules(target_score=40), seed=12)
     match.advance()
     app = ReplayApp(read_record(match.record()))

@@ -9,7 +9,6 @@ A spec is a name with optional options: `"search:budget=0.2,iterations=500"`.
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,18 +21,8 @@ _REGISTRY: dict[str, str] = {
     "greedy": "skyjo.bots.greedy:GreedyBot",
     "basic": "skyjo.bots.basic:BasicBot",
     "expected": "skyjo.bots.expected:make_expected",
-    "search": "skyjo.bots.search:make_search",
+    "search": "skyjo.bots.search:SearchV2Bot",
     "external": "skyjo.bots.external:ExternalBot",
-}
-
-#: Previous versions, out of the ladder: not listed (`bot_names`, the "known"
-#: bots of an error), but still made by name or by `version=1`, because the
-#: tests replay their recorded games and measurements are taken against them
-#: (docs/bots.md: `expected`'s ablation and strength against `expected_v1`;
-#: `search_v1`'s class is the base of `search` and its tests' subject).
-_PAST: dict[str, str] = {
-    "expected_v1": "skyjo.bots.expected_v1:ExpectedBot",
-    "search_v1": "skyjo.bots.search:SearchBot",
 }
 
 
@@ -41,7 +30,7 @@ def register(name: str, target: str) -> None:
     """Add a bot of your own: `target` is "package.module:Factory", called as
     Factory(seed, **options); the bot then plays anywhere a spec is taken
     (`skyjo play`, tournaments, their worker processes, matches)."""
-    if name in _REGISTRY or name in _PAST:
+    if name in _REGISTRY:
         raise BotError(f"there is already a bot named {name!r}")
     _REGISTRY[name] = target
 
@@ -51,10 +40,9 @@ def unregister(name: str) -> None:
     _REGISTRY.pop(name, None)
 
 
-def bot_names(past: bool = False) -> list[str]:
-    """The bots a spec may name: the ladder, `external` and any registered;
-    with `past`, the previous versions too (`expected_v1`, `search_v1`)."""
-    return [*_REGISTRY, *_PAST] if past else list(_REGISTRY)
+def bot_names() -> list[str]:
+    """The bots a spec may name: the ladder, `external` and any registered."""
+    return list(_REGISTRY)
 
 
 def split_specs(bots: str | Sequence[str]) -> list[str]:
@@ -77,25 +65,18 @@ def split_specs(bots: str | Sequence[str]) -> list[str]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split `"name:key=value,key=value"` into the name and typed options; a
-    bare `vN` (`expected:v1`) is short for `version=N`."""
+    """Split `"name:key=value,key=value"` into the name and typed options."""
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
-        if not sep and _VERSION.fullmatch(item):
-            key, value = "version", item[1:]
-        elif not sep or not key:
+        if not sep or not key:
             raise BotError(f"bad bot option {item!r} in {spec!r}: expected key=value")
         key = key.strip()
         if key in options:
             raise BotError(f"bot option {key!r} given twice in {spec!r}")
         options[key] = _typed(value.strip())
     return name, options
-
-
-#: A bare version option: `v1` for `version=1`.
-_VERSION = re.compile(r"v[0-9]+")
 
 
 def _typed(value: str) -> Any:
@@ -110,7 +91,7 @@ def _typed(value: str) -> Any:
 def factory(spec: str) -> tuple[str, BotFactory, dict[str, Any]]:
     """The bot name, its factory and its options for `spec`."""
     name, options = parse_spec(spec)
-    target = _REGISTRY.get(name) or _PAST.get(name)
+    target = _REGISTRY.get(name)
     if target is None:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(_REGISTRY)})")
     module, _, attribute = target.partition(":")

@@ -44,9 +44,6 @@ Every idea has an option that switches it off, for the ablation in docs/bots.md
 `clears=0`, `lookahead=0`, `pairs=0,singles=0`, `exact_draw=0`: drawing
 priced as the grid less one card's expected saving, `denial=0`, `ending=0`:
 an ending priced at its raw score, `tempo=0`).
-
-`version=1` gives the previous `expected` bot (`skyjo.bots.expected_v1`,
-also registered as `expected_v1`), its own options passed on.
 """
 
 from __future__ import annotations
@@ -59,7 +56,6 @@ import numpy as np
 
 from skyjo.bots.base import Bot
 from skyjo.bots.counting import draw_pile_cards, pools
-from skyjo.bots.expected_v1 import ExpectedBot as ExpectedV1Bot
 from skyjo.engine import NEXT_ROUND, REVEAL, TAKE_DISCARD, Phase
 from skyjo.kernel import valuation as va
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
@@ -218,11 +214,7 @@ class ExpectedV2Bot:
         return REVEAL + self._rng.choice(choice or down)
 
 
-def make_expected(seed: int, version: int = 2, **options: Any) -> Bot:
-    """The `expected` bot of a spec: `expected` (this one), `expected:version=1`
-    (the previous one, with its own options)."""
-    if version == 1:
-        return ExpectedV1Bot(seed, **options)
-    if version != 2:
-        raise ValueError(f"expected has versions 1 and 2, not {version!r}")
+def make_expected(seed: int, **options: Any) -> Bot:
+    """The `expected` bot of a spec: the registry's factory, by which
+    `skyjo.batch` knows the bot it plays in compiled code."""
     return ExpectedV2Bot(seed, **options)

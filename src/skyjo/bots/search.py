@@ -7,43 +7,39 @@ reshuffle, the known draw pile's cards to the draw pile and the others to the
 face-down cards) samples the exact posterior, and averaging over such worlds
 is sound.
 
-At each decision the bot lists a few candidate moves: at the start of a turn,
-"draw" and "take the discard and exchange it at k" for each sensible k; with a
-card in hand, each sensible exchange and each discard-and-flip. Positions that
-are alike (face down, in columns that look the same) are tried once, and
-exchanges that lose points are left out, except one that keeps the round from
-ending. The `expected` bot's choice (one-turn expected value with card
-counting) is always a candidate: the default. Each candidate is played in many
-sampled worlds, the same worlds for every candidate (common random numbers),
-then the round is played out to its end on the rules kernel by the fast
-greedy policy of `skyjo.kernel.playout_greedy` for every player, the bot
-included (`skyjo.kernel.playouts`; after a "draw", the drawn card is first
-placed where the `expected` bot would put it). A playout
-is scored for the game, not the round: the round's scores with the ender's
-penalty applied give new totals; if the game ends there, the bot's share of
-the win; otherwise an estimate of its chance to win from those totals, each
-opponent's lead taken as normally distributed over the rounds likely left
-(version 1 multiplies those chances as if independent; version 2, at three
-players or more, integrates over the bot's own future score, which they
-share: `skyjo.kernel.win_chance`). The
-budget is spread by successive halving (every candidate gets the same first
-share of playouts, then the worse half is dropped, and so on; the default is
-never dropped), and a candidate replaces the default only when it beats it by
-`confidence` standard errors of their paired difference: playouts decide where
-they see clearly (the end of a round, the end of the game), the prior
-everywhere else. When the bot takes the discard, it remembers where it meant
-to put it and plays that at once on the second step of the turn.
+At each decision it searches, the bot lists a few candidate moves: at the
+start of a turn, "draw" and "take the discard and exchange it at k" for each
+sensible k; with a card in hand, each sensible exchange and each
+discard-and-flip. Positions that are alike (face down, in columns that look
+the same) are tried once, and exchanges that lose points are left out, except
+one that keeps the round from ending. The `expected` bot's choice (its prior,
+`skyjo.bots.expected`) is always a candidate: the default. Each candidate is
+played in many sampled worlds, the same worlds for every candidate (common
+random numbers), then the round is played out to its end on the rules kernel
+by the `expected` bot's choice at cheap settings for every player, the bot
+included (`skyjo.kernel.playout_expected` through `skyjo.kernel.playouts`; after
+a "draw", the drawn card is first placed where the prior would put it). A
+playout is scored for the game, not the round: the round's scores with the
+ender's penalty applied give new totals; if the game ends there, the bot's
+share of the win; otherwise an estimate of its chance to win from those
+totals, each opponent's lead taken as normally distributed over the rounds
+likely left, at three players or more integrated over the bot's own future
+score, which those chances share (`skyjo.kernel.win_chance`). The budget is spread by
+successive halving (every candidate gets the same first share of playouts,
+then the worse half is dropped, and so on; the default is never dropped), and
+a candidate replaces the default only when it beats it by `confidence`
+standard errors of their paired difference: playouts decide where they see
+clearly (the end of a round, the end of the game), the prior everywhere
+else. When the bot takes the discard, it remembers where it meant to put it
+and plays that at once on the second step of the turn.
 
-The budget may be shared unevenly: at a *critical* decision (the round has
-been ended, or some player has at most `CRITICAL_DOWN` face-down cards, so
-the round may end within a turn or two: about a third of the decisions) the
-bot spends `focus` times its budget, at the others `calm` times it. Both are
-1 in version 1: spending 3x at critical decisions and 0.2x elsewhere made it
-weaker in 4-player games against `expected` (20.5% of 1,000 games, against
-27.3% with an even budget), as the greedy playouts misjudge when the others
-will end the round. Version 2, whose playouts are played by the new
-`expected`'s choice, does the opposite by default: `focus` 4 and `calm` 0
-(a calm decision is the prior's, unsearched; see `SearchV2Bot`).
+Only *critical* decisions are searched by default (the round has been ended,
+or some player has at most `CRITICAL_DOWN` face-down cards, so the round may
+end within a turn or two: about a third of the decisions), at `focus` (4)
+times the budget; at the others `calm` is 0, and the prior plays them
+unsearched. Searching calm decisions mostly overruled the prior by chance:
+the noise of whole-round playouts is larger than the differences between
+moves there (docs/bots.md).
 
 The default budget counts simulated turns, not seconds, so the bot is
 deterministic for a given seed and sequence of observations; `budget` (in
@@ -60,71 +56,92 @@ from typing import Any
 import numpy as np
 
 from skyjo import kernel
-from skyjo.bots.determinize import Sampler, opening_reveal
+from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.expected_v1 import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
 from skyjo.kernel import forecast, game_odds, playout_expected, win_chance
-from skyjo.kernel.playout_greedy import DEFAULT_POLICY, MEAN_CARD, Policy, params
-from skyjo.kernel.playouts import EXPECTED, GREEDY, LOWEST_CARD, Playouts, no_placing, scratch
+from skyjo.kernel.playout_greedy import MEAN_CARD
+from skyjo.kernel.playouts import EXPECTED, LOWEST_CARD, Playouts, no_placing, scratch
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE, MAX_PLAYERS
 
-#: The default budget, per opponent: simulated turns per decision, all
-#: candidates together, each turn weighted by (2 + players) / 4 and each
-#: playout counted as `PLAYOUT_COST` more turns. Each opponent adds to the
-#: spread of a playout's outcome, so more opponents get more playouts: 10,000
-#: turns at 2 players, 30,000 at 4 (10,000 measured short of clear at 4).
-TURNS_PER_OPPONENT = 10_000
+#: The default budget: simulated turns per decision for each other player (each
+#: adds to the spread of a playout's outcome), all candidates together, each
+#: turn weighted by (2 + players) / 4 and each playout counted as
+#: `PLAYOUT_COST` more turns.
+TURNS_PER_OPPONENT = 900
 PLAYOUT_COST = 5
-#: Version 2's default budget per opponent: its playouts' turns cost about 60
-#: times the greedy ones'.
-TURNS_PER_OPPONENT_V2 = 900
-#: Version 2 searches the start of a turn only when its prior's values of
-#: taking the discard and of drawing are within this many points.
+#: The start of a turn is searched only when the prior's values of taking the
+#: discard and of drawing are within this many points.
 GAP = 2.0
-#: Version 2's confidence: its playouts are few (tens a decision), so a
-#: challenger must beat the prior by more standard errors than version 1's.
-CONFIDENCE_V2 = 2.5
-#: Version 2's budget multipliers: it searches only critical decisions, at 4
-#: times the budget, and its prior plays the others unsearched. Measured with
-#: paired games (the same deals, the prior in the bot's seat as the
-#: baseline; 400 two-player games against the new `expected`): searching every
-#: decision gained +1.5 points [-6.7, +9.7], overruling the prior at calm
-#: decisions mostly by chance (re-checked with 10 times the playouts, those
-#: overrules were worse on average); searching only critical ones gained +1.8
-#: [-2.5, +6.1] at the budget of 1, +5.5 [+2.2, +8.8] at 4, +5.0 [+1.1, +8.9]
-#: at 10.
-FOCUS_V2 = 4.0
-CALM_V2 = 0.0
+#: How many standard errors a move must beat the prior's choice by to replace
+#: it: the playouts are few (tens a decision).
+CONFIDENCE = 2.5
+#: The budget's multipliers at critical decisions and at the others: only
+#: critical decisions are searched, at 4 times the budget. Measured with paired
+#: games (the same deals, the prior in the bot's seat as the baseline; 400
+#: two-player games against `expected`): searching every decision gained +1.5
+#: points [-6.7, +9.7], overruling the prior at calm decisions mostly by chance
+#: (re-checked with 10 times the playouts, those overrules were worse on
+#: average); searching only critical ones gained +1.8 [-2.5, +6.1] at the
+#: budget of 1, +5.5 [+2.2, +8.8] at 4, +5.0 [+1.1, +8.9] at 10.
+FOCUS = 4.0
+CALM = 0.0
 #: The spread of the difference of two players' round scores (greedy play).
 ROUND_SPREAD = 16.0
 #: An exchange into a face-down card is tried when it loses at most this much.
 SWAP_SLACK = 2.5
-#: How many standard errors a move must beat the prior's choice by to replace it.
-CONFIDENCE = 2.0
 #: Turns of its own in a round after which the bot stops avoiding its end.
 STALL_LIMIT = 40
 #: A decision is *critical* once the round has been ended or some player has at
 #: most this many face-down cards: the round may end within a turn or two.
 CRITICAL_DOWN = 2
-#: The budget's multipliers at critical decisions (about a third of them) and at
-#: the others (see the module's description for why both are 1).
-FOCUS = 1.0
-CALM = 1.0
 
 Candidate = tuple[int, ...]  #: the actions of one candidate move, as played
 
 
-class SearchBot:
-    """Determinized Monte Carlo search (see the module's description).
+class SearchV2Bot:
+    """Determinized Monte Carlo search (see the module's description). Options:
 
-    `turns` (by default `TURNS_PER_OPPONENT` for each other player) bounds the
-    weighted simulated turns per decision, `iterations` the playouts per decision instead, and
-    `budget` the seconds per decision (not reproducible), each multiplied by
-    `focus` at critical decisions and by `calm` at the others. `policy` is the
-    playout policy; `confidence` how many standard errors a move must beat the
-    `expected` bot's choice by to be played instead.
+    - `turns` (by default `TURNS_PER_OPPONENT` for each other player) bounds
+      the weighted simulated turns per decision, `iterations` the playouts per
+      decision instead, and `budget` the seconds per decision (not
+      reproducible), each multiplied by `focus` (4) at critical decisions
+      (`critical`: the round has been ended or some player has at most `down`
+      face-down cards) and by `calm` (0: the prior plays them) at the others;
+    - `confidence`: how many standard errors a move must beat the prior's
+      choice by to be played instead;
+    - `gap`: the start of a turn is searched only when the prior's values of
+      taking the discard and of drawing are within `gap` points;
+    - the playouts' `expected` choice (`skyjo.kernel.playout_expected`, cheap
+      settings): the look-ahead of weight `lookahead`, exact for the card to
+      place only unless `full` is 1, no exact draw expectation unless
+      `exact_draw` is 1, `denial`, `end_others` and `patience`. Playouts by
+      the prior's own choice (`full=1,exact_draw=1`, five times the cost) and
+      a wider critical set (`down=3`) measured no better than the defaults
+      (docs/bots.md);
+    - `joint` (1): at three players or more, a playout's chance of winning
+      the game is integrated over the bot's own future score (`win_chance`);
+      `joint=0` multiplies the pairwise chances (which gives a player level
+      with three others an eighth of the win, not a quarter). It is the sound
+      model; on 240 4-player deals it changed the result of 10 and gained
+      nothing measurable (docs/bots.md);
+    - `late` (0: off): every decision of a round in which some total is within
+      `late` points of the target is searched at `focus`;
+    - `horizon` (0: off): with `calm` above 0, a calm decision's playouts stop
+      `horizon` turns of every player past the candidate move, each player's
+      unfinished round valued by its forecast score (`skyjo.kernel.forecast`,
+      learned from self-play), so that they are far less noisy than
+      whole-round ones; on 400 2-player deals (`calm=1,horizon=2`) it gained
+      nothing measurable (docs/bots.md);
+    - `odds` (0: off): at two players, a played-out round that does not end
+      the game is worth the chance of winning from its totals by the exact
+      recursion over self-play round scores (`skyjo.kernel.game_odds`) instead
+      of the normal model, which is too sure of the leader; on 1,200 2-player
+      deals it changed the result of 35 and gained nothing measurable
+      (docs/bots.md);
+    - `prior` (from Python only): the `expected` bot to use as the prior, by
+      default one with its default options.
     """
 
     name = "search"
@@ -135,10 +152,22 @@ class SearchBot:
         iterations: int | None = None,
         turns: int | None = None,
         budget: float | None = None,
-        policy: Policy = DEFAULT_POLICY,
         confidence: float = CONFIDENCE,
         focus: float = FOCUS,
         calm: float = CALM,
+        gap: float = GAP,
+        lookahead: float = 1.0,
+        denial: float = 1.0,
+        end_others: float = 1.0,
+        patience: int = playout_expected.PATIENCE,
+        down: int = CRITICAL_DOWN,
+        full: int = 0,
+        exact_draw: int = 0,
+        joint: int = 1,
+        late: int = 0,
+        horizon: int = 0,
+        odds: int = 0,
+        prior: ExpectedV2Bot | None = None,
     ) -> None:
         budgets = {"iterations": iterations, "turns": turns, "budget": budget}
         for option, value in {**budgets, "focus": focus}.items():
@@ -147,23 +176,41 @@ class SearchBot:
                 raise ValueError(f"{option} must be a positive number, not {value!r}")
         if isinstance(calm, bool) or not (isinstance(calm, int | float) and calm >= 0):
             raise ValueError(f"calm must be a number, 0 or more, not {calm!r}")
+        if isinstance(horizon, bool) or not (isinstance(horizon, int) and horizon >= 0):
+            raise ValueError(f"horizon must be a whole number of turns, 0 or more, not {horizon!r}")
+        if isinstance(late, bool) or not (isinstance(late, int) and late >= 0):
+            raise ValueError(f"late must be a whole number of points, 0 or more, not {late!r}")
+        if prior is not None and not isinstance(prior, ExpectedV2Bot):
+            raise ValueError(f"prior must be an `expected` bot (ExpectedV2Bot), not {prior!r}")
+        if joint not in (0, 1) or isinstance(joint, bool):
+            raise ValueError(f"joint must be 0 or 1, not {joint!r}")
+        if odds not in (0, 1) or isinstance(odds, bool):
+            raise ValueError(f"odds must be 0 or 1, not {odds!r}")
+        if isinstance(down, bool) or not (isinstance(down, int) and 0 <= down <= GRID_SIZE):
+            raise ValueError(f"down must be a whole number from 0 to {GRID_SIZE}, not {down!r}")
         self._rng = random.Random(seed)
         self._iterations = iterations
         self._turns = turns  # None: the default, by the number of players
         self._budget = budget
-        self._policy = policy
         self._confidence = confidence
         self._focus = focus
         self._calm = calm
-        self._down = CRITICAL_DOWN
-        self._joint = 0  # version 1: the pairwise chances multiplied
-        self._odds = 0  # version 1: the normal model at two players too
-        self._prior: Any = ExpectedBot(seed)
-        #: the playouts' policy (a `fastplay` code) and its knobs
-        self._code = GREEDY
-        self._prm = params(policy)
-        #: the default budget, in simulated turns for each other player
-        self._per_opponent = TURNS_PER_OPPONENT
+        self._gap = gap
+        self._down = down
+        self._joint = int(joint)
+        self._odds = int(odds)
+        self._late = late
+        self._horizon = horizon
+        self._prior = prior if prior is not None else ExpectedV2Bot(seed)
+        #: the playouts' knobs (`playout_expected.params`)
+        self._prm = playout_expected.params(
+            lookahead=lookahead,
+            denial=denial,
+            end_others=end_others,
+            patience=patience,
+            full=full,
+            exact_draw=exact_draw,
+        )
         self._plan: tuple[Any, int] | None = None
         self._round = -1
         self._turns_in_round = 0
@@ -173,7 +220,7 @@ class SearchBot:
         self.last_stats: list[int] = []
 
     @property
-    def prior(self) -> Any:
+    def prior(self) -> ExpectedV2Bot:
         """The bot whose choice is the default at every decision (`expected`)."""
         return self._prior
 
@@ -185,8 +232,8 @@ class SearchBot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if obs.phase == Phase.REVEAL:
-            return self._reveal(obs)
+        if obs.phase == Phase.REVEAL:  # the prior's two random cards in two columns
+            return self._prior.choose(obs)
         me = obs.viewer
         share = self._share(obs)
         if obs.held is None:
@@ -231,23 +278,30 @@ class SearchBot:
         assert best[0] in legal
         return best[0]
 
-    def _reveal(self, obs: Observation) -> int:
-        """The opening reveal (`opening_reveal`)."""
-        return opening_reveal(obs, self._rng)
-
     def _settled(self, obs: Observation) -> bool:
-        """Whether the prior's choice at the start of this turn is clear enough to
-        play without a search (never, here)."""
-        return False
+        """The prior's values of taking the discard and of drawing (its last
+        `choose`, at the start of this turn) are more than `gap` apart, or the
+        discard would not improve its grid."""
+        values = self._prior.decision(obs)[1]
+        take, draw = float(values[0]), float(values[1])
+        return take >= 1e17 or abs(take - draw) > self._gap
 
     def _share(self, obs: Observation) -> float:
         """The multiplier of the budget at this decision: `focus` at a critical
-        one, `calm` at the others (0: the prior plays it, unsearched)."""
+        one, and with `late` at every decision of a round in which some total
+        is within `late` points of the target (the game may end with it: the
+        prior minimises its round score, the playouts score the game); `calm`
+        at the others (0: the prior plays it, unsearched)."""
+        if self._late and max(obs.totals) >= obs.rules.target_score - self._late:
+            return self._focus
         return self._focus if critical(obs, self._down) else self._calm
 
     def _limit(self, obs: Observation) -> int:
-        """How many turns a playout plays after the candidate move: -1, to the
-        round's end (version 1 always)."""
+        """How many turns a playout plays after the candidate move: at a calm
+        decision with a `horizon`, that many turns of every player (then the
+        forecast); else -1, to the round's end."""
+        if self._horizon and self._share(obs) == self._calm and not critical(obs, self._down):
+            return self._horizon * obs.num_players
         return -1
 
     def evaluate(
@@ -276,8 +330,8 @@ class SearchBot:
         actions = np.array([m[0] for m in moves], dtype=np.int64)
         args = np.array([m[1] for m in moves], dtype=np.int64)
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
-        playouts = Playouts(random.Random(self._rng.getrandbits(64)), self._code, self._prm)
-        value = _Valuer(sampler.observation, self._joint, self._odds)
+        playouts = Playouts(random.Random(self._rng.getrandbits(64)), EXPECTED, self._prm)
+        value = Valuer(sampler.observation, self._joint, self._odds)
         n = len(sampler.grids)
         world = kernel.new_tables(1, n)
         tables = kernel.new_tables(count, n)  # table i: candidate i's playout
@@ -291,7 +345,7 @@ class SearchBot:
         start = time.perf_counter()
         stats = [0, 0, 0]
         weight = (2 + n) / 4  # a turn costs more at a bigger table
-        limit = self._turns or self._per_opponent * (n - 1)
+        limit = self._turns or TURNS_PER_OPPONENT * (n - 1)
         for stage in range(stages):
             turns = 0.0
             played = 0
@@ -350,139 +404,6 @@ class SearchBot:
         return placing
 
 
-class SearchV2Bot(SearchBot):
-    """Search, version 2 (see the module's description): the new `expected` bot
-    (`skyjo.bots.expected`) is the prior and the placer of drawn cards, the
-    playouts are played by its choice on the kernel
-    (`skyjo.kernel.playout_expected`, cheap settings: the look-ahead, of weight
-    `lookahead`, exact for the card to place only unless `full` is 1, and no
-    exact draw expectation unless `exact_draw` is 1), the default budget is
-    `TURNS_PER_OPPONENT_V2` simulated turns per other player, only critical
-    decisions are searched (`critical`: the round has been ended or some player
-    has at most `down` face-down cards), at `focus` (4) times the budget, the
-    prior playing the others (`calm` 0), and the start of a turn is searched
-    only when the prior's values of taking the discard and of drawing are
-    within `gap` points of each other. Searching calm decisions mostly
-    overruled the prior by chance: the playouts' noise over a whole round is
-    larger than the differences between moves there; near the round's end the
-    playouts are short, many and sharp, and they score for the game (the
-    ender's penalty, the totals), which the one-turn prior does not. Playouts
-    played by the prior's own choice (`full=1,exact_draw=1`, five times the
-    cost) and a wider critical set (`down=3`) measured no better than the
-    defaults (docs/bots.md). `joint` (1): at three players or more, a playout's
-    chance of winning the game is integrated over the bot's own future score
-    (`skyjo.kernel.win_chance`); `joint=0` multiplies the pairwise chances as version 1 does
-    (which gives a player level with three others an eighth of the win, not
-    a quarter). It is the sound model; on 240 4-player deals it changed the
-    result of 10 and gained nothing measurable (docs/bots.md). `horizon` (0: off):
-    with `calm` above 0, a calm decision's playouts stop `horizon` turns of
-    every player past the candidate move, each player's unfinished round
-    valued by its forecast score (`skyjo.kernel.forecast`, learned from
-    self-play), so that they are far less noisy than whole-round ones; on 400
-    2-player deals (`calm=1,horizon=2`) it gained nothing measurable (docs/bots.md).
-    `odds` (0: off): at two players, a played-out round that does not end the
-    game is worth the chance of winning from its totals by the exact
-    recursion over self-play round scores (`skyjo.kernel.game_odds`) instead
-    of the normal model, which is too sure of the leader; on 1,200 2-player
-    deals it changed the result of 35 and gained nothing measurable (docs/bots.md).
-    `prior` (from Python only): the `expected` bot to use as the prior, by
-    default one with its default options."""
-
-    def __init__(
-        self,
-        seed: int,
-        iterations: int | None = None,
-        turns: int | None = None,
-        budget: float | None = None,
-        confidence: float = CONFIDENCE_V2,
-        focus: float = FOCUS_V2,
-        calm: float = CALM_V2,
-        gap: float = GAP,
-        lookahead: float = 1.0,
-        denial: float = 1.0,
-        end_others: float = 1.0,
-        patience: int = playout_expected.PATIENCE,
-        down: int = CRITICAL_DOWN,
-        full: int = 0,
-        exact_draw: int = 0,
-        joint: int = 1,
-        late: int = 0,
-        horizon: int = 0,
-        odds: int = 0,
-        prior: ExpectedV2Bot | None = None,
-    ) -> None:
-        super().__init__(seed, iterations, turns, budget, DEFAULT_POLICY, confidence, focus, calm)
-        if isinstance(horizon, bool) or not (isinstance(horizon, int) and horizon >= 0):
-            raise ValueError(f"horizon must be a whole number of turns, 0 or more, not {horizon!r}")
-        self._horizon = horizon
-        if isinstance(late, bool) or not (isinstance(late, int) and late >= 0):
-            raise ValueError(f"late must be a whole number of points, 0 or more, not {late!r}")
-        self._late = late
-        if prior is not None and not isinstance(prior, ExpectedV2Bot):
-            raise ValueError(f"prior must be an `expected` bot (ExpectedV2Bot), not {prior!r}")
-        self._prior = prior if prior is not None else ExpectedV2Bot(seed)
-        if joint not in (0, 1) or isinstance(joint, bool):
-            raise ValueError(f"joint must be 0 or 1, not {joint!r}")
-        self._joint = int(joint)
-        if odds not in (0, 1) or isinstance(odds, bool):
-            raise ValueError(f"odds must be 0 or 1, not {odds!r}")
-        self._odds = int(odds)
-        self._code = EXPECTED
-        if isinstance(down, bool) or not (isinstance(down, int) and 0 <= down <= GRID_SIZE):
-            raise ValueError(f"down must be a whole number from 0 to {GRID_SIZE}, not {down!r}")
-        self._down = down
-        self._prm = playout_expected.params(
-            lookahead=lookahead,
-            denial=denial,
-            end_others=end_others,
-            patience=patience,
-            full=full,
-            exact_draw=exact_draw,
-        )
-        self._per_opponent = TURNS_PER_OPPONENT_V2
-        self._gap = gap
-
-    def _share(self, obs: Observation) -> float:
-        """`focus` at a critical decision, and with `late`, at every decision of a
-        round in which some total is within `late` points of the target (the
-        game may end with it: the prior minimises its round score, the
-        playouts score the game); `calm` at the others."""
-        if self._late and max(obs.totals) >= obs.rules.target_score - self._late:
-            return self._focus
-        return super()._share(obs)
-
-    def _limit(self, obs: Observation) -> int:
-        """At a calm decision with a `horizon`, that many turns of every player
-        (then the forecast); else -1, to the round's end."""
-        if self._horizon and self._share(obs) == self._calm and not critical(obs, self._down):
-            return self._horizon * obs.num_players
-        return -1
-
-    def _reveal(self, obs: Observation) -> int:
-        """The prior's opening reveal (the same as version 1's in kind: two
-        random cards in two columns), so that the bot plays exactly as its
-        prior wherever it does not search."""
-        return self._prior.choose(obs)
-
-    def _settled(self, obs: Observation) -> bool:
-        """The prior's values of taking the discard and of drawing (its last
-        `choose`, at the start of this turn) are more than `gap` apart, or the
-        discard would not improve its grid."""
-        values = self._prior.decision(obs)[1]
-        take, draw = float(values[0]), float(values[1])
-        return take >= 1e17 or abs(take - draw) > self._gap
-
-
-def make_search(seed: int, version: int = 2, **options: Any) -> SearchBot:
-    """The `search` bot of a spec: `search` (version 2, `SearchV2Bot`),
-    `search:version=1` (the previous one, `SearchBot`, with its own options)."""
-    if version == 1:
-        return SearchBot(seed, **options)
-    if version != 2:
-        raise ValueError(f"search has versions 1 and 2, not {version!r}")
-    return SearchV2Bot(seed, **options)
-
-
 def critical(obs: Observation, down: int = CRITICAL_DOWN) -> bool:
     """Whether the round may end within a turn or two: it has been ended, or some
     player has at most `down` face-down cards."""
@@ -496,7 +417,7 @@ def _plan_key(obs: Observation) -> Any:
 
 
 def _move(candidate: Candidate) -> tuple[int, int]:
-    """A candidate as `fastplay.first_move` takes it: (DRAW, 0), (TAKE_DISCARD,
+    """A candidate as `playouts.first_move` takes it: (DRAW, 0), (TAKE_DISCARD,
     action) or (action, 0) for the held card."""
     return (candidate[0], candidate[1] if candidate[0] == TAKE_DISCARD else 0)
 
@@ -554,11 +475,11 @@ def placements(obs: Observation, me: int, card: int, drawn: bool, stall: bool = 
     return sorted(actions)
 
 
-class _Valuer:
+class Valuer:
     """Scores played-out rounds for the viewer, for the game (see the module's
     description): its share of the win if the game ends, else its estimated
     chance of winning from the new totals (`joint`: see
-    `skyjo.kernel.win_chance.values`)."""
+    `skyjo.kernel.win_chance`)."""
 
     def __init__(self, obs: Observation, joint: int = 0, odds: int = 0) -> None:
         self.me = obs.viewer

@@ -43,11 +43,7 @@ def guarded(url: str, work: Callable[[], T]) -> T:
         except ArgumentError:
             shown = url
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise StoreError(
-            f"cannot use the database {shown}: {reason}",
-            "database_unusable",
-            {"database": shown, "reason": reason},
-        ) from error
+        raise StoreError.of("database_unusable", database=shown, reason=reason) from error
 
 
 def scripted(

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from skyjo.errors import SkyjoError
+from skyjo.errors import SkyjoError, params_of
 from skyjo.names import NameRefused
 from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS, RulesError
 from skyjo.scoring import (
@@ -47,54 +47,75 @@ class SheetError(SkyjoError):
     English sentence. A `round` in `params` (any kind may carry one) means the
     sentence starts with "round N: "."""
 
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+    #: The English sentence of each mistake the scorepad finds itself.
+    MESSAGES: ClassVar[dict[str, str]] = {
         # an entry (this module)
-        "card_count": ("player", "count", "size"),
-        "not_a_total": ("player", "text"),
-        "not_a_card": ("player", "text"),
-        "entry_shape": ("player", "value"),
-        "total_not_integer": ("player", "value"),
-        "total_out_of_range": ("player", "total", "min", "max"),
-        "cards_not_list": ("player", "value"),
-        "row_not_list": ("player", "value"),
-        # a player's cards refused by `score_grid`: its kinds, naming the player
-        **{kind: ("player", *ScoringError.KINDS[kind]) for kind in GRID_KINDS},
+        "card_count": (
+            "{player}: {count} cards written, but a grid has {size} "
+            "(or write one number, the round total)"
+        ),
+        "not_a_total": "{player}: {text} is not a round total: write a whole number",
+        "not_a_card": "{player}: {text} is not a card: write a number from -2 to 12 or x",
+        "entry_shape": "{player}'s entry must be a total or 12 cards, not {value}",
+        "total_not_integer": "{player}'s total must be a whole number, not {value}",
+        "total_out_of_range": (
+            "{player}'s total is {total}, but no grid scores that: "
+            "a round's score goes from {min} to {max}"
+        ),
+        "cards_not_list": "{player}'s cards must be a list, not {value}",
+        "row_not_list": "{player}'s cards: a row must be a list, not {value}",
         # a round (skyjo.scorepad.sheet)
-        "round_shape": (),
-        "entries_shape": (),
-        "not_a_player": ("name",),
-        "no_ender": (),
-        "ender_not_player": ("name",),
-        "ender_no_entry": ("player",),
-        "no_entry": ("player",),
-        "round_too_many": ("count", "value", "deck"),
+        "round_shape": 'a round is {{"ender": name, "entries": {{name: entry}}}}',
+        "entries_shape": "the entries must map each player to a total or 12 cards",
+        "not_a_player": "{name} is not a player of this sheet",
+        "no_ender": "no ender is marked: mark who ended the round",
+        "ender_not_player": "the ender {name} is not a player of this sheet",
+        "ender_no_entry": "{player} ended the round but has no score entered",
+        "no_entry": "{player} has no score entered",
+        "round_too_many": (
+            "the cards entered hold {count} cards of {value}, but the deck has only {deck}"
+        ),
         # the sheet's changes
-        "change_shape": ("value",),
-        "game_over": ("target",),
-        "over_before_round": ("after", "next"),
-        "change_ends_game": ("changed", "after", "next"),
-        "no_such_round": ("number", "count"),
-        "no_round_yet": ("number",),
-        "nothing_to_undo": (),
-        # players, title, rules: a name's kinds are `skyjo.names.check_name`'s, the
-        # rules' those of `skyjo.rules.Rules`
-        "players_not_list": ("value",),
-        "players_missing": (),
-        "player_count": ("min", "max", "count"),
-        **NameRefused.KINDS,
-        "title_not_text": ("value",),
-        "title_too_long": ("max", "length"),
-        "title_control": ("title",),
-        "rules_type": ("value",),
-        **{kind: RulesError.KINDS[kind] for kind in RULES_KINDS},
+        "change_shape": "a change is add, edit or delete, not {value}",
+        "game_over": "the game is over (a total reached {target}): no round can be added",
+        "over_before_round": (
+            "with these rounds, the game is over after round {after}, but round {next} "
+            "follows: delete the later rounds first"
+        ),
+        "change_ends_game": (
+            "with that change to round {changed}, the game is over after round {after}, "
+            "but round {next} follows: delete the later rounds first"
+        ),
+        "no_such_round": "there is no round {number}: the sheet has rounds 1 to {count}",
+        "no_round_yet": "there is no round {number}: the sheet has no round yet",
+        "nothing_to_undo": "there is nothing to undo",
+        # players, title, rules
+        "players_not_list": "players must be a list of names, not {value}",
+        "players_missing": "players must be a list of names",
+        "title_not_text": "the title must be text, not {value}",
+        "title_too_long": "the title has at most {max} characters, not {length}",
+        "title_control": (
+            "the title {title} holds a control, format or invisible character or a lone surrogate"
+        ),
+        "rules_type": "rules must be Rules, not {value}",
         # an imported sheet (skyjo.scorepad.exports)
-        "not_an_object": ("type",),
-        "not_a_scoresheet": ("format", "version"),
-        "unknown_key": ("key",),
-        "rules_not_object": (),
-        "rounds_not_list": (),
-        "too_deep": ("max",),
-        "not_json": ("detail",),
+        "not_an_object": "a scoresheet is a JSON object, not {type}",
+        "not_a_scoresheet": 'not a scoresheet: expected "format": "{format}", "version": {version}',
+        "unknown_key": "unknown key {key} in the scoresheet",
+        "rules_not_object": "rules must be an object",
+        "rounds_not_list": "rounds must be a list",
+        "too_deep": "the file nests deeper than {max} levels",
+        "not_json": "not JSON: {detail}",
+    }
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        **params_of(MESSAGES),
+        # the kinds it carries on, with their sentences: a player's cards refused by
+        # `score_grid`, naming the player; a name's (`skyjo.names.check_name`); the
+        # number of players and the rules' (`skyjo.rules`)
+        **{kind: ("player", *ScoringError.KINDS[kind]) for kind in GRID_KINDS},
+        **NameRefused.KINDS,
+        "player_count": ("min", "max", "count"),
+        **{kind: RulesError.KINDS[kind] for kind in RULES_KINDS},
     }
     EXTRA: ClassVar[frozenset[str]] = frozenset({"round"})
 
@@ -111,6 +132,14 @@ class SheetError(SkyjoError):
         self.round = round
         self.player = player
 
+    @classmethod
+    def of(cls, kind: str, round: int | None = None, **params: Any) -> Self:
+        """The mistake of `kind` in its sentence (`MESSAGES`), at `round` and at
+        the player its params name."""
+        error = super().of(kind, **params)
+        error.round, error.player = round, params.get("player")
+        return error
+
 
 # --------------------------------------------------------------------------
 # Entries: a round total or 12 cards
@@ -125,16 +154,10 @@ def parse_entry(text: str, player: str = "this player") -> dict[str, Any] | None
     if not tokens:
         return None
     if len(tokens) == 1:
-        return {"total": _number(tokens[0], player, "a round total")}
+        return {"total": _number(tokens[0], player, True)}
     if len(tokens) != GRID_SIZE:
-        raise SheetError(
-            f"{player}: {len(tokens)} cards written, but a grid has {GRID_SIZE} "
-            "(or write one number, the round total)",
-            player=player,
-            kind="card_count",
-            params={"player": player, "count": len(tokens), "size": GRID_SIZE},
-        )
-    cards = [X if token in ("x", "X") else _number(token, player, "a card") for token in tokens]
+        raise SheetError.of("card_count", player=player, count=len(tokens), size=GRID_SIZE)
+    cards = [X if token in ("x", "X") else _number(token, player, False) for token in tokens]
     return {"cards": [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]}
 
 
@@ -148,15 +171,11 @@ def entry_text(entry: Mapping[str, Any] | None) -> str:
     return " / ".join(" ".join(str(card) for card in row) for row in entry["cards"])
 
 
-def _number(token: str, player: str, what: str) -> int:
-    """`token` as a whole number, or a `SheetError` naming `what` it should be."""
+def _number(token: str, player: str, total: bool) -> int:
+    """`token` as a whole number, or a `SheetError`: not a round `total`, or not a card."""
     if not _NUMBER.fullmatch(token):
-        expected = "a whole number" if what == "a round total" else "a number from -2 to 12 or x"
-        raise SheetError(
-            f"{player}: {token!r} is not {what}: write {expected}",
-            player=player,
-            kind="not_a_total" if what == "a round total" else "not_a_card",
-            params={"player": player, "text": repr(token)},
+        raise SheetError.of(
+            "not_a_total" if total else "not_a_card", player=player, text=repr(token)
         )
     return int(token.replace("\u2212", "-"))
 
@@ -175,12 +194,7 @@ def check_entry(value: Any, player: str) -> dict[str, Any] | None:
     if isinstance(value, int) and not isinstance(value, bool):
         value = {"total": value}
     if not isinstance(value, Mapping) or len(value) != 1 or not {"total", "cards"} & set(value):
-        raise SheetError(
-            f"{player}'s entry must be a total or 12 cards, not {value!r:.60}",
-            player=player,
-            kind="entry_shape",
-            params={"player": player, "value": f"{value!r:.60}"},
-        )
+        raise SheetError.of("entry_shape", player=player, value=f"{value!r:.60}")
     if "total" in value:
         return {"total": _check_total(value["total"], player)}
     rows = _grid_rows(value["cards"], player)
@@ -191,24 +205,14 @@ def check_entry(value: Any, player: str) -> dict[str, Any] | None:
 def _check_total(total: Any, player: str) -> int:
     """A round total: a whole number some grid scores (RULES.md 2.9)."""
     if isinstance(total, bool) or not isinstance(total, int):
-        raise SheetError(
-            f"{player}'s total must be a whole number, not {total!r:.40}",
-            player=player,
-            kind="total_not_integer",
-            params={"player": player, "value": f"{total!r:.40}"},
-        )
+        raise SheetError.of("total_not_integer", player=player, value=f"{total!r:.40}")
     if not MIN_ROUND_SCORE <= total <= MAX_ROUND_SCORE:
-        raise SheetError(
-            f"{player}'s total is {total}, but no grid scores that: a round's score "
-            f"goes from {MIN_ROUND_SCORE} to {MAX_ROUND_SCORE}",
+        raise SheetError.of(
+            "total_out_of_range",
             player=player,
-            kind="total_out_of_range",
-            params={
-                "player": player,
-                "total": total,
-                "min": MIN_ROUND_SCORE,
-                "max": MAX_ROUND_SCORE,
-            },
+            total=total,
+            min=MIN_ROUND_SCORE,
+            max=MAX_ROUND_SCORE,
         )
     return total
 
@@ -216,23 +220,13 @@ def _check_total(total: Any, player: str) -> int:
 def _grid_rows(cards: Any, player: str) -> list[list[Any]]:
     """`cards` as 3 rows of 4 (a flat list of 12 is laid row by row), `x` as `CLEARED`."""
     if not isinstance(cards, list | tuple):
-        raise SheetError(
-            f"{player}'s cards must be a list, not {cards!r:.40}",
-            player=player,
-            kind="cards_not_list",
-            params={"player": player, "value": f"{cards!r:.40}"},
-        )
+        raise SheetError.of("cards_not_list", player=player, value=f"{cards!r:.40}")
     if len(cards) == GRID_SIZE and not any(isinstance(c, list | tuple) for c in cards):
         cards = [cards[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
     rows = []
     for row in cards:
         if not isinstance(row, list | tuple):
-            raise SheetError(
-                f"{player}'s cards: a row must be a list, not {row!r:.40}",
-                player=player,
-                kind="row_not_list",
-                params={"player": player, "value": f"{row!r:.40}"},
-            )
+            raise SheetError.of("row_not_list", player=player, value=f"{row!r:.40}")
         rows.append([CLEARED if card in (X, "X", None) else card for card in row])
     return rows
 

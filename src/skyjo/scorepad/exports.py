@@ -23,17 +23,11 @@ def import_json(text: str) -> Sheet:
     try:
         check_depth(text)
     except TooDeep as deep:
-        raise SheetError(
-            f"the file nests deeper than {deep.limit} levels",
-            kind="too_deep",
-            params={"max": deep.limit},
-        ) from None
+        raise SheetError.of("too_deep", max=deep.limit) from None
     try:
         data = json.loads(text)
     except ValueError as error:  # JSONDecodeError, or an integer of over 4,300 digits
-        raise SheetError(
-            f"not JSON: {error}", kind="not_json", params={"detail": str(error)}
-        ) from error
+        raise SheetError.of("not_json", detail=str(error)) from error
     return Sheet.from_dict(data)
 
 

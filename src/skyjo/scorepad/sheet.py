@@ -114,13 +114,9 @@ class Sheet:
         object.__setattr__(self, "players", _check_players(self.players, self.saved))
         object.__setattr__(self, "title", check_title(self.title, self.saved))
         if not isinstance(self.rules, Rules):
-            raise SheetError(
-                f"rules must be Rules, not {self.rules!r:.40}",
-                kind="rules_type",
-                params={"value": f"{self.rules!r:.40}"},
-            )
+            raise SheetError.of("rules_type", value=f"{self.rules!r:.40}")
         scored = tuple(self._score(r.to_dict(), n) for n, r in enumerate(self.base, start=1))
-        scored = self._settle(scored, "these rounds")
+        scored = self._settle(scored)
         for change in self.changes:
             scored = self._apply(scored, change)
         object.__setattr__(self, "scored", scored)
@@ -147,31 +143,19 @@ class Sheet:
         """The sheet of an exported JSON document (`to_dict`); its `summary` is
         recomputed, not read. The imported rounds have no history to undo."""
         if not isinstance(data, Mapping):
-            raise SheetError(
-                f"a scoresheet is a JSON object, not {type(data).__name__}",
-                kind="not_an_object",
-                params={"type": type(data).__name__},
-            )
+            raise SheetError.of("not_an_object", type=type(data).__name__)
         if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION:
-            raise SheetError(
-                f'not a scoresheet: expected "format": "{FORMAT}", "version": {FORMAT_VERSION}',
-                kind="not_a_scoresheet",
-                params={"format": FORMAT, "version": FORMAT_VERSION},
-            )
+            raise SheetError.of("not_a_scoresheet", format=FORMAT, version=FORMAT_VERSION)
         known = {"format", "version", "title", "players", "rules", "rounds", "summary"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SheetError(
-                f"unknown key {unknown[0]!r} in the scoresheet",
-                kind="unknown_key",
-                params={"key": repr(unknown[0])},
-            )
+            raise SheetError.of("unknown_key", key=repr(unknown[0]))
         rules = data.get("rules") or {}
         if not isinstance(rules, Mapping):
-            raise SheetError("rules must be an object", kind="rules_not_object")
+            raise SheetError.of("rules_not_object")
         rounds = data.get("rounds", [])
         if not isinstance(rounds, list):
-            raise SheetError("rounds must be a list", kind="rounds_not_list")
+            raise SheetError.of("rounds_not_list")
         sheet = cls.new(
             _players_list(data.get("players")),
             data.get("title", ""),
@@ -198,7 +182,7 @@ class Sheet:
     def undo(self) -> Sheet:
         """The sheet as it was before its last change."""
         if not self.changes:
-            raise SheetError("there is nothing to undo", kind="nothing_to_undo")
+            raise SheetError.of("nothing_to_undo")
         return self._with(self.changes[:-1])
 
     def renamed(self, title: str) -> Sheet:
@@ -223,21 +207,12 @@ class Sheet:
     def _apply(self, scored: tuple[ScoredRound, ...], change: Any) -> tuple[ScoredRound, ...]:
         """`scored` after one change: ``add``, ``edit`` (number) or ``delete`` (number)."""
         if not isinstance(change, Mapping) or change.get("op") not in ("add", "edit", "delete"):
-            raise SheetError(
-                f"a change is add, edit or delete, not {change!r:.60}",
-                kind="change_shape",
-                params={"value": f"{change!r:.60}"},
-            )
+            raise SheetError.of("change_shape", value=f"{change!r:.60}")
         op = change["op"]
         rounds = list(scored)
         if op == "add":
             if self._finished(scored):
-                raise SheetError(
-                    f"the game is over (a total reached {self.rules.target_score}): "
-                    "no round can be added",
-                    kind="game_over",
-                    params={"target": self.rules.target_score},
-                )
+                raise SheetError.of("game_over", target=self.rules.target_score)
             rounds.append(self._score(change.get("round"), len(rounds) + 1))
             return tuple(rounds)
         number = _round_number(change.get("number"), len(rounds))
@@ -245,23 +220,21 @@ class Sheet:
             rounds[number - 1] = self._score(change.get("round"), number)
         else:
             del rounds[number - 1]
-        return self._settle(tuple(rounds), f"that change to round {number}", number)
+        return self._settle(tuple(rounds), number)
 
     def _settle(
-        self, scored: tuple[ScoredRound, ...], what: str, changed: int | None = None
+        self, scored: tuple[ScoredRound, ...], changed: int | None = None
     ) -> tuple[ScoredRound, ...]:
         """`scored`, unless the game is over before its last round (`changed`:
         the round whose change made `scored`, None for imported rounds)."""
         totals = dict.fromkeys(self.players, 0)
         for number, one in enumerate(scored, start=1):
             if number > 1 and any(t >= self.rules.target_score for t in totals.values()):
-                raise SheetError(
-                    f"with {what}, the game is over after round {number - 1}, but round "
-                    f"{number} follows: delete the later rounds first",
-                    round=number - 1,
-                    kind="over_before_round" if changed is None else "change_ends_game",
-                    params={"after": number - 1, "next": number}
-                    | ({} if changed is None else {"changed": changed}),
+                after = number - 1  # the round the game ends with: the one to point at
+                if changed is None:
+                    raise SheetError.of("over_before_round", round=after, after=after, next=number)
+                raise SheetError.of(
+                    "change_ends_game", round=after, changed=changed, after=after, next=number
                 )
             for player, score in one.score.scores.items():
                 totals[player] += score
@@ -302,47 +275,25 @@ class Sheet:
 
     def _score_checked(self, data: Any) -> ScoredRound:
         if not isinstance(data, Mapping) or set(data) - {"ender", "entries"}:
-            raise SheetError(
-                'a round is {"ender": name, "entries": {name: entry}}', kind="round_shape"
-            )
+            raise SheetError.of("round_shape")
         given = data.get("entries") or {}
         if not isinstance(given, Mapping):
-            raise SheetError(
-                "the entries must map each player to a total or 12 cards", kind="entries_shape"
-            )
+            raise SheetError.of("entries_shape")
         given = {_as_name(name): entry for name, entry in given.items()}
         for name in given:
             if name not in self.players:
-                raise SheetError(
-                    f"{name!r:.60} is not a player of this sheet",
-                    kind="not_a_player",
-                    params={"name": f"{name!r:.60}"},
-                )
+                raise SheetError.of("not_a_player", name=f"{name!r:.60}")
         entries = {p: check_entry(given.get(p), p) for p in self.players}
         ender = _as_name(data.get("ender"))
         if ender is None or ender == "":
-            raise SheetError("no ender is marked: mark who ended the round", kind="no_ender")
+            raise SheetError.of("no_ender")
         if ender not in self.players:
-            raise SheetError(
-                f"the ender {ender!r:.60} is not a player of this sheet",
-                kind="ender_not_player",
-                params={"name": f"{ender!r:.60}"},
-            )
+            raise SheetError.of("ender_not_player", name=f"{ender!r:.60}")
         if entries[ender] is None:
-            raise SheetError(
-                f"{ender} ended the round but has no score entered",
-                player=ender,
-                kind="ender_no_entry",
-                params={"player": ender},
-            )
+            raise SheetError.of("ender_no_entry", player=ender)
         for player, entry in entries.items():
             if entry is None:
-                raise SheetError(
-                    f"{player} has no score entered",
-                    player=player,
-                    kind="no_entry",
-                    params={"player": player},
-                )
+                raise SheetError.of("no_entry", player=player)
         return self._scored_round(Round(ender, entries))  # type: ignore[arg-type]
 
     def _scored_round(self, one: Round) -> ScoredRound:
@@ -446,12 +397,7 @@ def _check_round_cards(grids: Mapping[str, GridScore]) -> None:
     )
     for value, count in sorted(counts.items()):
         if count > CARD_COUNTS[value]:
-            raise SheetError(
-                f"the cards entered hold {count} cards of {value}, "
-                f"but the deck has only {CARD_COUNTS[value]}",
-                kind="round_too_many",
-                params={"count": count, "value": value, "deck": CARD_COUNTS[value]},
-            )
+            raise SheetError.of("round_too_many", count=count, value=value, deck=CARD_COUNTS[value])
 
 
 def _index(change: Mapping[str, Any], scored: Sequence[ScoredRound]) -> int:
@@ -462,12 +408,9 @@ def _index(change: Mapping[str, Any], scored: Sequence[ScoredRound]) -> int:
 def _round_number(number: Any, count: int) -> int:
     """A round number from 1 to `count`."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= count:
-        have = f"rounds 1 to {count}" if count else "no round yet"
-        raise SheetError(
-            f"there is no round {number!r:.20}: the sheet has {have}",
-            kind="no_such_round" if count else "no_round_yet",
-            params={"number": f"{number!r:.20}"} | ({"count": count} if count else {}),
-        )
+        if count:
+            raise SheetError.of("no_such_round", number=f"{number!r:.20}", count=count)
+        raise SheetError.of("no_round_yet", number=f"{number!r:.20}")
     return number
 
 
@@ -478,11 +421,7 @@ def _round_number(number: Any, count: int) -> int:
 
 def _players_list(players: Any) -> list[str]:
     if not isinstance(players, list | tuple):
-        raise SheetError(
-            f"players must be a list of names, not {players!r:.40}",
-            kind="players_not_list",
-            params={"value": f"{players!r:.40}"},
-        )
+        raise SheetError.of("players_not_list", value=f"{players!r:.40}")
     return list(players)
 
 
@@ -528,27 +467,13 @@ def check_title(title: Any, saved: bool = False) -> str:
     separator (Zl, Zp); `saved`: a stored sheet's title, checked as when it was
     made (Cc and surrogates only)."""
     if not isinstance(title, str):
-        raise SheetError(
-            f"the title must be text, not {title!r:.40}",
-            kind="title_not_text",
-            params={"value": f"{title!r:.40}"},
-        )
+        raise SheetError.of("title_not_text", value=f"{title!r:.40}")
     title = title.strip()
     if len(title) > MAX_TITLE:
-        raise SheetError(
-            f"the title has at most {MAX_TITLE} characters, not {len(title)}",
-            kind="title_too_long",
-            params={"max": MAX_TITLE, "length": len(title)},
-        )
+        raise SheetError.of("title_too_long", max=MAX_TITLE, length=len(title))
     refused = ("Cc", "Cs") if saved else ("Cc", "Cs", "Cf", "Zl", "Zp")
-    for char in title:
-        if unicodedata.category(char) in refused:
-            raise SheetError(
-                f"the title {title!r:.60} holds a control, format or invisible character "
-                "or a lone surrogate",
-                kind="title_control",
-                params={"title": f"{title!r:.60}"},
-            )
+    if any(unicodedata.category(char) in refused for char in title):
+        raise SheetError.of("title_control", title=f"{title!r:.60}")
     return title
 
 

@@ -1,18 +1,16 @@
 """Scoresheets kept in the games' database with SQLAlchemy 2 (SQLite by default, any URL).
 
-The tables live beside the web app's (`skyjo.web.storage`) in the database of
-`skyjo.database.database_url`, with names of their own and a migration
-chain of their own, recorded in `scorepad_schema_version`, so neither side's
-migrations touch the other's tables:
+The tables live beside the web app's in the database of
+`skyjo.database.database_url`, declared with them and versioned with them in
+`skyjo.database`:
 
 - `scorepad_sheets`: one row a sheet: its id, title, players, rules, first
   rounds (an imported sheet's), a revision, and what a list shows (rounds,
   finished, when created and changed);
 - `scorepad_changes`: the sheet's changes in order (add a round, edit or
-  delete round n; `skyjo.scorepad.sheet`), one row each.
-
-- `scorepad_keys` (version 2): the secrets of the links that share a sheet,
-  read-only or for editing, kept as SHA-256 hashes.
+  delete round n; `skyjo.scorepad.sheet`), one row each;
+- `scorepad_keys`: the secrets of the links that share a sheet, read-only or
+  for editing, kept as SHA-256 hashes.
 
 Every change is written in one transaction (the new change rows, the dropped
 ones after an undo, the sheet's row), and only once the model has accepted
@@ -21,7 +19,7 @@ change. A save names the revision it started from; when another process
 changed the sheet in between, it is refused (`ConflictError`) rather than
 lost.
 
-Owners (version 2): a sheet belongs to whoever made it, as a seat belongs to
+Owners: a sheet belongs to whoever made it, as a seat belongs to
 its token's holder (`skyjo.web.rooms`): the row keeps the SHA-256 of the
 maker's token (`owner`), never the token. `access` says what a holder of a
 token or of a link's secret may do with a sheet: `owner` everything, `edit`
@@ -37,24 +35,26 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sqlalchemy import Boolean, Connection, Float, Integer, String, Text, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from skyjo.database import engine_for, migrate
-from skyjo.errors import SkyjoError
-from skyjo.rules import MAX_TARGET_SCORE
+from skyjo.database import (
+    SCHEMA_VERSION,
+    ChangeRow,
+    KeyRow,
+    SheetRow,
+    engine_for,
+    migrate,
+    schema_version,
+)
+from skyjo.errors import SkyjoError, params_of
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
-#: The version of the scorepad's tables this code writes.
-SCHEMA_VERSION = 2
 #: What a holder may do with a sheet, from most to least (`SheetStore.access`).
 OWNER, OPEN, EDIT, READ = "owner", "open", "edit", "read"
 #: The accesses that may change a sheet, and those that may delete it.
@@ -62,28 +62,6 @@ EDITING = frozenset({OWNER, OPEN, EDIT})
 DELETING = frozenset({OWNER, OPEN})
 
 
-def _add_owners(connection: Connection) -> None:
-    """Version 1 to 2: the sheets' owners (`owner`, NULL for every sheet made
-    before: they stay open to anyone holding their id) and `scorepad_keys`,
-    which the creation of missing tables has made already. A target score over
-    `skyjo.rules.MAX_TARGET_SCORE`, which the rules now refuse, is brought down
-    to it, so that every sheet still loads."""
-    connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN owner VARCHAR(64)"))
-    connection.execute(
-        text("CREATE INDEX IF NOT EXISTS ix_scorepad_sheets_owner ON scorepad_sheets (owner)")
-    )
-    for sheet_id, rules in connection.execute(text("SELECT id, rules FROM scorepad_sheets")):
-        data = json.loads(rules)
-        if isinstance(data.get("target_score"), int) and data["target_score"] > MAX_TARGET_SCORE:
-            data["target_score"] = MAX_TARGET_SCORE
-            connection.execute(
-                text("UPDATE scorepad_sheets SET rules = :rules WHERE id = :id"),
-                {"rules": json.dumps(data), "id": sheet_id},
-            )
-
-
-#: version -> the function that upgrades the scorepad's tables from it to the next.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_owners}
 #: The letters of a sheet's id (no 0/o, 1/l/i to misread).
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 ID_LENGTH = 8
@@ -93,76 +71,38 @@ class StoreError(SkyjoError):
     """A sheet that cannot be found or shared, or a database this code cannot use
     (`skyjo.errors`: `kind` names the sentence, `params` its values)."""
 
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "sheet_not_found": ("sheet",),
-        "share_access": (),
-        "database_too_new": ("version", "supported"),
-        "database_unusable": ("database", "reason"),
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "sheet_not_found": "there is no scoresheet {sheet}",
+        "share_access": f'a link lets its holder "{READ}" or "{EDIT}" the scoresheet',
+        "database_too_new": (
+            "the database's scorepad tables have version {version}, newer than "
+            "this skyjo's {supported}: upgrade skyjo"
+        ),
+        "database_unusable": "cannot use the database {database}: {reason}",
     }
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = params_of(MESSAGES)
 
 
 class ConflictError(StoreError):
     """The sheet was changed by someone else since it was opened (`revision`:
     the sheet's now, `given`: the one the change was made on)."""
 
-    KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "changed_elsewhere": ("sheet",),
-        "stale_revision": ("sheet", "revision", "given"),
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "changed_elsewhere": "the scoresheet {sheet} was changed elsewhere: open it again",
+        "stale_revision": (
+            "the scoresheet {sheet} was changed elsewhere (revision {revision}, "
+            "not {given}): open it again"
+        ),
     }
+    KINDS: ClassVar[dict[str, tuple[str, ...]]] = params_of(MESSAGES)
+
+
+def _too_new(version: int) -> StoreError:
+    return StoreError.of("database_too_new", version=version, supported=SCHEMA_VERSION)
 
 
 def _not_found(sheet_id: str) -> StoreError:
-    shown = f"{sheet_id!r:.40}"
-    return StoreError(f"there is no scoresheet {shown}", "sheet_not_found", {"sheet": shown})
-
-
-class Base(DeclarativeBase):
-    """The scorepad's tables (not the web app's `Base`)."""
-
-
-class ScorepadVersion(Base):
-    """One row: the version of the scorepad's tables."""
-
-    __tablename__ = "scorepad_schema_version"
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-
-
-class SheetRow(Base):
-    """A scoresheet: what a list shows, and what its changes start from."""
-
-    __tablename__ = "scorepad_sheets"
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    players: Mapped[str] = mapped_column(Text)  #: JSON list of names, seat order
-    rules: Mapped[str] = mapped_column(Text)  #: JSON of Rules.to_dict()
-    base: Mapped[str] = mapped_column(Text)  #: JSON list of rounds (an imported sheet's)
-    revision: Mapped[int] = mapped_column(Integer)
-    rounds: Mapped[int] = mapped_column(Integer)
-    finished: Mapped[bool] = mapped_column(Boolean)
-    created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float, index=True)
-    #: SHA-256 of the maker's token (version 2); NULL: made before owners, open to all.
-    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-
-
-class KeyRow(Base):
-    """A link's secret (its SHA-256) and what it lets its holder do with a sheet."""
-
-    __tablename__ = "scorepad_keys"
-    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
-    sheet_id: Mapped[str] = mapped_column(String(16), index=True)
-    access: Mapped[str] = mapped_column(String(8))  #: READ or EDIT
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class ChangeRow(Base):
-    """Change number `seq` (from 1) of a sheet, as JSON (`Sheet.changes`)."""
-
-    __tablename__ = "scorepad_changes"
-    sheet_id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    change: Mapped[str] = mapped_column(Text)
-    made_at: Mapped[float] = mapped_column(Float)
+    return StoreError.of("sheet_not_found", sheet=f"{sheet_id!r:.40}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +146,7 @@ class SheetStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = engine_for(url)
-        _migrate(self.engine)
+        migrate(self.engine, _too_new)
 
     def create(self, sheet: Sheet, owner: str | None = None) -> StoredSheet:
         """Write a new sheet (with its changes, if any) under a fresh id, owned by
@@ -263,9 +203,7 @@ class SheetStore:
         """A new secret for a link to the sheet with `access` (`READ` or `EDIT`);
         only its hash is kept. Every link made stays valid until the sheet goes."""
         if access not in (READ, EDIT):
-            raise StoreError(
-                f'a link lets its holder "{READ}" or "{EDIT}" the scoresheet', "share_access"
-            )
+            raise StoreError.of("share_access")
         secret = new_token()
         with Session(self.engine) as session, session.begin():
             if session.get(SheetRow, sheet_id) is None:
@@ -301,11 +239,7 @@ class SheetStore:
                 )
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
-                raise ConflictError(
-                    f"the scoresheet {stored.id} was changed elsewhere: open it again",
-                    "changed_elsewhere",
-                    {"sheet": stored.id},
-                )
+                raise ConflictError.of("changed_elsewhere", sheet=stored.id)
             session.execute(
                 sql_delete(ChangeRow).where(ChangeRow.sheet_id == stored.id, ChangeRow.seq > kept)
             )
@@ -327,9 +261,8 @@ class SheetStore:
             session.execute(sql_delete(KeyRow).where(KeyRow.sheet_id == sheet_id))
 
     def version(self) -> int:
-        """The version of the scorepad's tables in the database."""
-        with Session(self.engine) as session:
-            return max(session.scalars(sql_select(ScorepadVersion.version)), default=0)
+        """The database's schema version (`skyjo.database`)."""
+        return schema_version(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -456,22 +389,3 @@ def _fresh_id(session: Session) -> str:
         sheet_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
         if session.get(SheetRow, sheet_id) is None:
             return sheet_id
-
-
-# --------------------------------------------------------------------------
-# The database
-# --------------------------------------------------------------------------
-
-
-def _migrate(engine: Engine) -> None:
-    """Create the scorepad's tables on first use, then upgrade them to `SCHEMA_VERSION`."""
-
-    def too_new(version: int) -> StoreError:
-        return StoreError(
-            f"the database's scorepad tables have version {version}, newer than "
-            f"this skyjo's {SCHEMA_VERSION}: upgrade skyjo",
-            "database_too_new",
-            {"version": version, "supported": SCHEMA_VERSION},
-        )
-
-    migrate(engine, Base.metadata, ScorepadVersion, SCHEMA_VERSION, MIGRATIONS, too_new)

@@ -240,15 +240,18 @@ def seat_lineup(lineup: Sequence[str], game: int) -> list[str]:
     return [lineup[(s + game) % n] for s in range(n)]
 
 
-def game_seeds(seed: int, game: int, players: int) -> tuple[int, list[int]]:
-    """The deal's seed and each seat's bot seed for game `game`, from `(seed, game)` only.
-
-    The bot seeds are one-way hashes of the deal's seed and the seat
-    (`skyjo.seeds.bot_seed`): a bot cannot work back to the deal from its own.
-    """
+def deal_seed(seed: int, game: int) -> int:
+    """The seed of game `game`'s deal: the first word of NumPy's
+    `SeedSequence(seed, spawn_key=(game,))`, from `(seed, game)` only."""
     np = _numpy()
     word = np.random.SeedSequence(seed, spawn_key=(game,)).generate_state(1, dtype=np.uint64)[0]
-    deal = int(word) & _SEED_MASK
+    return int(word) & _SEED_MASK
+
+
+def game_seeds(seed: int, game: int, players: int) -> tuple[int, list[int]]:
+    """The deal's seed and each seat's bot seed (`skyjo.seeds.bot_seed`, as the
+    match driver seeds its bots) of game `game`, for the batch engine."""
+    deal = deal_seed(seed, game)
     return deal, [bot_seed(deal, seat) for seat in range(players)]
 
 
@@ -323,15 +326,13 @@ def play_game(
     and stops a round at the round limit. The loop here only notes each
     seat's grid value after its turns.
     """
-    n = len(entries)
-    deal_seed, _ = game_seeds(seed, index, n)
     by_label = {entry.label: entry for entry in entries}
     labels = [entry.label for entry in entries]
     seats = [Seat(name, label) for name, label in zip(seat_names(labels), labels, strict=True)]
     with Match(
         seats,
         rules,
-        deal_seed,
+        deal_seed(seed, index),
         make=lambda label, bot_seed: by_label[label].new(bot_seed),
         record_events=False,
     ) as match:
@@ -714,6 +715,7 @@ __all__ = [
     "check_players",
     "check_seed",
     "choose_engine",
+    "deal_seed",
     "default_workers",
     "game_seeds",
     "load_results",

@@ -9,10 +9,9 @@ from the last step every client was told of.
 An uploaded game record, once checked, is one row of `uploads`, under an id made
 of its content (`upload_id`): the same record uploaded twice is one row, one link.
 
-The schema is versioned: table `schema_version` holds one row, the version of
-the tables. `Store` creates the tables on first start and then applies, in
-order, each function of `MIGRATIONS` from the database's version to
-`SCHEMA_VERSION`; a database of a newer version is refused (docs/deploy.md).
+The tables, the scorepad's too, and their versions are `skyjo.database`'s:
+`Store` brings the database to `SCHEMA_VERSION` when it opens it, and refuses
+a newer one (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -21,45 +20,26 @@ import base64
 import hashlib
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Connection,
-    Float,
-    Integer,
-    String,
-    Text,
-    text,
-)
 from sqlalchemy import insert as sql_insert
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from skyjo.database import engine_for, migrate
+from skyjo.database import (
+    SCHEMA_VERSION,
+    RoomRow,
+    UploadRow,
+    engine_for,
+    migrate,
+    schema_version,
+)
 
-#: The version of the tables this code writes.
-SCHEMA_VERSION = 3
 #: The characters of an upload's id (lower-case base 32) and its length.
 UPLOAD_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 UPLOAD_ID_LENGTH = 12
-
-
-def _add_options(connection: Connection) -> None:
-    """Version 1 to 2: the rooms' options (the turn timer), a JSON object."""
-    connection.execute(text("ALTER TABLE rooms ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
-
-
-def _add_uploads(connection: Connection) -> None:
-    """Version 2 to 3: the table `uploads`, a new table, which `create_all` has made
-    before the migrations run: nothing is left to change."""
-
-
-#: version -> the function that upgrades a database from it to the next version.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_options, 2: _add_uploads}
 
 
 def upload_id(record: dict[str, Any]) -> str:
@@ -72,43 +52,6 @@ def upload_id(record: dict[str, Any]) -> str:
 
 class StorageError(RuntimeError):
     """A database this server cannot use (a newer schema, say)."""
-
-
-class Base(DeclarativeBase):
-    """The tables of the web app."""
-
-
-class SchemaVersion(Base):
-    """One row: the schema version of the database."""
-
-    __tablename__ = "schema_version"
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-
-
-class RoomRow(Base):
-    """A room: metadata and its match (JSON of `Match.to_dict`)."""
-
-    __tablename__ = "rooms"
-    code: Mapped[str] = mapped_column(String(16), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    listed: Mapped[bool] = mapped_column(Boolean)
-    created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float, index=True)
-    finished: Mapped[bool] = mapped_column(Boolean, index=True)
-    steps: Mapped[int] = mapped_column(Integer)
-    host: Mapped[str] = mapped_column(String(64))  #: the hash of the host's token
-    tokens: Mapped[str] = mapped_column(Text)  #: JSON {token hash: seat or null}
-    match: Mapped[str] = mapped_column(Text)  #: JSON of Match.to_dict()
-    options: Mapped[str] = mapped_column(Text, default="{}")  #: JSON {"turn_seconds"} (v2)
-
-
-class UploadRow(Base):
-    """A game record someone uploaded, checked (`replays.frames`) before it was kept (v3)."""
-
-    __tablename__ = "uploads"
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)  #: `upload_id(record)`
-    uploaded_at: Mapped[float] = mapped_column(Float)
-    record: Mapped[str] = mapped_column(Text)  #: JSON of the record (RULES.md 5), as read
 
 
 @dataclass(slots=True)
@@ -189,22 +132,19 @@ class Store:
 
     def version(self) -> int:
         """The database's schema version."""
-        with Session(self.engine) as session:
-            return max(session.scalars(sql_select(SchemaVersion.version)), default=0)
+        return schema_version(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
     def _migrate(self) -> None:
-        """Create the tables on first start, then upgrade them to `SCHEMA_VERSION`."""
-
         def too_new(version: int) -> StorageError:
             return StorageError(
                 f"the database has schema version {version}, newer than this "
                 f"server's {SCHEMA_VERSION}: upgrade skyjo"
             )
 
-        migrate(self.engine, Base.metadata, SchemaVersion, SCHEMA_VERSION, MIGRATIONS, too_new)
+        migrate(self.engine, too_new)
 
 
 def _record(row: RoomRow) -> RoomRecord:

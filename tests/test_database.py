@@ -1,0 +1,203 @@
+"""One database, one history (`skyjo.database`): the web app's rooms and the
+scorepad's sheets under one `schema_version`, whichever part opens the
+database first; databases of older versions, with the scorepad's own version
+table (versions 1 and 2 of its tables) beside the web app's or alone, are
+upgraded in place with nothing lost. Each test runs on a SQLite file and on a
+real PostgreSQL server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from skyjo import database
+from skyjo.scorepad.sheet import Sheet
+from skyjo.scorepad.store import OPEN, OpenSheet, SheetStore, StoreError
+from skyjo.web.storage import RoomRecord, StorageError, Store
+
+TABLES = {"schema_version", "rooms", "uploads", "scorepad_sheets", "scorepad_changes"}
+TABLES |= {"scorepad_keys"}
+OPENERS = {"web": Store, "scorepad": SheetStore}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, then a database of a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'skyjo.db'}"
+    return request.getfixturevalue("postgres").database()
+
+
+def tables(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def versions(url: str) -> list[int]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            return list(db.scalars(text("SELECT version FROM schema_version")))
+    finally:
+        engine.dispose()
+
+
+def execute(url: str, *statements: str, **values: object) -> None:
+    engine = create_engine(url)
+    try:
+        with engine.begin() as db:
+            for statement in statements:
+                db.execute(text(statement), values)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("first", OPENERS)
+def test_whichever_part_opens_a_new_database_makes_every_table_and_one_version(
+    url: str, first: str
+) -> None:
+    OPENERS[first](url).close()
+    assert tables(url) == TABLES  # no `scorepad_schema_version`
+    assert versions(url) == [database.SCHEMA_VERSION] == [4]
+    web, pads = Store(url), SheetStore(url)
+    assert web.version() == pads.version() == 4
+    assert versions(url) == [4]
+    web.close()
+    pads.close()
+
+
+# The tables as a skyjo before version 4 left them: the web app's at version 1
+# (`rooms` without its options), the scorepad's at its own version 1 (no owners,
+# no links' keys) with its own version table.
+WEB_1 = (
+    "CREATE TABLE schema_version (version INTEGER PRIMARY KEY)",
+    "INSERT INTO schema_version VALUES (1)",
+    "CREATE TABLE rooms (code VARCHAR(16) PRIMARY KEY, title VARCHAR(200), listed BOOLEAN, "
+    "created_at FLOAT, updated_at FLOAT, finished BOOLEAN, steps INTEGER, host VARCHAR(64), "
+    "tokens TEXT, match TEXT)",
+    "INSERT INTO rooms VALUES ('ABCDEF', 'Old', :no, 1.0, 1.0, :no, 0, 'h', '{}', '{}')",
+)
+SCOREPAD_1 = (
+    "CREATE TABLE scorepad_schema_version (version INTEGER PRIMARY KEY)",
+    "INSERT INTO scorepad_schema_version VALUES (1)",
+    "CREATE TABLE scorepad_sheets (id VARCHAR(16) PRIMARY KEY, title VARCHAR(200), "
+    "players TEXT, rules TEXT, base TEXT, revision INTEGER, rounds INTEGER, finished BOOLEAN, "
+    "created_at FLOAT, updated_at FLOAT)",
+    "CREATE INDEX ix_scorepad_sheets_updated_at ON scorepad_sheets (updated_at)",
+    "CREATE TABLE scorepad_changes (sheet_id VARCHAR(16), seq INTEGER, change TEXT, "
+    "made_at FLOAT, PRIMARY KEY (sheet_id, seq))",
+    "INSERT INTO scorepad_sheets VALUES ('oldsheet', 'Friday', '[\"Ana\", \"Ben\"]', "
+    '\'{"target_score": 5000, "ender_penalty": "none"}\', \'[]\', 2, 1, :no, 1.0, 2.0)',
+    "INSERT INTO scorepad_changes VALUES ('oldsheet', 1, "
+    '\'{"op": "add", "round": {"ender": "Ana", "entries": {"Ana": {"total": 3}, '
+    '"Ben": {"total": 9}}}}\', 2.0)',
+)
+
+
+@pytest.mark.parametrize("first", OPENERS)
+def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
+    url: str, first: str
+) -> None:
+    """Rooms of the web app's version 1 and sheets of the scorepad's version 1,
+    each part with its own version table: opened by either part, the database
+    is at version 4 with one version table, and every room and sheet is there,
+    as it was, and goes on."""
+    execute(url, *WEB_1, *SCOREPAD_1, no=False)
+    OPENERS[first](url).close()
+    assert tables(url) == TABLES and versions(url) == [4]
+    web, pads = Store(url), SheetStore(url)
+    room = web.load("ABCDEF")
+    assert room is not None and room.title == "Old" and room.options == {}  # version 2
+    web.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
+    assert [r.code for r in web.active()] == ["ABCDEF", "ABCDEG"]
+    record = {"format": "skyjo-record/1", "players": ["A", "B"], "rounds": []}
+    assert web.load_upload(web.save_upload(record)) == record  # version 3
+    old = pads.load("oldsheet")
+    assert old.revision == 2 and old.sheet.title == "Friday"
+    assert old.sheet.rules.target_score == 1000  # brought down to today's bound
+    assert old.sheet.totals == {"Ana": 3, "Ben": 9}
+    assert pads.access("oldsheet", None, None) == OPEN  # made before owners: open
+    assert pads.share("oldsheet", "read")  # a link's key, in the table version 2 added
+    OpenSheet(pads, old).add_round({"ender": "Ben", "entries": {"Ana": 5, "Ben": 1}})
+    assert pads.load("oldsheet").revision == 3
+    web.close()
+    pads.close()
+    again = Store(url)  # a second start changes nothing
+    assert again.version() == 4 and versions(url) == [4] and tables(url) == TABLES
+    again.close()
+
+
+@pytest.mark.parametrize("scorepad", [1, 2])
+def test_a_database_the_scorepad_alone_made_is_upgraded(url: str, scorepad: int) -> None:
+    """No `schema_version` (the web app never opened it): the scorepad's tables
+    are brought from their own version to 4, the web app's are made."""
+    execute(url, *SCOREPAD_1, no=False)
+    if scorepad == 2:
+        execute(
+            url,
+            "UPDATE scorepad_schema_version SET version = 2",
+            "UPDATE scorepad_sheets SET rules = :rules",
+            "ALTER TABLE scorepad_sheets ADD COLUMN owner VARCHAR(64)",
+            "CREATE TABLE scorepad_keys (digest VARCHAR(64) PRIMARY KEY, "
+            "sheet_id VARCHAR(16), access VARCHAR(8), created_at FLOAT)",
+            rules='{"target_score": 100, "ender_penalty": "none"}',
+        )
+    store = SheetStore(url)
+    assert store.version() == 4 and tables(url) == TABLES
+    assert store.load("oldsheet").sheet.rules.target_score == (1000 if scorepad == 1 else 100)
+    store.close()
+    web = Store(url)
+    assert web.active() == [] and web.version() == 4
+    web.close()
+
+
+def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) -> None:
+    execute(url, *WEB_1, no=False)
+    pads = SheetStore(url)
+    assert pads.version() == 4 and tables(url) == TABLES
+    made = pads.create(Sheet.new(["Ana", "Ben"]))
+    assert pads.load(made.id).sheet.players == ("Ana", "Ben")
+    pads.close()
+    room = Store(url).load("ABCDEF")
+    assert room is not None and room.options == {}
+
+
+@pytest.mark.parametrize("first", OPENERS)
+def test_a_newer_database_is_refused_by_both_parts(url: str, first: str) -> None:
+    OPENERS[first](url).close()
+    execute(url, "UPDATE schema_version SET version = 99")
+    with pytest.raises(StorageError, match="schema version 99, newer than this server's 4"):
+        Store(url)
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 4") as refused:
+        SheetStore(url)
+    assert refused.value.kind == "database_too_new"
+    assert refused.value.params == {"version": 99, "supported": 4}
+    assert versions(url) == [99]  # nothing written
+
+
+def test_migrations_run_in_order_from_the_database_s_version(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later version is one more migration in the one chain; it runs once."""
+    pads = SheetStore(url)
+    pad = OpenSheet(pads, pads.create(Sheet.new(["Ana", "Ben"], "Friday")))
+    pads.close()
+    ran: list[int] = []
+
+    def to_5(connection: object) -> None:
+        ran.append(5)
+        connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(database, "SCHEMA_VERSION", 5)
+    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 4: to_5})
+    upgraded = Store(url)
+    assert ran == [5] and upgraded.version() == 5
+    assert SheetStore(url).load(pad.id).sheet == pad.sheet
+    Store(url).close()
+    assert ran == [5]  # once only
+    upgraded.close()
