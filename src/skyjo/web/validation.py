@@ -1,0 +1,113 @@
+"""Pydantic's validation errors as the protocol's refusals (docs/web-protocol.md).
+
+The web API's inputs are pydantic models (a room request, a join, a scoresheet's
+change, every WebSocket message), but a client is answered as the protocol says:
+one error, with its `code`, its English `message`, its `kind` (one per sentence,
+for the page to write in its language) and the `params` the sentence names, never
+pydantic's own list of English errors. So:
+
+- a validator that refuses a value raises `Invalid`, a `ValueError` (which
+  pydantic collects with the input's other errors) carrying that `ProtocolError`;
+- each input as a whole (a request's body, a path or query value, a message) is
+  annotated with `refusing(refuse)`, which turns the `ValidationError` of
+  everything inside it into one `Invalid`: the error the hand checks of old met
+  first (`first_error`), read as a `ProtocolError` by `refuse`, the input's own
+  catalogue of pydantic's error types, or the `Invalid` a validator raised;
+- `carried` finds that refusal again in the errors pydantic (or FastAPI's
+  `RequestValidationError`) reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from pydantic import ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+
+if TYPE_CHECKING:  # (protocol.py, which defines it, reads its messages with this module)
+    from skyjo.web.protocol import ProtocolError
+
+#: pydantic's error types of an object that is not one (a model, a dict, a tagged
+#: union's tag): the shape of the object itself is wrong.
+NOT_AN_OBJECT = frozenset(
+    {
+        "model_type",
+        "model_attributes_type",
+        "dict_type",
+        "union_tag_invalid",
+        "union_tag_not_found",
+    }
+)
+
+#: One of pydantic's errors (`ValidationError.errors()`): type, loc, msg, input, ctx.
+Error: TypeAlias = dict[str, Any]
+#: An input's catalogue: the refusal of one of pydantic's errors of it.
+Refuse: TypeAlias = "Callable[[Error], ProtocolError]"
+
+
+class Invalid(ValueError):
+    """A refusal raised in a validator: `failure` is the `ProtocolError` to answer.
+    A `ValueError`, so that pydantic reports it among the input's other errors."""
+
+    def __init__(self, failure: ProtocolError) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+def shape_of(error: Error) -> tuple[Any, ...] | None:
+    """Where the object is whose shape `error` is about: the object's own location
+    when it is not an object, its parent's for an unknown field (None: the error
+    is about a value, not a shape)."""
+    if error["type"] == "extra_forbidden":
+        return tuple(error["loc"][:-1])
+    if error["type"] in NOT_AN_OBJECT:
+        return tuple(error["loc"])
+    return None
+
+
+def first_error(errors: Sequence[Error]) -> Error:
+    """The error the hand checks of old met first: each object's shape (not an
+    object, an unknown field: the first of them by name) before anything inside
+    it, outermost first; else the first error in the order of the fields
+    (pydantic reports them so)."""
+    first = errors[0]
+    location = tuple(first["loc"])
+    for depth in range(len(location) + 1):
+        shapes = [error for error in errors if shape_of(error) == location[:depth]]
+        if shapes:
+            return min(shapes, key=lambda error: str(error["loc"][-1:]))
+    return first
+
+
+def carried(errors: Iterable[Error]) -> ProtocolError | None:
+    """The refusal an `Invalid` carries in `errors`: the first one (None: none does)."""
+    for error in errors:
+        found = (error.get("ctx") or {}).get("error")
+        if isinstance(found, Invalid):
+            return found.failure
+    return None
+
+
+def refusal(errors: Sequence[Error], refuse: Refuse) -> ProtocolError:
+    """The one refusal of an input's `errors`: the first (`first_error`), as an
+    `Invalid` raised within says it or as `refuse` reads it."""
+    error = first_error(errors)
+    return carried([error]) or refuse(error)
+
+
+def refusing(refuse: Refuse) -> WrapValidator:
+    """An annotation of an input (a model, a path value): every error of its
+    validation becomes one `Invalid` (`refusal`, read by `refuse`)."""
+
+    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError as failure:
+            raise Invalid(refusal(failure.errors(), refuse)) from None
+
+    return WrapValidator(validate)
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """A value as a refusal quotes it: Python's `repr`, cut to `width` characters."""
+    return f"{value!r:.{width}}"
