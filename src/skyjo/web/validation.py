@@ -27,15 +27,18 @@ from pydantic import ValidationError, ValidatorFunctionWrapHandler, WrapValidato
 if TYPE_CHECKING:  # (protocol.py, which defines it, reads its messages with this module)
     from skyjo.web.protocol import ProtocolError
 
-#: pydantic's error types of an object that is not one (a model, a dict, a tagged
-#: union's tag): the shape of the object itself is wrong.
-NOT_AN_OBJECT = frozenset(
+#: pydantic's error types of a container whose shape is wrong: not an object (a model,
+#: a dict, a tagged union's tag), not a list, or a list of too few or too many items.
+SHAPES = frozenset(
     {
         "model_type",
         "model_attributes_type",
         "dict_type",
         "union_tag_invalid",
         "union_tag_not_found",
+        "list_type",
+        "too_short",
+        "too_long",
     }
 )
 
@@ -55,21 +58,21 @@ class Invalid(ValueError):
 
 
 def shape_of(error: Error) -> tuple[Any, ...] | None:
-    """Where the object is whose shape `error` is about: the object's own location
-    when it is not an object, its parent's for an unknown field (None: the error
-    is about a value, not a shape)."""
+    """Where the container is whose shape `error` is about: its own location when it
+    is not the object or list it should be, its parent's for an unknown field (None:
+    the error is about a value, not a shape)."""
     if error["type"] == "extra_forbidden":
         return tuple(error["loc"][:-1])
-    if error["type"] in NOT_AN_OBJECT:
+    if error["type"] in SHAPES:
         return tuple(error["loc"])
     return None
 
 
 def first_error(errors: Sequence[Error]) -> Error:
-    """The error the hand checks of old met first: each object's shape (not an
-    object, an unknown field: the first of them by name) before anything inside
-    it, outermost first; else the first error in the order of the fields
-    (pydantic reports them so)."""
+    """The error the hand checks of old met first: each container's shape (not an
+    object, an unknown field: the first of them by name; not a list, too short or
+    long) before anything inside it, outermost first; else the first error in the
+    order of the fields (pydantic reports them so)."""
     first = errors[0]
     location = tuple(first["loc"])
     for depth in range(len(location) + 1):
