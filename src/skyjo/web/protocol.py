@@ -229,7 +229,7 @@ def _refusal(error: Error) -> ProtocolError:
             return ProtocolError("bad_field", "bot must be a bot level or null", "bot_type")
         case ("start", "empty"):
             return ProtocolError("bad_field", 'empty is null, "drop" or a bot level', "empty_type")
-    raise AssertionError(f"no refusal for {error}")  # every field of every message is above
+    raise TypeError(f"no refusal for {error}")  # a bug: every field of every message is above
 
 
 #: Every message a client sends, by its `type`, refused as the protocol says.
@@ -273,7 +273,8 @@ def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
         return _MESSAGES.validate_python(data)
     except ValidationError as failure:
         refused = carried(failure.errors())
-        assert refused is not None, failure  # `refusing` turns every error into one
+        if refused is None:  # a bug: `refusing` turns every error into one
+            raise TypeError(f"a refusal without a kind: {failure}") from failure
         raise refused from None
 
 

@@ -130,7 +130,7 @@ def _refusal(error: Error) -> ProtocolError:
                 "seats_count",
                 {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
             )
-        case ("seats", int(seat)) | ("seats", int(seat), _) if shape_error(error):
+        case ("seats", int(seat)) | ("seats", int(seat), _) if shape_of(error) is not None:
             return ProtocolError(
                 "bad_request",
                 f"seat {seat} is an object with a name, a bot and hot_seat",
@@ -141,8 +141,8 @@ def _refusal(error: Error) -> ProtocolError:
             return _seat_bot(seat)
         case ("seats", int(seat), "hot_seat", *_):
             return _seat_hot(seat)
-        case ("seats", int(seat), "name", *_):
-            return _person(error["input"]).failure  # not a string: the names' own refusal
+        case ("seats", int(), "name", *_):
+            return _not_a_name(error["input"])
         case ("turn_seconds", *_):
             return _turn_seconds_type()
         case ("host_seat", *_):
@@ -155,12 +155,7 @@ def _refusal(error: Error) -> ProtocolError:
             return _text_empty("the title")
         case ("lobby", *_):
             return ProtocolError("bad_request", "lobby must be true or false", "lobby_type")
-    raise AssertionError(f"no refusal for {error}")  # every field of a request is above
-
-
-def shape_error(error: Error) -> bool:
-    """Whether `error` is about an object's shape (not one, or an unknown field)."""
-    return shape_of(error) is not None
+    raise TypeError(f"no refusal for {error}")  # a bug: every field of a request is above
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,13 +326,13 @@ def _checked_person(name: Any) -> str:
     return name
 
 
-def _person(name: Any) -> Invalid:
-    """The refusal of a name that is no person's name (`_checked_person`)."""
+def _not_a_name(name: Any) -> ProtocolError:
+    """The names' own refusal of a seat's name that is not a string (`name_empty`)."""
     try:
-        _checked_person(name)
-    except Invalid as refusal:
-        return refusal
-    raise AssertionError(f"{name!r} is a name")  # pragma: no cover
+        check_name(name)
+    except NameRefused as failure:
+        return refused("bad_request", failure)
+    raise TypeError(f"{name!r} is a name")  # a bug: pydantic refused a string
 
 
 def _named(given: list[tuple[str | None, str | None]], taken: set[int | None]) -> tuple[Seat, ...]:
