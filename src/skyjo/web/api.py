@@ -27,7 +27,7 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Route
 
@@ -35,7 +35,7 @@ from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError
-from skyjo.web.validation import carried
+from skyjo.web.validation import ANSWER, carried
 
 #: The status of each error code an HTTP answer may carry (400 for any other).
 STATUS = {
@@ -64,6 +64,8 @@ STATUS = {
 class Where(BaseModel):
     """Where in a game record it went wrong (a refused upload's, a room's saved record)."""
 
+    model_config = ANSWER
+
     round: int | None = Field(description="from 1; null: the record as a whole")
     turn: int | str | None = Field(description='from 1 within the round, or "reveals"')
     player: str | None = Field(description="the name of the player concerned")
@@ -71,6 +73,8 @@ class Where(BaseModel):
 
 class Cause(BaseModel):
     """The core's refusal another refusal names as its `detail` (`room_unreadable`)."""
+
+    model_config = ANSWER
 
     kind: str
     params: dict[str, Any]
@@ -82,7 +86,7 @@ class ErrorDetail(BaseModel):
     in English, `kind` names its sentence and `params` the values the sentence names,
     for a page to write it in its language."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ANSWER
 
     code: str
     message: str
@@ -97,19 +101,42 @@ class ErrorDetail(BaseModel):
 class ErrorResponse(BaseModel):
     """Every error answer of the API."""
 
+    model_config = ANSWER
+
     error: ErrorDetail
+
+
+#: An error answer's content: the one error model (`documented` puts it in /openapi.json).
+_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """A route's error answers for its `responses`: each status it may answer, and
     any other 4xx (a request another site made: 403, 415; a method it does not take:
-    405), all in the one error shape."""
-    shape = {"model": ErrorResponse}
+    405), all in the one error shape. (A reference, not a `model`: FastAPI would
+    build a validator of the model for each, and never use it.)"""
     answers: dict[int | str, dict[str, Any]] = {
-        status: {**shape, "description": _DESCRIPTIONS[status]} for status in statuses
+        status: {"description": _DESCRIPTIONS[status], "content": _ERROR} for status in statuses
     }
-    answers["4XX"] = {**shape, "description": "Any other refusal, in the same shape"}
+    answers["4XX"] = {"description": "Any other refusal, in the same shape", "content": _ERROR}
     return answers
+
+
+def documented(app: FastAPI) -> None:
+    """Have `app`'s /openapi.json hold the error model that `errors` refers to."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            model = ErrorResponse.model_json_schema(
+                ref_template="#/components/schemas/{model}", mode="serialization"
+            )
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components.update(model.pop("$defs"), ErrorResponse=model)
+        return app.openapi_schema  # type: ignore[return-value]
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 _DESCRIPTIONS = {
@@ -133,7 +160,8 @@ def answer(failure: ProtocolError) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Answer every refusal of `app`'s routes in the one error shape."""
+    """Answer every refusal of `app`'s routes in the one error shape (and document it)."""
+    documented(app)
     app.add_exception_handler(ProtocolError, _refused)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from skyjo.record import FORMAT, RecordError
 from skyjo.web.api import LobbyOf, bounded, errors, limited, shallow
@@ -25,8 +25,8 @@ from skyjo.web.protocol import ProtocolError, record_refused
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RulesSettings
 from skyjo.web.room_routes import unreadable
+from skyjo.web.validation import ANSWER
 
-EXACT = ConfigDict(extra="forbid")
 Position = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, column]")]
 
 
@@ -35,7 +35,7 @@ class Turn(BaseModel):
     card exchanged) or `flip` (the drawn card discarded, that card turned up); a
     half turn, the last of a record in progress, has neither."""
 
-    model_config = EXACT
+    model_config = ANSWER
     player: str | None = Field(None, description="checked against the seat to play")
     take: str
     swap: Position | None = None
@@ -46,7 +46,7 @@ class RoundRecord(BaseModel):
     """A round: its deck (150 cards, top first), the opening reveals in seat order,
     the turns in play order and each new draw pile, top first."""
 
-    model_config = EXACT
+    model_config = ANSWER
     deck: list[int] | None = None
     reveals: list[list[Position]]
     turns: list[Turn]
@@ -56,7 +56,7 @@ class RoundRecord(BaseModel):
 class GameRecord(BaseModel):
     """A game record (docs/RULES.md 5): it replays a game exactly."""
 
-    model_config = EXACT
+    model_config = ANSWER
     format: Literal[FORMAT]  # type: ignore[valid-type]
     players: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=2, max_length=8)]
     rules: RulesSettings | None = None
@@ -68,7 +68,7 @@ class Frame(BaseModel):
     """The table after step `number` (0: the first deal), as a spectator saw it, the
     drawn card shown: the step's seat and action, its events and the observation."""
 
-    model_config = EXACT
+    model_config = ANSWER
     number: int
     seat: int | None
     action: int | None
@@ -79,7 +79,7 @@ class Frame(BaseModel):
 class Replay(BaseModel):
     """A game step by step (`replays.frames`)."""
 
-    model_config = EXACT
+    model_config = ANSWER
     players: list[str]
     rules: RulesSettings
     frames: list[Frame]
@@ -90,7 +90,7 @@ class Replay(BaseModel):
 
 
 class SeatName(BaseModel):
-    model_config = EXACT
+    model_config = ANSWER
     name: str
     bot: str | None
 

@@ -21,7 +21,6 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
-    ConfigDict,
     Field,
     PlainSerializer,
     PlainValidator,
@@ -41,13 +40,11 @@ from skyjo.rules import (
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
 from skyjo.web.settings import LADDER
-from skyjo.web.validation import Error, Invalid, refusing, shape_of, shown
+from skyjo.web.validation import STRICT, Error, Invalid, refusing, shape_of, shown
 
 MAX_TITLE = 80
 #: The turn timer's bounds, in seconds.
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
-#: A request's models: strict JSON types (no "1" for 1, no 1 for true), no unknown field.
-STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class RulesSettings(BaseModel):

@@ -20,7 +20,7 @@ import io
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors
 from skyjo.web.limits import client_address
@@ -29,18 +29,16 @@ from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
 from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
 from skyjo.web.rooms import Client, Room
 from skyjo.web.settings import LADDER
-from skyjo.web.validation import Error, refusing
+from skyjo.web.validation import ANSWER, STRICT, Error, refusing
 
 #: The largest HTTP request body of the rooms' routes, in bytes.
 MAX_BODY = 16 * 1024
-#: Answers: the fields the models declare, and none other (a drift is a test's failure).
-EXACT = ConfigDict(extra="forbid")
 
 
 class Health(BaseModel):
     """The server answers: the rooms it has in memory, the bots' levels."""
 
-    model_config = EXACT
+    model_config = ANSWER
     ok: bool
     rooms: int
     bots: list[str]
@@ -49,7 +47,7 @@ class Health(BaseModel):
 class HeldSeat(BaseModel):
     """A seat the creator holds, and its token (one WebSocket connection each)."""
 
-    model_config = EXACT
+    model_config = ANSWER
     seat: int
     token: str
 
@@ -58,7 +56,7 @@ class Seated(BaseModel):
     """A seat taken: the room, the seat (null: the host only watches), its token (the
     seat's key and the host's: keep it, send it in `hello`), whether it is the host's."""
 
-    model_config = EXACT
+    model_config = ANSWER
     code: str
     seat: int | None
     token: str
@@ -75,7 +73,7 @@ class Created(Seated):
 class SeatInfo(BaseModel):
     """A seat as anyone sees it."""
 
-    model_config = EXACT
+    model_config = ANSWER
     name: str
     bot: str | None
     human: bool
@@ -87,7 +85,7 @@ class SeatInfo(BaseModel):
 class NextGame(BaseModel):
     """The table's next game, once its host started it (`rematch`)."""
 
-    model_config = EXACT
+    model_config = ANSWER
     code: str
     by: int | None = Field(description="the host's seat (null: a host without one)")
 
@@ -95,7 +93,7 @@ class NextGame(BaseModel):
 class RoomInfo(BaseModel):
     """A room's public facts."""
 
-    model_config = EXACT
+    model_config = ANSWER
     code: str
     title: str
     listed: bool
@@ -112,7 +110,7 @@ class RoomInfo(BaseModel):
 class RoomList(BaseModel):
     """The listed rooms still in play (lobbies included), newest first."""
 
-    model_config = EXACT
+    model_config = ANSWER
     rooms: list[RoomInfo]
 
 
@@ -120,7 +118,7 @@ class JoinRequest(BaseModel):
     """`POST /api/rooms/{code}/join`: a free human seat (`seat`, else the first),
     named `name` (else the seat's name), both optional."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
     name: str | None = None
     seat: int | None = None
 

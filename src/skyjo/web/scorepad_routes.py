@@ -66,7 +66,7 @@ from skyjo.scorepad.store import (
 from skyjo.web.api import bounded, count, errors
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.settings import Settings
-from skyjo.web.validation import Error, Invalid, Refuse, refusing
+from skyjo.web.validation import ANSWER, STRICT, Error, Invalid, Refuse, refusing
 
 #: The largest request body of a change, in bytes; an imported file may be larger.
 MAX_BODY = 64 * 1024
@@ -74,8 +74,6 @@ MAX_IMPORT = 4 * 1024 * 1024
 #: The headers of a browser's token (its sheets) and of a link's secret (one sheet).
 OWNER_HEADER = "X-Skyjo-Owner"
 KEY_HEADER = "X-Skyjo-Key"
-#: Answers: the fields the models declare, and none other.
-EXACT = ConfigDict(extra="forbid")
 
 T = TypeVar("T")
 
@@ -173,7 +171,7 @@ class _Request(BaseModel):
     """A body of the scorepad's API: a JSON object of these fields, all but the
     revision optional."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
 
 class NewSheet(_Request):
@@ -226,7 +224,7 @@ class ExportedSheet(BaseModel):
     """A sheet as a file (`export.json`), as `import` reads it back: its `summary` is
     computed again, not read (docs/scorepad.md)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ANSWER
     format: Literal["skyjo-scoresheet"]
     version: Literal[1]
     title: str = ""
@@ -278,7 +276,7 @@ UndoBody = Annotated[Undo, refusing(_fields("an undo", Undo)), Body()]
 class Typed(BaseModel):
     """A round as typed: its ender and each player's entry as text."""
 
-    model_config = EXACT
+    model_config = ANSWER
     ender: str | None
     entries: dict[str, str]
 
@@ -287,7 +285,7 @@ class SheetView(BaseModel):
     """A sheet as the page shows it (`view`): its summary (every score, from the
     model), each round as typed, and what the viewer may do with it."""
 
-    model_config = EXACT
+    model_config = ANSWER
     id: str
     access: Literal["owner", "open", "edit", "read"]
     revision: int
@@ -306,7 +304,7 @@ class SheetView(BaseModel):
 class SheetLine(BaseModel):
     """A line of the list of sheets."""
 
-    model_config = EXACT
+    model_config = ANSWER
     id: str
     title: str
     players: list[str]
@@ -319,19 +317,19 @@ class SheetLine(BaseModel):
 class SheetList(BaseModel):
     """The browser's sheets, the last changed first."""
 
-    model_config = EXACT
+    model_config = ANSWER
     sheets: list[SheetLine]
 
 
 class Deleted(BaseModel):
-    model_config = EXACT
+    model_config = ANSWER
     deleted: str
 
 
 class Link(BaseModel):
     """A link to the sheet: its `key` (a secret, sent as `X-Skyjo-Key`) in its fragment."""
 
-    model_config = EXACT
+    model_config = ANSWER
     id: str
     access: Literal["read", "edit"]
     key: str
@@ -339,7 +337,7 @@ class Link(BaseModel):
 
 
 class PreviewRound(BaseModel):
-    model_config = EXACT
+    model_config = ANSWER
     number: int
     ender: str | None
     doubled: bool
@@ -350,7 +348,7 @@ class PreviewRound(BaseModel):
 
 
 class PreviewMistake(BaseModel):
-    model_config = EXACT
+    model_config = ANSWER
     message: str
     round: int | None
     player: str | None
@@ -362,7 +360,7 @@ class PreviewAnswer(BaseModel):
     """Each entry read alone (its score, grid and explanation, or what is wrong with
     it), then the whole round scored, or the mistake that would refuse it."""
 
-    model_config = EXACT
+    model_config = ANSWER
     entries: dict[str, dict[str, Any] | None]
     round: PreviewRound | None
     error: PreviewMistake | None

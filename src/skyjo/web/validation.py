@@ -22,10 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from pydantic import ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import ConfigDict, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
 if TYPE_CHECKING:  # (protocol.py, which defines it, reads its messages with this module)
     from skyjo.web.protocol import ProtocolError
+
+#: A request's model: strict JSON types (no "1" for 1, no 1 for true), no unknown field.
+STRICT = ConfigDict(extra="forbid", strict=True)
+#: An answer's model: the fields it declares and none other (FastAPI validates every
+#: answer: a drift fails the tests), built when first used rather than as the server starts.
+ANSWER = ConfigDict(extra="forbid", defer_build=True)
 
 #: pydantic's error types of a container whose shape is wrong: not an object (a model,
 #: a dict, a tagged union's tag), not a list, or a list of too few or too many items.
