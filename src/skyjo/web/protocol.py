@@ -31,51 +31,10 @@ from pydantic import (
 from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.record import RecordError
-from skyjo.web.validation import Error, Invalid, carried, refusing, shown
+from skyjo.web.validation import Error, Invalid, ProtocolError, carried, refusing, shown
 
 #: The protocol's version, sent in every `state` message.
 VERSION = 1
-
-
-class ProtocolError(Exception):
-    """A message or request the server refuses: `code` names what was wrong,
-    `kind` which sentence `message` is (the code itself when it has only one)
-    and `params` the values the sentence names; `where`, for a game record
-    refused (`bad_record`), where in the record (`record_refused`); `cause`, for
-    a refusal that names another's sentence as its `detail` (`room_unreadable`),
-    that refusal's `kind`, `params` and `where` (`cause_of`)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        kind: str | None = None,
-        params: dict[str, Any] | None = None,
-        where: dict[str, Any] | None = None,
-        cause: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.kind = kind or code
-        self.params = params or {}
-        self.where = where
-        self.cause = cause
-
-    def fields(self) -> dict[str, Any]:
-        """What an answer says of it: `{code, message, kind, params}`, and `where` and
-        `cause` when it has them (docs/web-protocol.md)."""
-        said: dict[str, Any] = {
-            "code": self.code,
-            "message": self.message,
-            "kind": self.kind,
-            "params": self.params,
-        }
-        if self.where is not None:
-            said["where"] = self.where
-        if self.cause is not None:
-            said["cause"] = self.cause
-        return said
 
 
 class _Message(BaseModel):

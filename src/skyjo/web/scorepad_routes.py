@@ -1,6 +1,6 @@
-"""The scorepad's page and JSON API (docs/scorepad.md), over `skyjo.scorepad`.
+"""The scorepad's JSON API (docs/scorepad.md), over `skyjo.scorepad` (its page:
+`page_routes`).
 
-    GET    /scorepad, /scorepad/{id}      the page (static/scorepad.html)
     GET    /api/scorepad/sheets           your sheets, the last changed first
     POST   /api/scorepad/sheets           a new sheet: {players, title, target_score, ender_penalty}
     POST   /api/scorepad/import           store an exported JSON sheet (the body)
@@ -16,7 +16,10 @@
     GET    .../sheets/{id}/export.json, export.csv   downloads
 
 Every number comes from the model (`skyjo.scorepad.sheet`, scored by
-`skyjo.scoring`); this module only maps requests onto it and onto the store.
+`skyjo.scoring`); this module only maps requests onto it and onto the store. The
+bodies are pydantic models of their shape (an object of these fields, a revision,
+a link's access); the values the sheet reads (names, title, rules, a round as typed)
+are the sheet's to check, whose mistakes name the round and the player for the form.
 
 A sheet belongs to the browser that made it (`SheetStore.access`): the browser
 keeps a token (its `X-Skyjo-Owner` header; the server keeps its hash, and
@@ -24,8 +27,8 @@ issues one with the first sheet of a browser that has none), which lists,
 changes and deletes its sheets; a link's secret (`X-Skyjo-Key`) reads, or
 changes, the one sheet it was made for. Without either a sheet is unknown
 (404 `no_sheet`); a read-only link that tries a change, or an edit link that
-tries to delete, is a 403 `forbidden`. Sheets made (new or imported) are
-counted per client address (`sheets_rate`, 429).
+tries to delete, is a 403 `forbidden` (`access`, the routes' dependency). Sheets
+made (new or imported) are counted per client address (`sheets_rate`, 429).
 A change names the revision the page shows: another revision is a 409
 (`conflict`) and nothing is saved. A mistake the model refuses is a 400
 `{"error": {"code": "mistake", "message", "round", "player", "kind", "params"}}`

@@ -1,4 +1,5 @@
-"""Pydantic's validation errors as the protocol's refusals (docs/web-protocol.md).
+"""The protocol's refusals (`ProtocolError`), and pydantic's validation errors read
+as those (docs/web-protocol.md).
 
 The web API's inputs are pydantic models (a room request, a join, a scoresheet's
 change, every WebSocket message), but a client is answered as the protocol says:
@@ -20,12 +21,51 @@ pydantic's own list of English errors. So:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from pydantic import ConfigDict, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
-if TYPE_CHECKING:  # (protocol.py, which defines it, reads its messages with this module)
-    from skyjo.web.protocol import ProtocolError
+
+class ProtocolError(Exception):
+    """A message or request the server refuses: `code` names what was wrong,
+    `kind` which sentence `message` is (the code itself when it has only one)
+    and `params` the values the sentence names; `where`, for a game record
+    refused (`bad_record`), where in the record (`record_refused`); `cause`, for
+    a refusal that names another's sentence as its `detail` (`room_unreadable`),
+    that refusal's `kind`, `params` and `where` (`cause_of`)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        kind: str | None = None,
+        params: dict[str, Any] | None = None,
+        where: dict[str, Any] | None = None,
+        cause: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.kind = kind or code
+        self.params = params or {}
+        self.where = where
+        self.cause = cause
+
+    def fields(self) -> dict[str, Any]:
+        """What an answer says of it: `{code, message, kind, params}`, and `where` and
+        `cause` when it has them (docs/web-protocol.md)."""
+        said: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "kind": self.kind,
+            "params": self.params,
+        }
+        if self.where is not None:
+            said["where"] = self.where
+        if self.cause is not None:
+            said["cause"] = self.cause
+        return said
+
 
 #: A request's model: strict JSON types (no "1" for 1, no 1 for true), no unknown field.
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -48,10 +88,11 @@ SHAPES = frozenset(
     }
 )
 
+
 #: One of pydantic's errors (`ValidationError.errors()`): type, loc, msg, input, ctx.
 Error: TypeAlias = dict[str, Any]
 #: An input's catalogue: the refusal of one of pydantic's errors of it.
-Refuse: TypeAlias = "Callable[[Error], ProtocolError]"
+Refuse: TypeAlias = Callable[[Error], ProtocolError]
 
 
 class Invalid(ValueError):
