@@ -80,8 +80,8 @@ class SeatRequest(BaseModel):
     bot: Literal[LADDER] | None = None  # type: ignore[valid-type]
     #: Played on the host's device (a human seat, not the host's): its token goes to the host.
     hot_seat: bool = False
-    #: A person's name (`skyjo.names.check_name`; none: the server names the seat).
-    name: str | None = Field(None, json_schema_extra={"minLength": 1, "maxLength": MAX_NAME})
+    #: A person's name (`skyjo.names.check_name`; null or "": the server names the seat).
+    name: str | None = Field(None, json_schema_extra={"maxLength": MAX_NAME})
 
 
 class RoomRequest(BaseModel):

@@ -160,11 +160,13 @@ def _number(text: Any, what: str = "round number") -> int:
     )
 
 
+#: What a number of a path or a query is: its digits.
+Digits = Annotated[int, Field(ge=0)]
 #: A round's number (from 1), in a path or a preview.
-RoundNumber = Annotated[int, PlainValidator(_number, json_schema_input_type=int)]
+RoundNumber = Annotated[int, PlainValidator(_number, json_schema_input_type=Digits)]
 #: The revision of a sheet a deletion of a round was made on (a query's).
 QueryRevision = Annotated[
-    int, PlainValidator(lambda text: _number(text, "revision"), json_schema_input_type=int)
+    int, PlainValidator(lambda text: _number(text, "revision"), json_schema_input_type=Digits)
 ]
 #: An export's format.
 Format = Literal["json", "csv"]
