@@ -21,8 +21,18 @@ from skyjo import rules as rules_module
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, REVEAL, SWAP
 from skyjo.match import MatchOver, NotYourTurn
 from skyjo.rules import RulesError
+from skyjo.web import (
+    api,
+    limits,
+    lobby,
+    origins,
+    protocol,
+    replay_routes,
+    room_config,
+    room_routes,
+    rooms,
+)
 from skyjo.web import app as web_app
-from skyjo.web import limits, lobby, origins, protocol, room_config, rooms
 from skyjo.web.thinking import Thinkers
 
 TWO_HUMANS_AND_A_BOT = [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}]
@@ -466,7 +476,9 @@ def test_every_error_received_has_a_kind_both_languages_of_the_client_write(
 def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> None:
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
-    for module in (protocol, rooms, room_config, lobby, web_app, limits, origins):
+    # every module that refuses (the models' catalogues of pydantic's errors included)
+    modules = (protocol, rooms, room_config, lobby, web_app, limits, origins, api)
+    for module in (*modules, room_routes, replay_routes):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (

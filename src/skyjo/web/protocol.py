@@ -1,12 +1,14 @@
 """The WebSocket protocol (docs/web-protocol.md): client messages parsed and
 checked, server messages built.
 
-Every client message is one JSON object with a `type`; `parse` turns the raw
-text into one of the dataclasses below or raises `ProtocolError`, whose `code`,
-English message, `kind` (one per sentence) and `params` (the values the
+Every client message is one JSON object with a `type`; `parse` measures the raw
+text (its size, its nesting), parses it and validates it as one of the pydantic
+models below (`ClientMessage`, by its `type`), or raises `ProtocolError`, whose
+`code`, English message, `kind` (one per sentence) and `params` (the values the
 sentence names) go back to the client in an `error` message, for a client to
-write the sentence in its own language (docs/web-protocol.md). Server messages are
-plain dicts built by the functions at the end.
+write the sentence in its own language (docs/web-protocol.md): pydantic's own
+errors are read as those (`skyjo.web.validation`). Server messages are plain
+dicts built by the functions at the end.
 """
 
 from __future__ import annotations
@@ -14,148 +16,194 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.record import RecordError
+from skyjo.web.validation import Error, Invalid, ProtocolError, carried, refusing, shown
 
 #: The protocol's version, sent in every `state` message.
 VERSION = 1
 
 
-class ProtocolError(Exception):
-    """A message or request the server refuses: `code` names what was wrong,
-    `kind` which sentence `message` is (the code itself when it has only one)
-    and `params` the values the sentence names; `where`, for a game record
-    refused (`bad_record`), where in the record (`record_refused`); `cause`, for
-    a refusal that names another's sentence as its `detail` (`room_unreadable`),
-    that refusal's `kind`, `params` and `where` (`cause_of`)."""
+class _Message(BaseModel):
+    """A client message: a JSON object whose `type` names its model, with no field
+    but the model's, each of exactly its JSON type (strict: no `"1"` for 1)."""
 
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        kind: str | None = None,
-        params: dict[str, Any] | None = None,
-        where: dict[str, Any] | None = None,
-        cause: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.kind = kind or code
-        self.params = params or {}
-        self.where = where
-        self.cause = cause
-
-    def fields(self) -> dict[str, Any]:
-        """What an answer says of it: `{code, message, kind, params}`, and `where` and
-        `cause` when it has them (docs/web-protocol.md)."""
-        said: dict[str, Any] = {
-            "code": self.code,
-            "message": self.message,
-            "kind": self.kind,
-            "params": self.params,
-        }
-        if self.where is not None:
-            said["where"] = self.where
-        if self.cause is not None:
-            said["cause"] = self.cause
-        return said
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(_Message):
     """The first message: a seat's token, none for a spectator, or `join` to claim a free seat."""
 
-    token: str | None
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=100)
     join: bool = False
+    protocol: Literal[1] = VERSION  #: the protocol the client speaks (`VERSION`)
     name: str | None = None  #: with `join`: the name the newcomer chose
 
+    @model_validator(mode="after")
+    def _join_or_token(self) -> Hello:
+        """`join` claims a free seat (with a `name`, perhaps), a token resumes one."""
+        if self.join and self.token is not None:
+            raise Invalid(
+                ProtocolError(
+                    "bad_field", "join a free seat or give a token, not both", "join_and_token"
+                )
+            )
+        if self.name is not None and not self.join:
+            raise Invalid(
+                ProtocolError("bad_field", "name is a string, given with join", "name_type")
+            )
+        return self
 
-@dataclass(frozen=True, slots=True)
-class Move:
+
+class Move(_Message):
     """An action id of the engine for the sender's seat."""
 
+    type: Literal["move"]
     action: int
 
 
-@dataclass(frozen=True, slots=True)
-class Resync:
+class Resync(_Message):
     """Ask for a fresh `state` (after a gap in the update numbers)."""
 
+    type: Literal["resync"]
 
-@dataclass(frozen=True, slots=True)
-class Chat:
-    """A line of room chat."""
 
+class Chat(_Message):
+    """A line of room chat (the spaces around it dropped)."""
+
+    type: Literal["chat"]
     text: str
 
+    @field_validator("text")
+    @classmethod
+    def _stripped(cls, text: str) -> str:
+        if not text.strip():
+            raise Invalid(
+                ProtocolError("bad_field", "text must be a non-empty string", "chat_empty")
+            )
+        return text.strip()
 
-@dataclass(frozen=True, slots=True)
-class SeatChange:
+
+class SeatChange(_Message):
     """The host hands `seat` to the bot `bot` (a ladder level) or back to its human (None)."""
 
+    type: Literal["seat"]
+    bot: str | None = None
     seat: int
-    bot: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(_Message):
     """The host removes the player of `seat`: its tokens are revoked, the seat is free."""
 
+    type: Literal["remove"]
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(_Message):
     """At a round end, the sender's seat has seen it: deal the next round when
     every connected human has said so."""
 
+    type: Literal["ready"]
 
-@dataclass(frozen=True, slots=True)
-class Start:
+
+class Start(_Message):
     """The host starts the game waiting in its lobby; `empty` says what becomes
     of seats nobody took: None (refused while there are any), "drop" (the
     seats are removed) or a ladder level (a bot of that level plays each)."""
 
-    empty: str | None
+    type: Literal["start"]
+    empty: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Drop:
+class Drop(_Message):
     """In the lobby, the host removes `seat` from the table (2 seats at least stay)."""
 
+    type: Literal["drop"]
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Rematch:
+class Rematch(_Message):
     """Once the game is over, the host starts another game of the whole table: a new
     room with the same seats, their tokens and the rules (asked again: the same room)."""
 
+    type: Literal["rematch"]
 
-ClientMessage = Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch
 
-#: Per type, the fields a message may hold besides `type`.
-FIELDS: dict[str, frozenset[str]] = {
-    "hello": frozenset({"token", "join", "name", "protocol"}),
-    "move": frozenset({"action"}),
-    "resync": frozenset(),
-    "chat": frozenset({"text"}),
-    "seat": frozenset({"seat", "bot"}),
-    "remove": frozenset({"seat"}),
-    "ready": frozenset(),
-    "start": frozenset({"empty"}),
-    "drop": frozenset({"seat"}),
-    "rematch": frozenset(),
-}
+def _refusal(error: Error) -> ProtocolError:
+    """What a client is told of pydantic's `error` of its message: the protocol's
+    codes and kinds (docs/web-protocol.md), as the hand checks of old said them."""
+    loc = tuple(error["loc"])
+    if error["type"] == "model_attributes_type":
+        return ProtocolError("bad_json", "a message is a JSON object", "not_object")
+    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        kind = shown(error["input"].get("type"))
+        return ProtocolError("unknown_type", f"unknown message type {kind}", params={"type": kind})
+    if error["type"] == "extra_forbidden":
+        field = shown(loc[-1])
+        return ProtocolError(
+            "bad_field",
+            f"a {loc[0]} message has no field {field}",
+            "unknown_field",
+            {"type": loc[0], "field": field},
+        )
+    missing = error["type"] == "missing"
+    match loc[:2]:
+        case (_, "action" | "seat" as field):
+            value = shown(None if missing else error["input"])
+            return ProtocolError(
+                "bad_field",
+                f"{field} must be an integer, not {value}",
+                "not_integer",
+                {"field": field, "value": value},
+            )
+        case ("hello", "token"):
+            return ProtocolError("bad_field", "token must be a string or null", "token_type")
+        case ("hello", "join"):
+            return ProtocolError("bad_field", "join must be true or false", "join_type")
+        case ("hello", "protocol"):
+            return ProtocolError(
+                "bad_version",
+                f"this server speaks protocol {VERSION}",
+                params={"version": VERSION},
+            )
+        case ("hello", "name"):
+            return ProtocolError("bad_field", "name is a string, given with join", "name_type")
+        case ("chat", "text"):
+            return ProtocolError("bad_field", "text must be a non-empty string", "chat_empty")
+        case ("seat", "bot"):
+            return ProtocolError("bad_field", "bot must be a bot level or null", "bot_type")
+        case ("start", "empty"):
+            return ProtocolError("bad_field", 'empty is null, "drop" or a bot level', "empty_type")
+    raise TypeError(f"no refusal for {error}")  # a bug: every field of every message is above
+
+
+#: Every message a client sends, by its `type`, refused as the protocol says.
+ClientMessage = Annotated[
+    Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch,
+    Field(discriminator="type"),
+    refusing(_refusal),
+]
+_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
-    """The message in `raw`, checked; `ProtocolError` names what is wrong."""
+    """The message in `raw`, checked (`ClientMessage`); `ProtocolError` names what
+    is wrong. Its size and its nesting are measured on its text before it is
+    parsed (`skyjo.jsondepth`)."""
     if raw is None:
         raise ProtocolError("bad_json", "a message is a JSON object sent as text", "not_text")
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
@@ -180,95 +228,13 @@ def parse(raw: str | bytes | None, max_bytes: int) -> ClientMessage:
         raise ProtocolError(
             "bad_json", f"not JSON: {error}", "not_json", {"detail": str(error)}
         ) from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message is a JSON object", "not_object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError(
-            "unknown_type", f"unknown message type {kind!r:.40}", params={"type": f"{kind!r:.40}"}
-        )
-    unknown = sorted(set(data) - FIELDS[kind] - {"type"})
-    if unknown:
-        raise ProtocolError(
-            "bad_field",
-            f"a {kind} message has no field {unknown[0]!r:.40}",
-            "unknown_field",
-            {"type": kind, "field": f"{unknown[0]!r:.40}"},
-        )
-    return _READERS[kind](data)
-
-
-def _integer(data: dict[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError(
-            "bad_field",
-            f"{key} must be an integer, not {value!r:.40}",
-            "not_integer",
-            {"field": key, "value": f"{value!r:.40}"},
-        )
-    return value
-
-
-def _hello(data: dict[str, Any]) -> Hello:
-    token = data.get("token")
-    if token is not None and (not isinstance(token, str) or len(token) > 100):
-        raise ProtocolError("bad_field", "token must be a string or null", "token_type")
-    join = data.get("join", False)
-    if not isinstance(join, bool):
-        raise ProtocolError("bad_field", "join must be true or false", "join_type")
-    version = data.get("protocol", VERSION)
-    if version != VERSION:
-        raise ProtocolError(
-            "bad_version", f"this server speaks protocol {VERSION}", params={"version": VERSION}
-        )
-    if join and token is not None:
-        raise ProtocolError(
-            "bad_field", "join a free seat or give a token, not both", "join_and_token"
-        )
-    name = data.get("name")
-    if name is not None and (not isinstance(name, str) or not join):
-        raise ProtocolError("bad_field", "name is a string, given with join", "name_type")
-    return Hello(token, join, name)
-
-
-def _move(data: dict[str, Any]) -> Move:
-    return Move(_integer(data, "action"))
-
-
-def _chat(data: dict[str, Any]) -> Chat:
-    text = data.get("text")
-    if not isinstance(text, str) or not text.strip():
-        raise ProtocolError("bad_field", "text must be a non-empty string", "chat_empty")
-    return Chat(text.strip())
-
-
-def _seat(data: dict[str, Any]) -> SeatChange:
-    bot = data.get("bot")
-    if bot is not None and not isinstance(bot, str):
-        raise ProtocolError("bad_field", "bot must be a bot level or null", "bot_type")
-    return SeatChange(_integer(data, "seat"), bot)
-
-
-def _start(data: dict[str, Any]) -> Start:
-    empty = data.get("empty")
-    if empty is not None and not isinstance(empty, str):
-        raise ProtocolError("bad_field", 'empty is null, "drop" or a bot level', "empty_type")
-    return Start(empty)
-
-
-_READERS = {
-    "hello": _hello,
-    "move": _move,
-    "resync": lambda data: Resync(),
-    "chat": _chat,
-    "seat": _seat,
-    "remove": lambda data: Remove(_integer(data, "seat")),
-    "ready": lambda data: Ready(),
-    "start": _start,
-    "drop": lambda data: Drop(_integer(data, "seat")),
-    "rematch": lambda data: Rematch(),
-}
+    try:
+        return _MESSAGES.validate_python(data)
+    except ValidationError as failure:
+        refused = carried(failure.errors())
+        if refused is None:  # a bug: `refusing` turns every error into one
+            raise TypeError(f"a refusal without a kind: {failure}") from failure
+        raise refused from None
 
 
 class TokenBucket:

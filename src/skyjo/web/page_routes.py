@@ -1,0 +1,41 @@
+"""The client's pages: the game's (static/index.html) and the scorepad's
+(static/scorepad.html), each with the server's facts (`facts.page`).
+
+    GET /, /r/{code}, /r/{code}/replay, /replay, /replay/{key}   the game's page
+    GET /scorepad, /scorepad/{sheet_id}                          the scorepad's page
+
+Pages, not the API: /openapi.json leaves them out (as the static files and the
+installed app's: `pwa`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from skyjo.web.facts import page as facts_page
+from skyjo.web.settings import Settings
+
+STATIC = Path(__file__).parent / "static"
+
+
+def pages_router(settings: Settings) -> APIRouter:
+    """The pages' routes: every address a page of the client is reached under."""
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/")
+    @router.get("/r/{code}")
+    @router.get("/r/{code}/replay")
+    @router.get("/replay")
+    @router.get("/replay/{key}")
+    async def page(code: str = "", key: str = "") -> HTMLResponse:
+        return facts_page(STATIC / "index.html", settings)
+
+    @router.get("/scorepad")
+    @router.get("/scorepad/{sheet_id}")
+    async def scorepad_page(sheet_id: str = "") -> HTMLResponse:
+        return facts_page(STATIC / "scorepad.html", settings)
+
+    return router

@@ -1,0 +1,182 @@
+"""Finished games and uploaded records, as records and as replays (`replays.frames`).
+
+    GET  /api/rooms/{code}/record the game record (RULES.md 5), once the game is over
+    GET  /api/rooms/{code}/replay the frames of a finished game
+    POST /api/replays             check and keep an uploaded record -> its frames, id, link
+    GET  /api/replays/{id}        the frames of an uploaded record (its stable link)
+
+An uploaded record is read by the record format's own reader (`skyjo.record`, which
+says where in the record it went wrong), not by a model of this module: the body is
+its JSON text, of at most `MAX_UPLOAD` bytes and 32 levels, every attempt counted
+against the client address's uploads an hour. `GameRecord` documents its shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from skyjo.record import FORMAT, RecordError
+from skyjo.web.api import LobbyOf, bounded, errors, limited, shallow
+from skyjo.web.protocol import ProtocolError, record_refused
+from skyjo.web.replays import MAX_UPLOAD
+from skyjo.web.room_config import RulesSettings
+from skyjo.web.room_routes import unreadable
+from skyjo.web.validation import ANSWER
+
+Position = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, column]")]
+
+
+class Turn(BaseModel):
+    """A turn: the card taken (`deck` or `discard`), then where it went: `swap` (the
+    card exchanged) or `flip` (the drawn card discarded, that card turned up); a
+    half turn, the last of a record in progress, has neither."""
+
+    model_config = ANSWER
+    player: str | None = Field(None, description="checked against the seat to play")
+    take: str
+    swap: Position | None = None
+    flip: Position | None = None
+
+
+class RoundRecord(BaseModel):
+    """A round: its deck (150 cards, top first), the opening reveals in seat order,
+    the turns in play order and each new draw pile, top first."""
+
+    model_config = ANSWER
+    deck: list[int] | None = None
+    reveals: list[list[Position]]
+    turns: list[Turn]
+    reshuffles: list[list[int]] = []
+
+
+class GameRecord(BaseModel):
+    """A game record (docs/RULES.md 5): it replays a game exactly."""
+
+    model_config = ANSWER
+    format: Literal[FORMAT]  # type: ignore[valid-type]
+    players: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=2, max_length=8)]
+    rules: RulesSettings | None = None
+    seed: int | None = None
+    rounds: list[RoundRecord]
+
+
+class Frame(BaseModel):
+    """The table after step `number` (0: the first deal), as a spectator saw it, the
+    drawn card shown: the step's seat and action, its events and the observation."""
+
+    model_config = ANSWER
+    number: int
+    seat: int | None
+    action: int | None
+    events: list[dict[str, Any]]
+    observation: dict[str, Any]
+
+
+class Replay(BaseModel):
+    """A game step by step (`replays.frames`)."""
+
+    model_config = ANSWER
+    players: list[str]
+    rules: RulesSettings
+    frames: list[Frame]
+    rounds: list[int] = Field(description="the first frame of each round")
+    explained: list[dict[str, Any]] = Field(description="why each round's ender scored so")
+    finished: bool
+    winners: list[int]
+
+
+class SeatName(BaseModel):
+    model_config = ANSWER
+    name: str
+    bot: str | None
+
+
+class RoomReplay(Replay):
+    """A finished room's game: with the room's code, title and seats."""
+
+    code: str
+    title: str
+    seats: list[SeatName]
+
+
+class UploadedReplay(Replay):
+    """An uploaded record's game: with its id and stable link (`/replay/ID`)."""
+
+    id: str
+    link: str
+
+
+def record_too_large(limit: int) -> ProtocolError:
+    """413 `too_large`: an uploaded record over `limit` bytes."""
+    return ProtocolError(
+        "too_large",
+        f"a game record has at most {limit} bytes ({limit // 2**20} MB)",
+        "record_too_large",
+        {"max": limit, "mb": limit // 2**20},
+    )
+
+
+def replays_router() -> APIRouter:
+    """The replays' routes (an upload of at most `MAX_UPLOAD` bytes)."""
+    router = APIRouter(route_class=bounded(MAX_UPLOAD, record_too_large), tags=["replays"])
+
+    @router.get(
+        "/api/rooms/{code}/record",
+        response_model=GameRecord,
+        response_class=JSONResponse,
+        responses=errors(404, 409),
+    )
+    async def game_record(code: str, lobby: LobbyOf) -> JSONResponse:
+        """A finished game's record, as a download; `not_over` while it is played
+        (a record holds every deck)."""
+        game = await lobby.finished(code)
+        name = f"skyjo-{code.strip().upper()}.json"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return JSONResponse(game["record"], headers=disposition)
+
+    @router.get("/api/rooms/{code}/replay", responses=errors(404, 409))
+    async def room_replay(code: str, lobby: LobbyOf) -> RoomReplay:
+        """A finished game's replay; `not_over` while it is played."""
+        try:
+            shown = await lobby.replay(code)
+        except ProtocolError:
+            raise
+        except ValueError as failure:  # RecordError: a record saved under older rules
+            raise unreadable(code, failure) from None
+        return RoomReplay.model_validate(shown)
+
+    @router.post(
+        "/api/replays",
+        status_code=201,
+        dependencies=[Depends(limited("replays_rate"))],
+        responses=errors(400, 413, 429),
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a game record's JSON text",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/GameRecord"}}
+                },
+            }
+        },
+    )
+    async def upload_replay(request: Request, lobby: LobbyOf) -> UploadedReplay:
+        """Check and keep an uploaded record (`bad_record`: where in it it went wrong)."""
+        body = await request.body()
+        shallow(body)
+        try:
+            shown = await lobby.upload(body)
+        except RecordError as failure:
+            raise record_refused(failure) from None
+        return UploadedReplay.model_validate(shown)
+
+    @router.get("/api/replays/{key}", responses=errors(404))
+    async def uploaded_replay(key: str, lobby: LobbyOf) -> UploadedReplay:
+        """An uploaded record's replay, at its stable link."""
+        return UploadedReplay.model_validate(await lobby.uploaded(key))
+
+    return router

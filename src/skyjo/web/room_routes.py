@@ -1,0 +1,360 @@
+"""The rooms: made, listed, joined over HTTP, and played or watched over the WebSocket.
+
+    GET  /api/health              the server is up: rooms in memory, bot levels
+    POST /api/rooms               create a room (`RoomRequest`) -> code, seat, token
+    GET  /api/rooms               the listed rooms still in play
+    GET  /api/rooms/{code}        one room's public facts
+    GET  /api/rooms/{code}/qr.svg a QR code of the room's link (the lobby shows it)
+    POST /api/rooms/{code}/join   claim a free human seat (`JoinRequest`) -> seat, token
+    WS   /ws/{code}               play or watch (docs/web-protocol.md, `protocol`)
+
+A room made counts against its client address's rooms an hour once its request is
+valid, a seat taken against its seats an hour once its room is found (`limited`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+
+from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors
+from skyjo.web.limits import client_address
+from skyjo.web.lobby import Lobby
+from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
+from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
+from skyjo.web.rooms import Client, Room
+from skyjo.web.settings import LADDER
+from skyjo.web.validation import ANSWER, STRICT, Error, refusing
+
+#: The largest HTTP request body of the rooms' routes, in bytes.
+MAX_BODY = 16 * 1024
+
+
+class Health(BaseModel):
+    """The server answers: the rooms it has in memory, the bots' levels."""
+
+    model_config = ANSWER
+    ok: bool
+    rooms: int
+    bots: list[str]
+
+
+class HeldSeat(BaseModel):
+    """A seat the creator holds, and its token (one WebSocket connection each)."""
+
+    model_config = ANSWER
+    seat: int
+    token: str
+
+
+class Seated(BaseModel):
+    """A seat taken: the room, the seat (null: the host only watches), its token (the
+    seat's key and the host's: keep it, send it in `hello`), whether it is the host's."""
+
+    model_config = ANSWER
+    code: str
+    seat: int | None
+    token: str
+    host: bool
+
+
+class Created(Seated):
+    """A room made: the host's seat, and with hot seats every seat the host's device
+    plays (the host's own first), each with its token."""
+
+    seats: list[HeldSeat] | None = None
+
+
+class SeatInfo(BaseModel):
+    """A seat as anyone sees it."""
+
+    model_config = ANSWER
+    name: str
+    bot: str | None
+    human: bool
+    claimed: bool = Field(description="someone holds its token")
+    connected: bool
+    host: bool = Field(description="the host's own seat")
+
+
+class NextGame(BaseModel):
+    """The table's next game, once its host started it (`rematch`)."""
+
+    model_config = ANSWER
+    code: str
+    by: int | None = Field(description="the host's seat (null: a host without one)")
+
+
+class RoomInfo(BaseModel):
+    """A room's public facts."""
+
+    model_config = ANSWER
+    code: str
+    title: str
+    listed: bool
+    rules: RulesSettings
+    seats: list[SeatInfo]
+    free_seats: list[int]
+    spectators: int
+    round: int = Field(description="the round being played, from 1")
+    over: bool
+    lobby: bool = Field(description="the room waits in its lobby for its host to start")
+    rematch: NextGame | None
+
+
+class RoomList(BaseModel):
+    """The listed rooms still in play (lobbies included), newest first."""
+
+    model_config = ANSWER
+    rooms: list[RoomInfo]
+
+
+class JoinRequest(BaseModel):
+    """`POST /api/rooms/{code}/join`: a free human seat (`seat`, else the first),
+    named `name` (else the seat's name), both optional."""
+
+    model_config = STRICT
+    name: str | None = None
+    seat: int | None = None
+
+
+def _join_refusal(error: Error) -> ProtocolError:
+    """What pydantic's `error` of a join request says, in the join's kinds."""
+    match tuple(error["loc"]):
+        case ("name", *_):
+            return ProtocolError("bad_request", "name is a string", "join_name_type")
+        case ("seat", *_):
+            return ProtocolError("bad_request", "seat is a seat number", "join_seat_type")
+    return ProtocolError(  # not an object, or a field it has not
+        "bad_request", 'a join request is {"name", "seat"}, both optional', "join_shape"
+    )
+
+
+#: The body of a join, every refusal in the protocol's kinds (optional: no name, any seat).
+JoinBody = Annotated[JoinRequest, refusing(_join_refusal), Body()]
+ANY_SEAT = JoinRequest()
+
+
+def unreadable(code: str, failure: Exception) -> ProtocolError:
+    """A stored room this server cannot load: saved by an older version under
+    rules it no longer accepts (a target over 1,000, say). Its row is kept. The
+    refusal's English sentence is `detail`, and its kind and params the `cause`."""
+    shown = f"{code.strip().upper()!s:.20}"
+    return ProtocolError(
+        "room_unreadable",
+        f"room {shown} was saved under rules this server no longer accepts: {failure}",
+        "room_unreadable",
+        {"code": shown, "detail": str(failure)},
+        cause=cause_of(failure),
+    )
+
+
+def no_room(code: str) -> ProtocolError:
+    return ProtocolError("no_room", f"there is no room {code!r:.20}")
+
+
+async def find_room(lobby: Lobby, code: str) -> Room | None:
+    """The room `code` (None: there is none), `room_unreadable` if it cannot be loaded."""
+    try:
+        return await lobby.get(code)
+    except ValueError as failure:  # MatchError, RecordError, RulesError: a damaged row
+        raise unreadable(code, failure) from None
+
+
+async def _room(code: str, lobby: LobbyOf) -> Room:
+    """The room of the path's `code`: `no_room` (404) when there is none."""
+    room = await find_room(lobby, code)
+    if room is None:
+        raise no_room(code)
+    return room
+
+
+async def _counted_room(request: Request, config: Annotated[RoomSettings, Body()]) -> RoomConfig:
+    """A valid room request, counted as a room made by its client address (`rooms_rate`)."""
+    count(request, "rooms_rate")
+    return config  # type: ignore[return-value]  # RoomSettings validates to a RoomConfig
+
+
+async def _counted_join(
+    request: Request, code: str, lobby: LobbyOf, asked: JoinBody = ANY_SEAT
+) -> JoinRequest:
+    """A valid join, counted as a seat taken by its client address (`joins_rate`)
+    when its room is there (or cannot be loaded: its refusal)."""
+    if await find_room(lobby, code) is not None:
+        count(request, "joins_rate")
+    return asked
+
+
+def qr_svg(link: str) -> bytes:
+    """A QR code of `link` as an SVG picture (dark modules on white, a quiet zone
+    of 4 modules, scaled by the page), for a phone at the table to scan. (segno is
+    imported on the first: a server starts without it.)"""
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(
+        buffer,
+        kind="svg",
+        scale=1,
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        svgns=True,
+        title="QR code",
+        nl=False,
+        omitsize=True,
+    )
+    return buffer.getvalue()
+
+
+def rooms_router() -> APIRouter:
+    """The rooms' routes (bodies of at most `MAX_BODY` bytes)."""
+    router = APIRouter(route_class=bounded(MAX_BODY, body_too_large), tags=["rooms"])
+
+    @router.get("/api/health", responses=errors())
+    async def health(lobby: LobbyOf) -> Health:
+        """The server answers (once its database is open: its rooms load meanwhile)."""
+        return Health(ok=True, rooms=len(lobby.rooms), bots=list(LADDER))
+
+    @router.get("/api/rooms", responses=errors())
+    async def listed(lobby: LobbyOf) -> RoomList:
+        """The listed rooms still in play, newest first."""
+        return RoomList.model_validate({"rooms": lobby.listed()})
+
+    @router.post(
+        "/api/rooms",
+        status_code=201,
+        responses=errors(400, 413, 429),
+        response_model_exclude_unset=True,
+    )
+    async def create(
+        config: Annotated[RoomConfig, Depends(_counted_room)], lobby: LobbyOf
+    ) -> Created:
+        """Create a room; its creator holds the host's seat (and the hot seats)."""
+        room, token, hot = await lobby.create(config)
+        created = Created(code=room.code, seat=config.host_seat, token=token, host=True)
+        if hot:
+            held = [(config.host_seat, token)] if config.host_seat is not None else []
+            held += sorted(hot.items())
+            created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
+        return created
+
+    @router.get("/api/rooms/{code}", responses=errors(404, 409))
+    async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
+        """A room's public facts."""
+        return RoomInfo.model_validate(room.info())
+
+    @router.get(
+        "/api/rooms/{code}/qr.svg",
+        response_class=Response,
+        responses={
+            200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+            **errors(404, 409),
+        },
+    )
+    async def room_qr(request: Request, room: Annotated[Room, Depends(_room)]) -> Response:
+        """A QR code of the room's link, as the request reached the server."""
+        link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
+        return Response(qr_svg(link), media_type="image/svg+xml")
+
+    @router.post("/api/rooms/{code}/join", responses=errors(400, 404, 409, 413, 429))
+    async def join(
+        code: str, asked: Annotated[JoinRequest, Depends(_counted_join)], lobby: LobbyOf
+    ) -> Seated:
+        """Claim a free human seat."""
+        room, seat, token = await lobby.join(code, asked.name or None, asked.seat)
+        return Seated(code=room.code, seat=seat, token=token, host=False)
+
+    @router.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        lobby: Lobby = websocket.app.state.lobby
+        try:
+            room = await find_room(lobby, code)
+        except ProtocolError as failure:
+            await websocket.send_json(refusal(failure))
+            await websocket.close(4409)
+            return
+        if room is None:
+            await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
+            await websocket.close(4404)
+            return
+        room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
+        address = client_address(websocket.scope.get("client"))
+        client = Client(
+            lobby.settings, address, websocket.app.state.messages, websocket.app.state.limits
+        )
+        await _converse(websocket, room, client)
+
+    return router
+
+
+async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:
+    """Serve one connection: its messages go to the room, the room's to it,
+    until either side ends it (a client sent away stops being read)."""
+    reader = asyncio.create_task(_read(websocket, room, client))
+    writer = asyncio.create_task(_write(websocket, client))
+    try:
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        room.leave(client)
+        client.close(client.close_code, client.close_reason)
+        await writer
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
+async def _read(websocket: WebSocket, room: Room, client: Client) -> None:
+    """Hand the client's messages to the room until it disconnects or is sent away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not client.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            raw = text if text is not None else message.get("bytes")
+            if _oversize(client, raw, room.settings.oversize_close):
+                return
+            await room.receive(client, raw)
+
+
+def _oversize(client: Client, raw: str | bytes | None, limit: int) -> bool:
+    """Whether `raw` is over `limit` bytes: then the client is told the largest
+    message (`too_large`, kind `too_large_closed`, with `max`: the protocol's own
+    limit, `Settings.max_message`) and the connection is closed with 1009."""
+    if raw is None:
+        return False
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size <= limit:
+        return False
+    largest = client.max_message
+    client.send(
+        error(
+            "too_large",
+            f"a message has at most {largest} bytes, not {size}: the connection is closed",
+            "too_large_closed",
+            {"max": largest, "size": size},
+        )
+    )
+    client.close(1009, f"message too big: at most {largest} bytes")
+    return True
+
+
+async def _write(websocket: WebSocket, client: Client) -> None:
+    """Send the client's queued messages in order, then close the socket."""
+    try:
+        while (text := await client.queue.get()) is not None:
+            await websocket.send_text(text)
+        await websocket.close(client.close_code, client.close_reason)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        client.closed = True
+
+
+__all__ = ["qr_svg", "rooms_router"]
