@@ -10,14 +10,16 @@ not import it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from skyjo.engine import (
     _BIT,
     ALL_POSITIONS,
     DRAW,
+    NEXT_ROUND,
     TAKE_DISCARD,
     EngineError,
     Phase,
@@ -29,10 +31,25 @@ from skyjo.engine import (
     current_player,
     legal_actions,
 )
-from skyjo.rules import COLS, GRID_SIZE, Rules
+from skyjo.errors import SkyjoError, params_of
+from skyjo.rules import CARD_VALUES, COLS, GRID_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 
 #: What `Observation.status` holds for a grid position.
 FACE_DOWN, FACE_UP, CLEARED = 0, 1, 2
+#: What `to_dict` calls each `Phase`, and `from_dict` reads back.
+PHASES = {phase.name.lower(): phase for phase in Phase}
+SOURCES = (None, "deck", "discard")
+T = TypeVar("T")
+
+
+class ObservationError(SkyjoError):
+    """An observation's JSON form (`Observation.from_dict`) that is not one: the
+    field and what it must be."""
+
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "observation_field": "an observation's {field} must be {expected}",
+    }
+    KINDS = params_of(MESSAGES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +126,151 @@ class Observation:
             ],
             "draw_pile_known": None if self.draw_pile_known is None else list(self.draw_pile_known),
         }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Observation:
+        """The observation of `to_dict`'s JSON form, as the bot protocol sends it
+        (docs/bot-protocol.md, `act`), so that a program outside reads it back (and
+        encodes it as the environments do: `skyjo.env.encoding`). A cleared cell
+        ("x") holds no value: its card is None. `ObservationError` names the first
+        field that is not what `to_dict` writes."""
+        if not isinstance(data, dict):
+            raise ObservationError.of("observation_field", field="whole", expected="an object")
+        n = _read(data, "num_players", _count, "an integer from 2 to 8")
+        grids = _read(data, "grids", lambda v: _grids(v, n), f"{n} grids of 3 rows of 4 cells")
+        return cls(
+            viewer=_read(data, "viewer", lambda v: _seat(v, n, True), "a seat or null"),
+            num_players=n,
+            round=_read(data, "round", _natural, "a whole number"),
+            phase=_read(data, "phase", PHASES.__getitem__, " or ".join(PHASES)),
+            current_player=_read(data, "current_player", lambda v: _seat(v, n), "a seat"),
+            held=_read(data, "held", lambda v: _card(v, True), "a card or null"),
+            source=_read(data, "source", _source, "deck, discard or null"),
+            cards=tuple(cards for cards, _ in grids),
+            status=tuple(status for _, status in grids),
+            discard_pile=_read(data, "discard_pile", _cards, "a list of cards"),
+            draw_pile_size=_read(data, "draw_pile_size", _natural, "a whole number"),
+            starter=_read(data, "starter", lambda v: _seat(v, n, True), "a seat or null"),
+            ender=_read(data, "ender", lambda v: _seat(v, n, True), "a seat or null"),
+            totals=_read(data, "totals", lambda v: _numbers(v, n), f"{n} integers"),
+            round_scores=_read(
+                data,
+                "round_scores",
+                lambda v: tuple(_numbers(r, n) for r in _list(v)),
+                f"a list of {n} integers a round",
+            ),
+            legal_actions=_read(data, "legal_actions", _actions, "a list of action ids"),
+            rules=_read(data, "rules", Rules.from_dict, "the rules' object"),
+            results=_read(
+                data,
+                "results",
+                lambda v: tuple(_result(r, n) for r in _list(v)),
+                "a list of {ender, raw, scores, doubled}",
+            ),
+            draw_pile_known=_read(
+                data, "draw_pile_known", lambda v: None if v is None else _cards(v), "cards or null"
+            ),
+        )
+
+
+def _read(data: dict[str, Any], field: str, read: Callable[[Any], T], expected: str) -> T:
+    """`read(data[field])`, or the `ObservationError` of `field` when it is missing
+    or `read` refuses it."""
+    try:
+        return read(data[field])
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise ObservationError.of("observation_field", field=field, expected=expected) from None
+
+
+def _integer(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(value)
+    return value
+
+
+def _natural(value: Any) -> int:
+    if _integer(value) < 0:
+        raise ValueError(value)
+    return int(value)
+
+
+def _count(value: Any) -> int:
+    if not MIN_PLAYERS <= _integer(value) <= MAX_PLAYERS:
+        raise ValueError(value)
+    return int(value)
+
+
+def _seat(value: Any, n: int, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not 0 <= _integer(value) < n:
+        raise ValueError(value)
+    return value
+
+
+def _card(value: Any, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if _integer(value) not in CARD_VALUES:
+        raise ValueError(value)
+    return int(value)
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(value)
+    return value
+
+
+def _cards(value: Any) -> tuple[int, ...]:
+    return tuple(int(_card(v)) for v in _list(value))  # type: ignore[arg-type]
+
+
+def _numbers(value: Any, n: int) -> tuple[int, ...]:
+    numbers = tuple(_integer(v) for v in _list(value))
+    if len(numbers) != n:
+        raise ValueError(value)
+    return numbers
+
+
+def _actions(value: Any) -> tuple[int, ...]:
+    actions = tuple(_natural(v) for v in _list(value))
+    if any(a > NEXT_ROUND for a in actions):
+        raise ValueError(value)
+    return actions
+
+
+def _source(value: Any) -> str | None:
+    if value not in SOURCES:
+        raise ValueError(value)
+    return value  # type: ignore[no-any-return]
+
+
+def _grids(value: Any, n: int) -> list[tuple[tuple[int | None, ...], tuple[int, ...]]]:
+    """Each seat's cards and status from its 3 rows of 4 cells."""
+    grids = _list(value)
+    if len(grids) != n:
+        raise ValueError(value)
+    read = []
+    for rows in grids:
+        cells = [cell for row in _list(rows) for cell in _list(row)]
+        if len(_list(rows)) != GRID_SIZE // COLS or len(cells) != GRID_SIZE:
+            raise ValueError(rows)
+        cards = tuple(None if c is None or c == "x" else _card(c) for c in cells)
+        status = tuple(CLEARED if c == "x" else FACE_DOWN if c is None else FACE_UP for c in cells)
+        read.append((cards, status))
+    return read
+
+
+def _result(value: Any, n: int) -> RoundResult:
+    if not isinstance(value, dict) or not isinstance(value.get("doubled"), bool):
+        raise TypeError(value)
+    return RoundResult(
+        _seat(value["ender"], n),
+        _numbers(value["raw"], n),
+        _numbers(value["scores"], n),
+        value["doubled"],
+    )
 
 
 _POSITIONS = tuple(_positions(m) for m in range(1 << GRID_SIZE))  # per 12-bit mask
