@@ -47,7 +47,8 @@ from skyjo.engine import (
 )
 from skyjo.env.encoding import Encoder
 from skyjo.kernel.layout import Layout
-from skyjo.rules import CARD_VALUES, GRID_SIZE, Rules, check_player_count
+from skyjo.kernel.vector import ROUND_BOUND, TURNS_TO_END
+from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 
 Reward = Literal["score", "win"]
@@ -201,13 +202,6 @@ def rewards(
     return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))
 
 
-#: The turns a seat needs to end a round: its ten face-down cards after the
-#: opening's two reveals (RULES.md 2.3), one turned up a turn at most (2.5).
-TURNS_TO_END = GRID_SIZE - 2
-#: More points than any round scores: twelve 12s, doubled (RULES.md 2.9, 2.10).
-ROUND_BOUND = 2 * GRID_SIZE * max(CARD_VALUES)
-
-
 def turns_of(seat: int, num_players: int, turns: int, starter: int) -> int:
     """Seat `seat`'s finished turns in a round of `turns` turns that `starter`
     opened: turn i is seat (starter + i) mod n's (RULES.md 2.4, 2.8)."""
@@ -238,7 +232,8 @@ def stalled(
     So waiting for someone else to end a round never pays: stalling to the
     limit is worse than ending the round, whatever the round would have cost.
     When no seat could have ended it (a limit shorter than a round can be, or
-    an ender already), the episode is cut: `truncated`, no reward."""
+    an ender already), the episode is cut: `truncated`, no reward. The
+    compiled environments apply the same rule (`skyjo.kernel.vector._stalled`)."""
     n = len(totals)
     guilty = (
         ()
