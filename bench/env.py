@@ -15,10 +15,21 @@ With `--rlskyjo PYTHON` (a Python with `rlskyjo` 1.0.0 installed, see
 `bench/rlskyjo_env.py`) it also measures `rlskyjo` in the same run, with the
 same loop and seconds, and prints the ratio.
 
+With `--vector` it measures the vectorized environment instead
+(`skyjo.env.SkyjoVectorEnv`, `--tables` tables, 2 players by default) on one
+core (the process is pinned to one): learner decisions per second against
+`greedy` and against `expected`, whole games, each step's actions uniformly
+random among the legal ones (drawn with NumPy from the mask, which counts in
+the time), and the same step alone; beside it, in the same run, the AEC
+environment's steps per second at the same table size (`env()`, the loop
+above) and the Gymnasium environment's decisions per second (`SkyjoEnv`, one
+table, on the kernel).
+
     python bench/env.py                 # a table
     python bench/env.py --json          # {"steps_per_s": ...}
     python bench/env.py --profile       # where the time goes (cProfile)
     python bench/env.py --rlskyjo /tmp/rlvenv/bin/python
+    python bench/env.py --vector        # 1,024 tables, 2 players
 """
 
 from __future__ import annotations
@@ -39,7 +50,7 @@ import typer
 from machine import describe  # bench/machine.py, beside this script
 
 from skyjo.engine import NUM_ACTIONS, SWAP, Phase, legal_actions, new_game, step
-from skyjo.env import env, raw_env
+from skyjo.env import SkyjoEnv, SkyjoVectorEnv, env, raw_env
 from skyjo.env.ordering import Ordered
 
 GAME_OVER = int(Phase.GAME_OVER)
@@ -119,6 +130,87 @@ def run_engine(players: int, seconds: float, seed: int) -> float:
     return actions / (time.perf_counter() - start)
 
 
+def run_vector(
+    players: int, tables: int, opponent: str, seconds: float, seed: int
+) -> tuple[float, float, float]:
+    """The vectorized environment's learner decisions per second (one decision
+    a table a step): with the random legal actions drawn from the masks, and
+    the steps alone; and the mean decisions of a game."""
+    envs = SkyjoVectorEnv(tables, opponents=[opponent] * (players - 1))
+    rng = np.random.default_rng(seed)
+    _, info = envs.reset(seed=seed)
+    steps, games, stepping = 0, 0, 0.0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        masks = info["action_mask"]
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        before = time.perf_counter()
+        _, _, terminated, truncated, info = envs.step(actions)
+        stepping += time.perf_counter() - before
+        steps += 1
+        games += int(np.count_nonzero(terminated | truncated))
+    decisions = steps * tables
+    return decisions / (time.perf_counter() - start), decisions / stepping, decisions / games
+
+
+def run_single(players: int, seconds: float, seed: int) -> float:
+    """The Gymnasium environment's decisions per second (one table, on the
+    kernel, against `greedy`), random legal actions."""
+    table = SkyjoEnv(opponents=["greedy"] * (players - 1))
+    choose = random.Random(seed).random
+    decisions, games = 0, 0
+    _, info = table.reset(seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        legal = info["action_mask"].nonzero()[0]
+        _, _, terminated, truncated, info = table.step(int(legal[int(choose() * len(legal))]))
+        decisions += 1
+        if terminated or truncated:
+            games += 1
+            _, info = table.reset(seed=seed + games)
+    return decisions / (time.perf_counter() - start)
+
+
+def vector_main(players: int, tables: int, seconds: float, seed: int, as_json: bool) -> None:
+    """`--vector`: the vectorized environment against greedy and expected, the
+    AEC and Gymnasium environments beside it, on one core."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    for opponent in ("greedy", "expected"):  # warm up: compile or load the code
+        run_vector(players, 8, opponent, 0.2, seed)
+    run_env(env, players, 0.3, seed)
+    run_single(players, 0.3, seed)
+    greedy, greedy_alone, greedy_game = run_vector(players, tables, "greedy", seconds, seed)
+    expected, expected_alone, _ = run_vector(players, tables, "expected", seconds, seed)
+    aec, _ = run_env(env, players, seconds, seed)
+    single = run_single(players, seconds, seed)
+    if as_json:
+        figures = {
+            "players": players,
+            "tables": tables,
+            "greedy_decisions_per_s": round(greedy),
+            "greedy_step_decisions_per_s": round(greedy_alone),
+            "expected_decisions_per_s": round(expected),
+            "expected_step_decisions_per_s": round(expected_alone),
+            "aec_steps_per_s": round(aec),
+            "single_decisions_per_s": round(single),
+        }
+        print(json.dumps(figures))
+        return
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{describe()}; load average {load}; one core")
+    print(f"{players} players, {seconds:g} s each, random legal actions, whole games:")
+    print(f"  vector, greedy    {greedy:>12,.0f} decisions/s ({tables:,} tables; the step alone:")
+    print(f"                    {greedy_alone:>12,.0f}; {greedy_game:.0f} decisions a game)")
+    print(f"  vector, expected  {expected:>12,.0f} decisions/s (the step alone:")
+    print(f"                    {expected_alone:>12,.0f})")
+    print(f"  env()             {aec:>12,.0f} AEC steps/s (every seat a random agent)")
+    print(f"  SkyjoEnv()        {single:>12,.0f} decisions/s (one table, greedy, on the kernel)")
+    print(f"  vector against greedy: {greedy / aec:.1f} times env()'s steps/s")
+
+
 def run_rlskyjo(python: str, players: int, seconds: float) -> float:
     """`rlskyjo`'s steps/s: bench/rlskyjo_env.py run by `python`, which has it."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rlskyjo_env.py")
@@ -129,7 +221,9 @@ def run_rlskyjo(python: str, players: int, seconds: float) -> float:
 
 
 def main(
-    players: Annotated[int, typer.Option(help="players at the table")] = 4,
+    players: Annotated[
+        int | None, typer.Option(help="players at the table (4; --vector: 2)")
+    ] = None,
     seconds: Annotated[float, typer.Option(help="time per measurement")] = 5.0,
     seed: Annotated[int, typer.Option()] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
@@ -137,7 +231,13 @@ def main(
     rlskyjo: Annotated[
         str | None, typer.Option(help="a Python with rlskyjo 1.0.0, to measure it too")
     ] = None,
+    vector: Annotated[bool, typer.Option(help="the vectorized environment instead")] = False,
+    tables: Annotated[int, typer.Option(help="--vector: tables stepped together")] = 1024,
 ) -> None:
+    if vector:
+        vector_main(players or 2, tables, seconds, seed, as_json)
+        return
+    players = players or 4
     run_env(env, players, 0.3, seed)  # warm up: imports, caches
     if profile:
         profiler = cProfile.Profile()

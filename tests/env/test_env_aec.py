@@ -9,9 +9,17 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
-from skyjo.engine import DRAW, NEXT_ROUND, IllegalActionError, Phase, legal_actions, new_game
+from skyjo.engine import (
+    DRAW,
+    NEXT_ROUND,
+    SWAP,
+    IllegalActionError,
+    Phase,
+    legal_actions,
+    new_game,
+)
 from skyjo.env import env, raw_env
-from skyjo.env.table import rewards
+from skyjo.env.table import ROUND_BOUND, rewards
 from skyjo.rules import Rules
 
 
@@ -172,6 +180,79 @@ def test_a_round_past_the_turn_limit_truncates_every_agent() -> None:
         table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         turns += held
     assert turns == 3 and table.agents == []
+
+
+def stalling(obs: dict[str, np.ndarray], layout) -> int:
+    """Never end a round: reveal in the opening, then draw and exchange the card
+    with a face-up one, so that the face-down cards stay face down."""
+    legal = np.flatnonzero(obs["action_mask"])
+    if legal[0] < DRAW:
+        return int(legal[0])
+    if DRAW in legal:
+        return DRAW
+    down = obs["observation"][layout.grid(0, 1)]
+    return int(next(a for a in legal if SWAP <= a < SWAP + 12 and not down[a - SWAP]))
+
+
+def stall(table) -> tuple[dict[str, float], dict[str, bool], dict[str, bool]]:
+    """A game where every agent stalls: the rewards summed, the terminations
+    and truncations at the end."""
+    layout = table.unwrapped.layout
+    total = dict.fromkeys(table.possible_agents, 0.0)
+    for agent in table.agent_iter():
+        obs, reward, terminated, truncated, _ = table.last()
+        total[agent] += reward
+        ended = (dict(table.terminations), dict(table.truncations))
+        table.step(None if terminated or truncated else stalling(obs, layout))
+    return total, *ended
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_round_stalled_to_the_limit_costs_every_seat_that_could_have_ended_it(
+    engine: str,
+) -> None:
+    """The stall rule: 3 seats, a limit of 29 turns: the first two seats of the
+    order have played 10 turns (enough to turn up their ten face-down cards),
+    the third 9. Those two pay the penalty: their total becomes the target
+    plus ROUND_BOUND, worse than any finished game; the third scores nothing.
+    The episode ends (terminated, not truncated: the game is over for a
+    trainer, who must not bootstrap it as if it went on)."""
+    table = env(num_players=3, max_round_turns=29, engine=engine, rules=Rules(target_score=50))
+    table.reset(seed=5)
+    total, terminations, truncations = stall(table)
+    state = table.unwrapped.game_state
+    starter = state.starter
+    assert state.phase == Phase.TURNS and state.ender is None  # the round as it stood
+    late = f"player_{(starter + 2) % 3}"
+    for agent, reward in total.items():
+        assert reward == (0.0 if agent == late else -(50.0 + ROUND_BOUND))
+    assert all(terminations.values()) and not any(truncations.values())
+    assert ROUND_BOUND == 288
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_stalled_round_is_a_loss_for_each_seat_that_could_have_ended_it(engine: str) -> None:
+    """With `reward="win"`, at 2 seats and a limit of 19 turns: the starter
+    (10 turns) loses, the other (9) wins; at 20 both have had 10 turns and
+    both lose: nobody wins a stalled game."""
+    for limit, rewards_of in ((19, {0: -1.0, 1: 1.0}), (20, {0: -1.0, 1: -1.0})):
+        table = env(num_players=2, max_round_turns=limit, reward="win", engine=engine)
+        table.reset(seed=3)
+        total, terminations, truncations = stall(table)
+        starter = table.unwrapped.game_state.starter
+        got = {(int(agent[-1]) - starter) % 2: reward for agent, reward in total.items()}
+        assert got == rewards_of, limit
+        assert all(terminations.values()) and not any(truncations.values())
+
+
+def test_a_limit_no_seat_could_end_a_round_in_still_truncates() -> None:
+    """2 seats, 18 turns: 9 each, one short of what ending takes: no seat is
+    at fault, the episode is cut as before (truncated, no reward)."""
+    table = env(num_players=2, max_round_turns=18)
+    table.reset(seed=3)
+    total, terminations, truncations = stall(table)
+    assert all(truncations.values()) and not any(terminations.values())
+    assert set(total.values()) == {0.0}
 
 
 def test_the_order_checks_hold_before_reset_and_in_the_loop() -> None:

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from skyjo.engine import FLIP, SWAP, IllegalActionError
+from skyjo.engine import FLIP, SWAP, IllegalActionError, Phase
 from skyjo.env import raw_env
 from skyjo.rules import Rules
 
@@ -44,7 +44,7 @@ def both_ways(players: int, games: int, stall_steps: int = 0, **options) -> dict
     assert every step agrees; counts of what happened, to check the cover."""
     kernel = raw_env(num_players=players, render_mode="ansi", **options)
     reference = raw_env(num_players=players, engine="reference", render_mode="ansi", **options)
-    seen = {"steps": 0, "reshuffles": 0, "rounds": 0, "truncated": 0}
+    seen = {"steps": 0, "reshuffles": 0, "rounds": 0, "truncated": 0, "stalled": 0}
     for game in range(games):
         rng = random.Random(game)
         kernel.reset(seed=100 + game)
@@ -63,6 +63,8 @@ def both_ways(players: int, games: int, stall_steps: int = 0, **options) -> dict
                 assert mine["action_mask"].dtype == np.int8
             if terminated or truncated:
                 seen["truncated"] += truncated
+                phase = reference.game_state.phase
+                seen["stalled"] += terminated and phase in (Phase.TURNS, Phase.FINAL_TURNS)
                 kernel.step(None)
                 reference.step(None)
                 continue
@@ -100,13 +102,26 @@ def test_the_kernel_plays_the_engines_game_step_for_step(players: int) -> None:
         {"max_round_turns": 5},
         {"max_round_turns": 1},
         {"max_round_turns": 0},
+        {"max_round_turns": 29, "reward": "win"},
+        {"max_round_turns": 31, "rules": Rules(target_score=60)},
     ],
-    ids=["win-always", "one-round-padded-none", "truncated", "one-turn", "no-turn"],
+    ids=[
+        "win-always",
+        "one-round-padded-none",
+        "truncated",
+        "one-turn",
+        "no-turn",
+        "stalled-win",
+        "stalled-score",
+    ],
 )
 def test_every_option_plays_the_same_way(options: dict) -> None:
-    seen = both_ways(3, 3, **options)
-    if "max_round_turns" in options:
+    limit = options.get("max_round_turns", 2000)
+    seen = both_ways(3, 3, stall_steps=700 if limit > 5 else 0, **options)
+    if limit <= 5:
         assert seen["truncated"]
+    elif limit < 2000:  # the stall rule: ended, with a penalty
+        assert seen["stalled"] and not seen["truncated"]
 
 
 def test_an_illegal_action_gets_the_engines_error_and_changes_nothing() -> None:

@@ -15,9 +15,10 @@ simulator too).
 
 What the table adds to the rules is `Table`'s (see it): it deals the next
 round itself, turns a round's end into rewards, and stops a round at
-`max_round_turns` turns. An illegal action changes nothing and raises the
-engine's own `IllegalActionError`: the game is replayed through the engine
-(`state`) and the engine names the reason.
+`max_round_turns` turns (the stall rule, `skyjo.env.table.stalled`). An
+illegal action changes nothing and raises the engine's own
+`IllegalActionError`: the game is replayed through the engine (`state`) and
+the engine names the reason.
 
 `state` is that replay: the engine's `State` of the game, built from the
 seed and the actions played, brought up to date only when asked (for
@@ -31,7 +32,7 @@ import numpy as np
 from skyjo import kernel
 from skyjo.actions import _integral
 from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
-from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards
+from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards, stalled
 from skyjo.kernel.encoding import (
     BASE,
     REFUSED,
@@ -108,8 +109,17 @@ class KernelGame:
             order = self._keys.order(int(self._tables.discard_len[0]) - 1)
             reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
             return NOTHING
-        if code == TRUNCATED:
-            return Outcome(truncated=True)
+        if code == TRUNCATED:  # the turn limit: the stall rule
+            t, n = self._tables, self.num_players
+            ender = int(t.ender[0])
+            return stalled(
+                self.settings.reward,
+                t.totals[0, :n].tolist(),
+                self.rules.target_score,
+                int(t.turns[0]),
+                int(t.starter[0]),
+                None if ender < 0 else ender,
+            )
         done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
         n, t = self.num_players, self._tables
         scores, totals = t.scores[0, :n].tolist(), t.totals[0, :n].tolist()

@@ -16,8 +16,10 @@ shares its `Settings`, `SeedStream` and `rewards`. It holds no rule:
 - turns a round's end into rewards (`reward="score"`: minus each seat's round
   score; `reward="win"`: at the game's end +1 to each winner, shared wins
   included (RULES.md 3: equal lowest totals share the win), -1 to the others);
-- stops the game (`truncated`) when a round reaches
-  `GAME_INFO.max_round_turns` turns without ending, as `skyjo.match` does.
+- stops the game when a round reaches `GAME_INFO.max_round_turns` turns
+  without ending, as `skyjo.match` does, with the stall rule (`stalled`):
+  the episode ends (`done`) with a penalty for every seat that could have
+  ended the round, or, when none could have, is cut (`truncated`).
 
 `ReferenceGame` observes a table with `skyjo.env.encoding.Encoder` and
 `Masks` (the legal actions as an int8 mask, a fresh array each time)."""
@@ -45,6 +47,7 @@ from skyjo.engine import (
 )
 from skyjo.env.encoding import Encoder
 from skyjo.kernel.layout import Layout
+from skyjo.kernel.vector import ROUND_BOUND, TURNS_TO_END
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 
@@ -149,7 +152,14 @@ class Table:
         if phase != _ROUND_OVER and phase != _GAME_OVER:
             self.turns += 1
             if self.turns >= self.settings.max_round_turns:
-                return Outcome(truncated=True)
+                return stalled(
+                    self.settings.reward,
+                    state.totals,
+                    self.rules.target_score,
+                    self.turns,
+                    state.starter,
+                    state.ender,
+                )
             return NOTHING
         done = phase == _GAME_OVER or self.settings.one_round
         scores = state.results[-1].scores
@@ -190,6 +200,55 @@ def rewards(
         return None
     best = set(winners(dict(enumerate(totals))))
     return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))
+
+
+def turns_of(seat: int, num_players: int, turns: int, starter: int) -> int:
+    """Seat `seat`'s finished turns in a round of `turns` turns that `starter`
+    opened: turn i is seat (starter + i) mod n's (RULES.md 2.4, 2.8)."""
+    behind = (seat - starter) % num_players
+    return (turns - behind + num_players - 1) // num_players
+
+
+def stalled(
+    reward: str,
+    totals: Sequence[int],
+    target: int,
+    turns: int,
+    starter: int,
+    ender: int | None,
+) -> Outcome:
+    """The stall rule: a round stopped at the turn limit (`turns` turns) ends
+    the episode, and every seat that could have ended the round (RULES.md 2.8:
+    one that has played `TURNS_TO_END` turns, enough to turn up its last
+    card, while nobody had ended it) pays for it:
+
+    - `reward="score"`: such a seat's reward is minus the points that bring
+      its total to `target + ROUND_BOUND`, more than any game leaves a seat
+      with (a total under the target before the last round, then at most
+      `ROUND_BOUND` points); the others get 0 (the round is not scored);
+    - `reward="win"`: such a seat loses (-1); among the others the lowest
+      totals win (+1), the rest lose; nobody wins when every seat stalled.
+
+    So waiting for someone else to end a round never pays: stalling to the
+    limit is worse than ending the round, whatever the round would have cost.
+    When no seat could have ended it (a limit shorter than a round can be, or
+    an ender already), the episode is cut: `truncated`, no reward. The
+    compiled environments apply the same rule (`skyjo.kernel.vector._stalled`)."""
+    n = len(totals)
+    guilty = (
+        ()
+        if ender is not None
+        else tuple(p for p in range(n) if turns_of(p, n, turns, starter) >= TURNS_TO_END)
+    )
+    if not guilty:
+        return Outcome(truncated=True)
+    if reward == "score":
+        bound = target + ROUND_BOUND
+        scores = (float(t - bound) if p in guilty else 0.0 for p, t in enumerate(totals))
+        return Outcome(tuple(scores), True)
+    others = {p: totals[p] for p in range(n) if p not in guilty}
+    best = set(winners(others))
+    return Outcome(tuple(1.0 if p in best else -1.0 for p in range(n)), True)
 
 
 class Masks:

@@ -4,7 +4,9 @@ plays them in compiled code (Numba). No module outside this package compiles.
 - `table`: the tables and their rules (`step`...), handed on here, so that
   `kernel.new_tables`, `kernel.step` name them; `cache`: Numba's on-disk
   cache, kept fresh after an edit;
-- `twister`: `random.Random`'s generator in compiled code;
+- `twister`: `random.Random`'s generator in compiled code; `chance`: the
+  engine's seeded decks and reshuffles (`skyjo.shuffle`), `random.Random`'s
+  seeding and the bots' seeds, compiled;
 - `playouts`: the rest of a round played by a playout policy (the search's),
   `playout_greedy` and `playout_expected` those policies, `valuation` the
   `expected` bot's valuation and options, `forecast` and `game_odds` what a

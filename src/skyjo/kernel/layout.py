@@ -2,7 +2,9 @@
 fixed-size numbers, and where each field sits.
 
 `Layout(num_players, slots)` names every field of the array, its offset and
-size; docs/env.md describes each one. Seats are relative: slot 0 is the
+size; docs/env.md describes each one. `Layout.floats(target_score)` scales
+it to float32 for a network (`to_float`): each field divided by its natural
+size, so that every entry lies in a small documented range. Seats are relative: slot 0 is the
 viewer, slot j the seat j places after it in the order of play (RULES.md 1),
 and slots past the table's players (`slots > num_players`) are padding. Both
 encoders read it: the engine's (`skyjo.env.encoding`) and the kernel's
@@ -16,7 +18,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skyjo.engine import Phase
-from skyjo.rules import CARD_COUNTS, CARD_VALUES, DECK_SIZE, ENDER_PENALTIES, GRID_SIZE
+from skyjo.rules import (
+    CARD_COUNTS,
+    CARD_VALUES,
+    DECK_SIZE,
+    ENDER_PENALTIES,
+    GRID_SIZE,
+    MAX_TARGET_SCORE,
+)
 
 #: The dtype of every observation array: every field is an exact small integer.
 DTYPE = np.int16
@@ -55,6 +64,35 @@ def _fields(slots: int) -> tuple[tuple[str, int, float, float], ...]:
         ("target_score", 1, 0, TOTAL_BOUND),
         ("ender_penalty", len(ENDER_PENALTIES), 0, 1),
     )
+
+
+#: The float32 observation (`Layout.floats`): per field, the divisor of its
+#: integers and the range the quotient is clipped to (None: the field's own
+#: bounds, divided). The totals are in targets (1.0: a total at the target),
+#: clipped to +-4 (a game's totals stay within -1 and 3.9 targets at the
+#: default target of 100); the round index saturates at 20 rounds.
+FLOAT_SCALES: dict[str, tuple[float, tuple[float, float] | None]] = {
+    "grids": (1.0, None),  # the values' plane is divided by 12 (`Layout.floats`)
+    "present": (1.0, None),
+    "totals": (0.0, (-4.0, 4.0)),  # divided by the target score
+    "to_act": (1.0, None),
+    "ender": (1.0, None),
+    "starter": (1.0, None),
+    "visible_counts": (max(CARD_COUNTS.values()), None),
+    "draw_known_counts": (max(CARD_COUNTS.values()), None),
+    "discard_top": (_HIGHEST, None),
+    "discard_size": (DECK_SIZE, None),
+    "draw_size": (DECK_SIZE, None),
+    "reshuffled": (1.0, None),
+    "held_value": (_HIGHEST, None),
+    "held_known": (1.0, None),
+    "held_from_draw": (1.0, None),
+    "held_from_discard": (1.0, None),
+    "phase": (1.0, None),
+    "round": (20.0, (0.0, 1.0)),
+    "target_score": (MAX_TARGET_SCORE, (0.0, 1.0)),
+    "ender_penalty": (1.0, None),
+}
 
 
 @dataclass(frozen=True)
@@ -97,3 +135,40 @@ class Layout:
     def fields(self) -> list[tuple[str, int, int]]:
         """(name, offset, size) of every field, in order."""
         return [(name, s.start, s.stop - s.start) for name, s in self.offsets.items()]
+
+    def floats(self, target_score: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The float32 observation of a game to `target_score` (`to_float`):
+        per entry, the factor its integer is multiplied by and the bounds the
+        product is clipped to (`FLOAT_SCALES`; the grids' card values and the
+        cards' fields divided by 12, counts by 15, pile sizes by 150, totals by
+        the target). Three float32 arrays of the layout's size."""
+        scale = np.ones(self.size, np.float32)
+        low, high = self.low.astype(np.float32), self.high.astype(np.float32)
+        for name, at in self.offsets.items():
+            divisor, clip = FLOAT_SCALES[name]
+            if name == "totals":
+                divisor = target_score
+            scale[at] = np.float32(1 / divisor)
+            if clip is None:
+                low[at], high[at] = low[at] * scale[at], high[at] * scale[at]
+            else:
+                low[at], high[at] = clip
+        for slot in range(self.slots):
+            values = self.grid(slot)
+            scale[values] = np.float32(1 / _HIGHEST)
+            low[values], high[values] = LOWEST * scale[values], _HIGHEST * scale[values]
+        return scale, low, high
+
+    def clipped(self) -> np.ndarray:
+        """The entries whose float bounds are a clip (`FLOAT_SCALES`), not the
+        field's own bounds scaled: only these may need clipping."""
+        found = [
+            np.arange(self.size)[at] for name, at in self.offsets.items() if FLOAT_SCALES[name][1]
+        ]
+        return np.concatenate(found).astype(np.int64)
+
+
+def to_float(array: np.ndarray, scale: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The float32 observation of an integer one (`Layout.floats`): each entry
+    times its factor, in float32, clipped to its bounds."""
+    return np.minimum(np.maximum(array.astype(np.float32) * scale, low), high)

@@ -1,0 +1,446 @@
+"""Many tables, each one learner's game against compiled bots, stepped in one
+compiled call: the vectorized environment's game (`skyjo.env.vector`, and the
+Gymnasium environment's on the kernel, `skyjo.env.single`).
+
+Table b of a batch holds one game of `conf[PLAYERS]` seats: the learner at
+`g.seat[b]`, the bots of `g.opponents` (policy codes of
+`skyjo.kernel.policies`) in the other seats, in order. `step_tables` plays
+each table's learner action, then the bots' actions (`policies.act`, each
+seat with its own `random.Random` generator) until the learner is to act
+again or the episode is over, and writes the learner's next observation
+(`encoding.encode_table`, scaled to float32 by the layout's factors,
+`layout.Layout.floats`), its action mask, its reward over the stretch and
+whether the episode ended. No rule is written here: every action is the
+kernel's (`table.reveal`, `draw`, `take_discard`, `place`, `reshuffle_perm`,
+`end_round`), and what the environment adds is the same as the engine-driven
+environment's (`skyjo.env.table.Table`): it deals each next round itself,
+turns a round's end into the learner's reward (minus its round score, or at
+the episode's end +1 for a win, shared wins included, and -1 for a loss),
+and applies the stall rule at the turn limit (`stalled`).
+
+Chance is the engine's (RULES.md 5), in compiled code (`skyjo.kernel.chance`):
+a game of seed s deals `shuffle.KeyChain(s)`'s decks and reshuffles; its
+learner's seat (unless fixed) is `random.Random(s).randrange(n)` and the bot
+at seat p plays with `random.Random(seeds.bot_seed(s, p))`, as the
+Gymnasium environment seeds them; each table's next game takes its seed from
+the table's stream (`random.Random(first seed).getrandbits(63)`, the
+environment's `SeedStream`). So a table plays exactly the game that the
+engine-driven environment plays from the same seeds and learner actions.
+
+An illegal learner action (out of range, or not legal: the mask forbids it)
+changes nothing and ends the episode with the reward `fconf[ILLEGAL_REWARD]`,
+the Gymnasium environment's rule. An episode that ends is reset in the same
+step (SAME_STEP: the terminal observation goes to `o.final`), at the next
+step whatever the action (NEXT_STEP), or not at all (DISABLED, for a caller
+that resets itself).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
+from skyjo.engine import DRAW, FLIP, NEXT_ROUND, NUM_ACTIONS, REVEAL, SWAP, TAKE_DISCARD, Phase
+from skyjo.kernel import chance, table, twister
+from skyjo.kernel.encoding import encode_table
+from skyjo.kernel.loop import borrowed
+from skyjo.kernel.policies import act
+from skyjo.kernel.table import (
+    DISCARD_LEN,
+    ENDER,
+    NO_CARD,
+    PHASE,
+    PLAYER,
+    ROUND_ENDED,
+    SCORES,
+    STARTER,
+    TOTALS,
+    TURNS,
+    Tables,
+)
+from skyjo.rules import CARD_VALUES, DECK_SIZE, GRID_SIZE
+
+#: The turns a seat needs to end a round: its ten face-down cards after the
+#: opening's two reveals (RULES.md 2.3), one turned up a turn at most (2.5).
+TURNS_TO_END = GRID_SIZE - 2
+#: More points than any round scores: twelve 12s, doubled (RULES.md 2.9, 2.10).
+ROUND_BOUND = 2 * GRID_SIZE * max(CARD_VALUES)
+
+#: The columns of `conf`: the players, one round (1) or the game (0), the
+#: reward (SCORE, WIN), the learner's fixed seat (-1: drawn from each game's
+#: seed), the turn limit, the observation's seat slots, the rules' penalty code
+#: and target, the autoreset mode (SAME_STEP...).
+PLAYERS, ONE_ROUND, REWARD, SEAT, MAX_TURNS, SLOTS, PENALTY, TARGET, AUTORESET = range(9)
+NCONF = 9
+SCORE, WIN = 0, 1
+SAME_STEP, NEXT_STEP, DISABLED = 0, 1, 2
+#: The columns of `fconf`: the reward of an illegal action.
+ILLEGAL_REWARD = 0
+NFCONF = 1
+#: What a stretch of play led to.
+GOES_ON, OVER, CUT = 0, 1, 2
+#: How `reset_tables` starts table b: from `seeds[b]` (0 <= seed < 2**63), from
+#: the next seed of its stream, or as already dealt from Python (`start_with`).
+FROM_SEED, FROM_STREAM, DEALT = 0, 1, 2
+#: The actions a table logs between two learner decisions at most (`g.log`):
+#: the learner's, the others' turns and reveals, a NEXT_ROUND (8 seats: 30).
+LOG_SIZE = 64
+
+_REVEAL, _TURNS, _FINAL_TURNS, _ROUND_OVER, _GAME_OVER = (int(p) for p in Phase)
+_WORDS = twister.WORDS
+
+
+class Games(NamedTuple):
+    """The games of B tables of at most P seats, beside their `Tables`."""
+
+    mt: np.ndarray  #: (B, P, WORDS) int64: each seat's bot generator
+    stream: np.ndarray  #: (B, WORDS) int64: the table's stream of game seeds
+    key: np.ndarray  #: (B,) uint64: the game's chain key, the next shuffle's
+    seed: np.ndarray  #: (B,) int64: the game's seed (-1: seeded in Python)
+    seat: np.ndarray  #: (B,) int64: the learner's seat
+    pending: np.ndarray  #: (B,) bool: NEXT_STEP: reset at the next step
+    log: np.ndarray  #: (B, LOG_SIZE or 0) int8: the actions played since the caller read them
+    log_len: np.ndarray  #: (B,) int64
+    raw: np.ndarray  #: (B, size) int16: the learner's last observation, as integers
+    final_raw: np.ndarray  #: (B, size) int16: SAME_STEP: an ended episode's last one
+    opponents: np.ndarray  #: (P - 1,) int64: the other seats' policy codes, in order
+    conf: np.ndarray  #: (NCONF,) int64
+    fconf: np.ndarray  #: (NFCONF,) float64
+    scale: np.ndarray  #: (size,) float32: the float observation's factors
+    low: np.ndarray  #: (size,) float32: and its bounds
+    high: np.ndarray  #: (size,) float32
+    clipped: np.ndarray  #: int64: the entries that may need clipping to their bounds
+    deck: np.ndarray  #: (DECK_SIZE,) int8: work space
+    order: np.ndarray  #: (DECK_SIZE,) int64: work space
+    fast: np.ndarray  #: (1,) uint64: unused (the policies' fast mode)
+
+
+class Out(NamedTuple):
+    """What a step writes, per table."""
+
+    obs: np.ndarray  #: (B, size) float32: the learner's observation
+    mask: np.ndarray  #: (B, NUM_ACTIONS) int8: its legal actions
+    reward: np.ndarray  #: (B,) float64
+    terminated: np.ndarray  #: (B,) bool
+    truncated: np.ndarray  #: (B,) bool
+    final: np.ndarray  #: (B, size) float32: SAME_STEP: an ended episode's last observation
+    ended: np.ndarray  #: (B,) bool: the episode ended at this step
+    illegal: np.ndarray  #: (B,) bool: it ended on an illegal action
+
+
+def new_games(batch: int, seats: int, size: int, log: bool = False) -> tuple[Tables, Games]:
+    """The arrays of B = `batch` tables of `seats` seats and an observation of
+    `size` entries; `conf`, `fconf`, `opponents` and the scales to be filled."""
+    t = table.new_tables(batch, seats)
+    g = Games(
+        mt=np.zeros((batch, seats, _WORDS), np.int64),
+        stream=np.zeros((batch, _WORDS), np.int64),
+        key=np.zeros(batch, np.uint64),
+        seed=np.full(batch, -1, np.int64),
+        seat=np.zeros(batch, np.int64),
+        pending=np.zeros(batch, np.bool_),
+        log=np.zeros((batch, LOG_SIZE if log else 0), np.int8),
+        log_len=np.zeros(batch, np.int64),
+        raw=np.zeros((batch, size), np.int16),
+        final_raw=np.zeros((batch, size), np.int16),
+        opponents=np.zeros(seats - 1, np.int64),
+        conf=np.zeros(NCONF, np.int64),
+        fconf=np.zeros(NFCONF, np.float64),
+        scale=np.ones(size, np.float32),
+        low=np.zeros(size, np.float32),
+        high=np.ones(size, np.float32),
+        clipped=np.zeros(0, np.int64),
+        deck=np.zeros(DECK_SIZE, np.int8),
+        order=np.zeros(DECK_SIZE, np.int64),
+        fast=np.ones(1, np.uint64),
+    )
+    return t, g
+
+
+def new_out(batch: int, size: int) -> Out:
+    """Fresh output arrays (`np.empty`: a step writes every entry it reports)."""
+    return Out(
+        obs=np.empty((batch, size), np.float32),
+        mask=np.empty((batch, NUM_ACTIONS), np.int8),
+        reward=np.empty(batch, np.float64),
+        terminated=np.empty(batch, np.bool_),
+        truncated=np.empty(batch, np.bool_),
+        final=np.empty((batch, size), np.float32),
+        ended=np.empty(batch, np.bool_),
+        illegal=np.empty(batch, np.bool_),
+    )
+
+
+# --- a game -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def start_with(t, g, b, seat, key, deck):  # type: ignore[no-untyped-def]
+    """Table b starts a game with the learner at `seat` and deals `deck`, the
+    chain's key after it being `key` (the bots' generators are set)."""
+    g.seat[b] = seat
+    g.key[b] = key
+    table.start_game(t, b, g.conf[PLAYERS], g.conf[PENALTY], g.conf[TARGET])
+    table.deal(t, b, deck)
+
+
+@njit(cache=True)
+def start(t, g, b, seed):  # type: ignore[no-untyped-def]
+    """Table b starts the game of `seed` (0 <= seed < 2**63), seeded as the
+    module says: the learner's seat, each bot's generator, the first deck."""
+    n = g.conf[PLAYERS]
+    seat = g.conf[SEAT]
+    if seat < 0:
+        scratch = np.empty(_WORDS, np.int64)
+        chance.seed_twister(scratch, seed)
+        seat = twister.below(scratch, n)
+    for p in range(n):
+        if p != seat:
+            chance.seed_twister(g.mt[b, p], chance.bot_seed(seed, p))
+    g.seed[b] = seed
+    key = chance.shuffled_deck(np.uint64(seed), g.deck)
+    start_with(t, g, b, seat, key, g.deck)
+
+
+@njit(cache=True, inline="always")
+def _log(g, b, action):  # type: ignore[no-untyped-def]
+    if g.log.shape[1]:
+        g.log[b, g.log_len[b]] = action
+        g.log_len[b] += 1
+
+
+@njit(cache=True, inline="always")
+def play(t, g, o, b, action):  # type: ignore[no-untyped-def]
+    """The seat to act at table b plays `action` (legal): a reveal, a draw (the
+    discard pile reshuffled from the chain's key first when the draw pile is
+    empty, RULES.md 2.7), a take, or a placement that may end the round or
+    reach the turn limit. The learner's reward goes to o.reward[b]. GOES_ON,
+    OVER or CUT."""
+    _log(g, b, action)
+    if action < DRAW:
+        table.reveal(t, b, action - REVEAL)
+        return GOES_ON
+    if action == DRAW:
+        if table.draw(t, b) == NO_CARD:
+            size = t.slots[b, DISCARD_LEN] - 1
+            g.key[b] = chance.shuffled_order(g.key[b], size, g.order)
+            table.reshuffle_perm(t, b, g.order)
+            table.draw(t, b)
+        return GOES_ON
+    if action == TAKE_DISCARD:
+        table.take_discard(t, b)
+        return GOES_ON
+    if action < FLIP:
+        status = table.place(t, b, action - SWAP, False)
+    else:
+        status = table.place(t, b, action - FLIP, True)
+    if status == ROUND_ENDED:
+        return _scored(t, g, o, b)
+    if t.slots[b, TURNS] >= g.conf[MAX_TURNS]:
+        return _stalled(t, g, o, b)
+    return GOES_ON
+
+
+@njit(cache=True, inline="always")
+def _lowest(t, b, n, skip):  # type: ignore[no-untyped-def]
+    """The lowest total of the seats whose bit in `skip` is clear (a large
+    number when none is)."""
+    lowest = 1 << 40
+    for p in range(n):
+        if not (skip >> p) & 1 and t.seats[b, TOTALS, p] < lowest:
+            lowest = t.seats[b, TOTALS, p]
+    return lowest
+
+
+@njit(cache=True)
+def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
+    """A round was scored: the learner's reward (minus its round score; or, at
+    the episode's end, +1 for a lowest total, shared or not, else -1); the
+    next round dealt from the chain unless the episode is over."""
+    n = g.conf[PLAYERS]
+    seat = g.seat[b]
+    over = t.slots[b, PHASE] == _GAME_OVER or g.conf[ONE_ROUND] != 0
+    if g.conf[REWARD] == SCORE:
+        o.reward[b] -= t.seats[b, SCORES, seat]
+    elif over:
+        won = t.seats[b, TOTALS, seat] == _lowest(t, b, n, 0)
+        o.reward[b] += 1.0 if won else -1.0
+    if over:
+        return OVER
+    g.key[b] = chance.shuffled_deck(g.key[b], g.deck)
+    table.deal(t, b, g.deck)
+    _log(g, b, NEXT_ROUND)
+    return GOES_ON
+
+
+@njit(cache=True)
+def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
+    """The turn limit (`skyjo.env.table.stalled`, the stall rule): every seat
+    that has played TURNS_TO_END turns while nobody ended the round pays
+    (SCORE: its total made the target plus ROUND_BOUND; WIN: a loss, the
+    lowest totals of the others winning); OVER, or CUT when no seat could
+    have ended the round."""
+    n = g.conf[PLAYERS]
+    seat = g.seat[b]
+    guilty = 0
+    if t.slots[b, ENDER] < 0:
+        turns, starter = t.slots[b, TURNS], t.slots[b, STARTER]
+        for p in range(n):
+            behind = (p - starter + n) % n
+            if (turns - behind + n - 1) // n >= TURNS_TO_END:
+                guilty |= 1 << p
+    if guilty == 0:
+        return CUT
+    mine = (guilty >> seat) & 1
+    total = t.seats[b, TOTALS, seat]
+    if g.conf[REWARD] == SCORE:
+        if mine:
+            o.reward[b] += total - (g.conf[TARGET] + ROUND_BOUND)
+    elif not mine and total == _lowest(t, b, n, guilty):
+        o.reward[b] += 1.0
+    else:
+        o.reward[b] -= 1.0
+    return OVER
+
+
+@njit(cache=True, inline="always")
+def bots(t, g, o, b):  # type: ignore[no-untyped-def]
+    """The bots play at table b until the learner is to act or the episode is
+    over: GOES_ON, OVER or CUT."""
+    seat = g.seat[b]
+    while t.slots[b, PLAYER] != seat:
+        p = t.slots[b, PLAYER]
+        code = g.opponents[p - 1 if p > seat else p]
+        event = play(t, g, o, b, act(code, t, b, p, g.mt, g.fast))
+        if event != GOES_ON:
+            return event
+    return GOES_ON
+
+
+@njit(cache=True, inline="always")
+def observe(t, g, o, b, live, raw):  # type: ignore[no-untyped-def]
+    """The learner's view of table b as integers into `raw` (a row of `g.raw`
+    or `g.final_raw`), its legal actions into o.mask[b] when `live` (else
+    zeros). `floats` scales it afterwards: reading the integers back right
+    after writing them would stall the processor (its vector loads cannot
+    take the values from its pending scalar stores), so the batch writes
+    every table's first, then converts them all."""
+    encode_table(
+        t.cells, t.seats, t.piles, t.slots, b, g.seat[b], live, g.conf[SLOTS], raw, o.mask[b]
+    )
+
+
+@njit(cache=True)
+def floats(g, raw, out):  # type: ignore[no-untyped-def]
+    """`out` (float32) gets `raw` (an integer observation) times its factors,
+    clipped to the bounds where they are a clip (`layout.to_float`)."""
+    scale = g.scale
+    for i in range(raw.shape[0]):
+        out[i] = np.float32(raw[i]) * scale[i]
+    for i in g.clipped:  # the others cannot leave their bounds
+        out[i] = min(max(out[i], g.low[i]), g.high[i])
+
+
+# --- the batch ----------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def step_one(t, g, o, b, action):  # type: ignore[no-untyped-def]
+    """Table b's step (the module): the learner's action, the bots' moves, the
+    episode's end and its reset, the next observation."""
+    o.reward[b] = 0.0
+    o.illegal[b] = False
+    mode = g.conf[AUTORESET]
+    if g.pending[b]:  # NEXT_STEP: the episode ended at the last step
+        g.pending[b] = False
+        start(t, g, b, chance.getrandbits63(g.stream[b]))
+        bots(t, g, o, b)  # no round ends before the learner's first action
+        o.terminated[b] = o.truncated[b] = o.ended[b] = False
+        observe(t, g, o, b, True, g.raw[b])
+        return
+    if (
+        0 <= action < NUM_ACTIONS
+        and t.slots[b, PLAYER] == g.seat[b]
+        and table.legal(t, b, np.int64(action))
+    ):
+        event = play(t, g, o, b, np.int64(action))
+        if event == GOES_ON:
+            event = bots(t, g, o, b)
+    else:
+        o.reward[b] = g.fconf[ILLEGAL_REWARD]
+        o.illegal[b] = True
+        event = OVER
+    o.terminated[b] = event == OVER
+    o.truncated[b] = event == CUT
+    o.ended[b] = event != GOES_ON
+    if event == GOES_ON:
+        observe(t, g, o, b, True, g.raw[b])
+    elif mode == SAME_STEP:
+        observe(t, g, o, b, False, g.final_raw[b])
+        start(t, g, b, chance.getrandbits63(g.stream[b]))
+        bots(t, g, o, b)
+        observe(t, g, o, b, True, g.raw[b])
+    else:
+        observe(t, g, o, b, False, g.raw[b])
+        g.pending[b] = mode == NEXT_STEP
+
+
+@njit(cache=True)
+def _borrow(t, g, o):  # type: ignore[no-untyped-def]
+    """The three groups of arrays, borrowed (`loop.borrowed`: no reference
+    counts, which compiled calls would otherwise change atomically for every
+    array of every group they pass on); the caller keeps them alive."""
+    bt = Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots))
+    bg = Games(
+        borrowed(g.mt), borrowed(g.stream), borrowed(g.key), borrowed(g.seed),
+        borrowed(g.seat), borrowed(g.pending), borrowed(g.log), borrowed(g.log_len),
+        borrowed(g.raw), borrowed(g.final_raw), borrowed(g.opponents), borrowed(g.conf),
+        borrowed(g.fconf), borrowed(g.scale), borrowed(g.low), borrowed(g.high),
+        borrowed(g.clipped), borrowed(g.deck), borrowed(g.order), borrowed(g.fast),
+    )  # fmt: skip
+    bo = Out(
+        borrowed(o.obs), borrowed(o.mask), borrowed(o.reward), borrowed(o.terminated),
+        borrowed(o.truncated), borrowed(o.final), borrowed(o.ended), borrowed(o.illegal),
+    )  # fmt: skip
+    return bt, bg, bo
+
+
+@njit(cache=True)
+def step_tables(t, g, o, actions):  # type: ignore[no-untyped-def]
+    """`step_one` at every table b with actions[b]."""
+    bt, bg, bo = _borrow(t, g, o)
+    for b in range(t.slots.shape[0]):
+        step_one(bt, bg, bo, b, actions[b])
+    _convert(bg, bo)
+
+
+@njit(cache=True)
+def _convert(g, o):  # type: ignore[no-untyped-def]
+    """Every table's observation, and each ended episode's last (SAME_STEP), as floats."""
+    for b in range(g.raw.shape[0]):
+        floats(g, g.raw[b], o.obs[b])
+        if o.ended[b] and g.conf[AUTORESET] == SAME_STEP:
+            floats(g, g.final_raw[b], o.final[b])
+
+
+@njit(cache=True)
+def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
+    """Start a game at every table b (`how[b]`: FROM_SEED `seeds[b]`, its
+    stream seeded with it too; FROM_STREAM; DEALT by `start_with`), let the
+    bots play to the learner's first decision and observe it."""
+    t, g, o = _borrow(t, g, o)
+    for b in range(t.slots.shape[0]):
+        if how[b] == FROM_SEED:
+            chance.seed_twister(g.stream[b], seeds[b])
+            start(t, g, b, seeds[b])
+        elif how[b] == FROM_STREAM:
+            start(t, g, b, chance.getrandbits63(g.stream[b]))
+        g.pending[b] = False
+        o.reward[b] = 0.0
+        o.terminated[b] = o.truncated[b] = o.ended[b] = o.illegal[b] = False
+        bots(t, g, o, b)
+        observe(t, g, o, b, True, g.raw[b])
+    _convert(g, o)
