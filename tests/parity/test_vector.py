@@ -242,3 +242,42 @@ def test_the_compiled_stall_rule_is_the_python_one(
         event = kv._stalled(t, g, o, 0)
         assert (event == kv.CUT) == expected.truncated
         assert o.reward[0] == (0.0 if expected.rewards is None else expected.rewards[seat])
+
+
+@pytest.mark.parametrize("teacher", ["greedy", "expected"])
+def test_teacher_actions_are_the_python_bots_choices(teacher: str) -> None:
+    """`teacher_actions` gives what the Python bot, seeded as a bot in the
+    learner's seat would be, plays there at every decision of each table's
+    first game; it plays nothing, so the game goes on as the engine's."""
+    from skyjo.bots import make_bot
+    from skyjo.observation import observe
+    from skyjo.seeds import bot_seed
+
+    tables = 4
+    vector = SkyjoVectorEnv(tables, opponents=["greedy"], one_round=True)
+    reference = [
+        SkyjoEnv(engine="reference", observation="float32", one_round=True, seat=None)
+        for _ in range(tables)
+    ]
+    obs, info = vector.reset(seed=3)
+    for b, env in enumerate(reference):
+        env.reset(seed=3 + b)
+    bots = [make_bot(teacher, seed=bot_seed(3 + b, env.seat)) for b, env in enumerate(reference)]
+    first = [True] * tables
+    compared = 0
+    while any(first):
+        actions = vector.teacher_actions(teacher)
+        assert (info["action_mask"][np.arange(tables), actions] == 1).all()
+        for b, env in enumerate(reference):
+            if first[b]:
+                assert actions[b] == bots[b].choose(observe(env.game_state, env.seat))
+                compared += 1
+        obs, _, terminated, truncated, info = vector.step(actions)
+        for b, env in enumerate(reference):
+            expected, _, ended, cut, _ = env.step(int(actions[b]))
+            assert (ended, cut) == (terminated[b], truncated[b])
+            if ended or cut:
+                first[b] = False
+                expected, _ = env.reset()
+            np.testing.assert_array_equal(obs[b], expected)
+    assert compared > 60

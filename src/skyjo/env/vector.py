@@ -168,8 +168,7 @@ class Batch:
         if seat is None:
             seat = random.Random(seed).randrange(n)
         for p in range(n):
-            if p != seat:
-                g.mt[b, p] = generator(random.Random(bot_seed(seed, p)))
+            g.mt[b, p] = generator(random.Random(bot_seed(seed, p)))
         chain = KeyChain(seed)
         deck = np.array(chain.deck(), np.int8)
         g.seed[b] = -1
@@ -259,6 +258,17 @@ class SkyjoVectorEnv(VectorEnv):
         if self._mask is None:
             raise RuntimeError("no observation yet: call reset() first")
         return self._mask
+
+    def teacher_actions(self, teacher: str = "expected") -> np.ndarray:
+        """What the compiled bot `teacher` (`random`, `greedy`, `basic` or
+        `expected`) would play in each table's learner seat now, (num_envs,)
+        int64 (-1 where the learner is not to act: a NEXT_STEP table about to
+        reset): labels for imitation learning. It plays nothing."""
+        if self._mask is None:
+            raise RuntimeError("no observation yet: call reset() first")
+        out = np.empty(self.num_envs, np.int64)
+        kv.teacher_actions(self._batch.t, self._batch.g, policy_code(teacher), out)
+        return out
 
     def reset(
         self,

@@ -197,9 +197,8 @@ def start(t, g, b, seed):  # type: ignore[no-untyped-def]
         scratch = np.empty(_WORDS, np.int64)
         chance.seed_twister(scratch, seed)
         seat = twister.below(scratch, n)
-    for p in range(n):
-        if p != seat:
-            chance.seed_twister(g.mt[b, p], chance.bot_seed(seed, p))
+    for p in range(n):  # the learner's too: `teacher_actions` plays as its bot would
+        chance.seed_twister(g.mt[b, p], chance.bot_seed(seed, p))
     g.seed[b] = seed
     key = chance.shuffled_deck(np.uint64(seed), g.deck)
     start_with(t, g, b, seat, key, g.deck)
@@ -424,6 +423,20 @@ def _convert(g, o):  # type: ignore[no-untyped-def]
         floats(g, g.raw[b], o.obs[b])
         if o.ended[b] and g.conf[AUTORESET] == SAME_STEP:
             floats(g, g.final_raw[b], o.final[b])
+
+
+@njit(cache=True)
+def teacher_actions(t, g, code, out):  # type: ignore[no-untyped-def]
+    """out[b]: the action compiled policy `code` would take in table b's
+    learner seat, where the learner is to act (else -1): a teacher's labels
+    for imitation. It plays nothing; a random choice draws on the learner
+    seat's own generator, seeded as a bot in that seat would be."""
+    for b in range(t.slots.shape[0]):
+        seat = g.seat[b]
+        if g.pending[b] or t.slots[b, PLAYER] != seat:
+            out[b] = -1
+        else:
+            out[b] = act(code, t, b, seat, g.mt, g.fast)
 
 
 @njit(cache=True)
