@@ -10,7 +10,7 @@ $(BIN)/skyjo: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench train
 run: $(BIN)/skyjo
 	$(BIN)/skyjo serve
 
@@ -23,6 +23,10 @@ lint: $(BIN)/skyjo
 test: lint
 	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
+
+# Train the shipped bot from scratch (docs/model-card.md): about two hours on 2 cores.
+train: $(BIN)/skyjo
+	$(BIN)/skyjo train --out runs/learned
 
 # The engine's throughput; every benchmark is in bench/ (docs/benchmarks.md).
 bench: $(BIN)/skyjo

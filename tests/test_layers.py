@@ -18,7 +18,8 @@ layer:
 5. sim (tournaments of bots), scorepad (score sheets of games played at a real
    table), tui (the terminal app) and env (the agents' PettingZoo and
    Gymnasium environments): four interfaces side by side;
-6. web: the web app (which also serves the scorepad's pages);
+6. web: the web app (which also serves the scorepad's pages), and, side by
+   side with it, train: `skyjo train`'s trainer (PyTorch) on the environments;
 7. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
 
 The graph is static (`ast`): every `import` and `from ... import` of a module,
@@ -40,11 +41,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bots",),
     ("match", "batch"),
     ("sim", "scorepad", "tui", "env"),
-    ("web",),
+    ("web", "train"),
     ("cli",),
 )
 #: The subpackages of `skyjo` that are parts of their own.
-PACKAGES = frozenset({"kernel", "bots", "batch", "sim", "scorepad", "tui", "env", "web"})
+PACKAGES = frozenset({"kernel", "bots", "batch", "sim", "scorepad", "tui", "env", "web", "train"})
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
@@ -188,7 +189,7 @@ def test_the_scorepad_stands_on_the_core_alone() -> None:
 def test_the_environments_stand_on_the_core_kernel_bots_and_match() -> None:
     """The agents' environments adapt the engine (or its compiled twin, the
     kernel) and seat the bots: they reach the core, the kernel, the bots and at
-    most the match, and only the cli may import them."""
+    most the match, and only the trainer and the cli may import them."""
     graph = imports()
     envs = [m for m in graph if part(m) == "env"]
     assert "skyjo.env.aec" in envs and "skyjo.engine" in graph["skyjo.env.table"]
@@ -197,8 +198,26 @@ def test_the_environments_stand_on_the_core_kernel_bots_and_match() -> None:
         allowed = {"core", "kernel", "bots", "match", "env"}
         assert beyond <= allowed, f"{module} reaches {sorted(beyond)}"
     for module, targets in graph.items():
-        if part(module) not in ("env", "cli"):
+        if part(module) not in ("env", "train", "cli"):
             assert not {t for t in targets if part(t) == "env"}, f"{module} imports the env"
+
+
+def test_only_the_trainer_imports_pytorch() -> None:
+    """Playing never needs PyTorch (the `[train]` extra): only `skyjo.train`
+    imports it, and only the cli imports `skyjo.train` (in its command)."""
+    torch_users = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            if any(n.split(".")[0] == "torch" for n in names):
+                torch_users.add(name)
+    assert "skyjo.train.ppo" in torch_users
+    assert {part(m) for m in torch_users} == {"train"}
+    for module, targets in imports().items():
+        if part(module) not in ("train", "cli"):
+            assert not {t for t in targets if part(t) == "train"}, f"{module} imports train"
 
 
 def test_the_batch_simulator_stands_on_the_core_the_kernel_and_the_bots() -> None:

@@ -781,6 +781,69 @@ def tournament_command(
             shown.print(item, soft_wrap=True)
 
 
+@app.command("train")
+def train_command(
+    out: Annotated[str, typer.Option(help="Folder of the run's files.")] = "runs/learned",
+    players: Annotated[int, typer.Option(help="Players at each table.")] = 2,
+    opponents: Annotated[
+        str, typer.Option(help="Compiled bots the learner plays, comma-separated.")
+    ] = "expected",
+    teacher: Annotated[str, typer.Option(help="Compiled bot imitated first.")] = "expected",
+    imitation: Annotated[int, typer.Option(help="Decisions of imitation.")] = 6_000_000,
+    decisions: Annotated[int, typer.Option(help="Decisions of PPO after it.")] = 40_000_000,
+    tables: Annotated[int, typer.Option(help="Tables stepped together.")] = 256,
+    steps: Annotated[int, typer.Option(help="Decisions a table per rollout.")] = 64,
+    hidden: Annotated[str, typer.Option(help="Hidden layers' widths.")] = "256,256",
+    eval_every: Annotated[int, typer.Option(help="Decisions between evaluations.")] = 2_000_000,
+    eval_games: Annotated[int, typer.Option(help="Games per lineup an evaluation.")] = 1000,
+    evaluate_against: Annotated[
+        str, typer.Option(help="Lineups evaluated, ';'-separated, each comma-separated.")
+    ] = "greedy;expected",
+    seed: Annotated[int, typer.Option(help="Seed of the run.")] = 0,
+    threads: Annotated[int, typer.Option(help="PyTorch's threads.")] = 1,
+    resume: Annotated[bool, typer.Option(help="Go on from the folder's checkpoint.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Train a policy: imitation of a bot, then PPO, on the vector environment (docs/env.md)."""
+    with user_input():
+        try:
+            from skyjo.train.command import train
+            from skyjo.train.trainer import TrainConfig
+        except ModuleNotFoundError as error:
+            if error.name != "torch":
+                raise
+            raise ValueError("skyjo train needs PyTorch: pip install 'skyjo[train]'") from None
+        config = TrainConfig(
+            out=out,
+            players=players,
+            opponents=tuple(split_names(opponents)),
+            teacher=teacher,
+            imitation=imitation,
+            decisions=decisions,
+            tables=tables,
+            steps=steps,
+            hidden=tuple(parse_whole_number(w, "--hidden", "widths") for w in hidden.split(",")),
+            eval_every=eval_every,
+            eval_games=eval_games,
+            evaluate_against=tuple(
+                tuple(split_names(lineup)) for lineup in evaluate_against.split(";")
+            ),
+            seed=seed,
+            threads=threads,
+            resume=resume,
+        )
+        summary = train(config, show=not as_json)
+    if as_json:
+        print_json(summary)
+    else:
+        console().print(f"policy: {summary['policy']} ({summary['seconds']:.0f} s)")
+
+
+def split_names(text: str) -> list[str]:
+    """A comma-separated list's non-empty items."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 @app.command("report")
 def report_command(
     paths: Annotated[
