@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skyjo.env.vector import SkyjoVectorEnv
+from skyjo.train.advice import with_advice
 
 #: A batched policy: float32 observations (k, size) and int8 masks (k, 39) in, k actions out.
 BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -63,14 +64,19 @@ def evaluate(
     games: int,
     slots: int | None = None,
     seed: int = EVAL_SEED,
+    advice: str | None = None,
 ) -> Strength:
     """Play `games` whole games, one a table, of `policy` against the compiled
-    bots `opponents` (the games of seeds seed, seed + 1, ...)."""
+    bots `opponents` (the games of seeds seed, seed + 1, ...); with `advice`,
+    the policy's observations end with that bot's move as a one-hot (the
+    trainer's `with_advice`)."""
     envs = SkyjoVectorEnv(games, opponents=list(opponents), reward="win", slots=slots)
     obs, info = envs.reset(seed=seed)
     playing = np.ones(games, bool)
     wins = 0
     while playing.any():
+        if advice:
+            obs = with_advice(obs, envs.teacher_actions(advice))
         actions = np.asarray(policy(obs, info["action_mask"]), np.int64)
         obs, rewards, terminated, truncated, info = envs.step(actions)
         ended = (terminated | truncated) & playing

@@ -24,8 +24,10 @@ import numpy as np
 import torch
 from torch.distributions import Categorical
 
+from skyjo.engine import NUM_ACTIONS
 from skyjo.env.vector import SkyjoVectorEnv, kernel_policy
 from skyjo.kernel.policies import POLICIES
+from skyjo.train.advice import with_advice
 from skyjo.train.evaluate import Strength, evaluate
 from skyjo.train.policy_file import write_policy
 from skyjo.train.ppo import ActorCritic, Potential, advantages
@@ -40,6 +42,7 @@ class TrainConfig:
     slots: int = 8
     opponents: tuple[str, ...] = ("expected",)
     teacher: str = "expected"
+    advice: str | None = "expected"  # a compiled bot whose move the policy sees, or None
     imitation: int = 4_000_000  # decisions of the imitation stage
     decisions: int = 40_000_000  # decisions of the PPO stage
     tables: int = 256
@@ -80,7 +83,8 @@ class TrainConfig:
             raise ValueError(f"hidden layers need widths of at least 1, not {self.hidden}")
         if not self.opponents or not self.evaluate_against or not all(self.evaluate_against):
             raise ValueError("opponents and every lineup evaluated need at least one bot")
-        for spec in {*self.opponents, self.teacher, *sum(self.evaluate_against, ())}:
+        bots = {*self.opponents, self.teacher, *sum(self.evaluate_against, ())}
+        for spec in bots | ({self.advice} if self.advice else set()):
             if kernel_policy(spec) is None:
                 raise ValueError(
                     f"training plays the compiled bots {', '.join(POLICIES)} "
@@ -129,7 +133,8 @@ class Run:
         )
         self.layout = self.envs.layout
         self.potential = Potential.of(self.layout)
-        self.net = ActorCritic(self.layout.size, config.hidden)
+        self.size = self.layout.size + (NUM_ACTIONS if config.advice else 0)
+        self.net = ActorCritic(self.size, config.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.imitation_lr, eps=1e-5)
         self.progress = Progress()
         if config.resume and (self.out / "checkpoint.pt").exists():
@@ -137,6 +142,7 @@ class Run:
         self.obs, info = self.envs.reset(seed=config.seed * 1_000_003)
         self.mask = info["action_mask"]
         self.phi = self.potential(self.obs)
+        self.advised = self._advised(self.envs, self.obs)
 
     # --- the stages -------------------------------------------------------------------
 
@@ -171,7 +177,7 @@ class Run:
         c = self.config
         shape = (c.steps, c.tables)
         buf = {
-            "obs": np.empty((*shape, self.layout.size), np.float32),
+            "obs": np.empty((*shape, self.size), np.float32),
             "mask": np.empty((*shape, 39), np.int8),
             "action": np.empty(shape, np.int64),
             "logp": np.empty(shape, np.float32),
@@ -181,7 +187,7 @@ class Run:
             "label": np.full(shape, -1, np.int64),
         }
         for t in range(c.steps):
-            obs_t = torch.from_numpy(self.obs)
+            obs_t = torch.from_numpy(self.advised)
             mask_t = torch.from_numpy(self.mask)
             with torch.no_grad():
                 logits = self.net.logits(obs_t, mask_t)
@@ -195,7 +201,7 @@ class Run:
                 if beta > 0:
                     actions = np.where(self.rng.random(c.tables) < beta, labels, actions)
                     action = torch.from_numpy(actions)
-            buf["obs"][t], buf["mask"][t], buf["action"][t] = self.obs, self.mask, actions
+            buf["obs"][t], buf["mask"][t], buf["action"][t] = self.advised, self.mask, actions
             buf["logp"][t] = dist.log_prob(action).numpy()
             buf["value"][t] = value.numpy()
             obs, reward, terminated, truncated, info = self.envs.step(actions)
@@ -211,11 +217,20 @@ class Run:
             buf["reward"][t] = reward + c.margin * (shaped_next - self.phi)
             buf["done"][t] = done
             self.obs, self.mask, self.phi = obs, info["action_mask"], after
+            self.advised = self._advised(self.envs, obs)
         with torch.no_grad():
-            last = self.net.value(torch.from_numpy(self.obs)).squeeze(-1).numpy()
+            last = self.net.value(torch.from_numpy(self.advised)).squeeze(-1).numpy()
         adv = advantages(buf["reward"], buf["value"], buf["done"], last, c.gamma, c.lam)
         buf["adv"], buf["ret"] = adv, adv + buf["value"]
         return {k: v.reshape(c.steps * c.tables, *v.shape[2:]) for k, v in buf.items()}
+
+    def _advised(self, envs: SkyjoVectorEnv, obs: np.ndarray) -> np.ndarray:
+        """The network's input: the observation, then (with `advice`) the
+        advising bot's move as a one-hot of the 39 actions."""
+        advice = self.config.advice
+        if not advice:
+            return obs
+        return with_advice(obs, envs.teacher_actions(advice))
 
     def _batches(self, size: int) -> list[np.ndarray]:
         c = self.config
@@ -271,7 +286,13 @@ class Run:
     def evaluate(self) -> list[Strength]:
         c = self.config
         return [
-            evaluate(self.policy, seated(lineup, c.players), c.eval_games, slots=c.slots)
+            evaluate(
+                self.policy,
+                seated(lineup, c.players),
+                c.eval_games,
+                slots=c.slots,
+                advice=c.advice,
+            )
             for lineup in c.evaluate_against
         ]
 
@@ -307,6 +328,7 @@ class Run:
             "slots": c.slots,
             "activation": "tanh",
             "players": [c.players],
+            "advice": c.advice,
             "description": (
                 f"skyjo train: {p.imitated:,} decisions imitating {c.teacher}, "
                 f"{p.trained:,} of PPO against {','.join(c.opponents)}"
