@@ -365,3 +365,23 @@ def test_draw_is_an_action_the_network_can_choose(tmp_path: Path) -> None:
     views = [observe(s, s.player) for s in states(2, 1, seed=6)[:300]]
     turns = [v for v in views if DRAW in v.legal_actions]
     assert turns and all(bot.choose(v) == DRAW for v in turns)
+
+
+def test_the_bot_protocols_example_plays_as_the_learned_bot(tmp_path: Path) -> None:
+    """examples/bots/policy_bot.py (docs/bot-protocol.md) reads each `act` message's
+    observation back, encodes it and runs the network: over the protocol, the
+    same game, move for move, as `learned:path=` in the engine's process."""
+    path = write_policy(tmp_path / "p.npz", slots=3, seed=4)
+    example = ROOT / "examples" / "bots" / "policy_bot.py"
+    games = []
+    for spec in (
+        f"external:command=python {example} {path},timeout=10,handshake_timeout=60",
+        f"learned:path={path}",
+    ):
+        seats = [Seat("a", spec), Seat("b", "greedy"), Seat("c", "random")]
+        with Match(seats, seed=5, rules=Rules(target_score=30)) as match:
+            while not match.over:
+                match.play_bot()
+            assert match.incidents == {}, match.incidents
+            games.append(list(match.state.history))
+    assert games[0] == games[1] and len(games[0]) > 50
