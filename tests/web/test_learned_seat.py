@@ -12,10 +12,12 @@ from policies import write_policy  # tests/policies.py
 from webapp import serving
 from webclient import Conn, create_room, play_game
 
+from skyjo.bots import BotError, make_bot
 from skyjo.bots import learned as learned_module
 from skyjo.bots.learned import load_policy
 from skyjo.engine import new_game, step
 from skyjo.observation import observe
+from skyjo.rules import MAX_PLAYERS
 from skyjo.web import app as web_app
 from skyjo.web.settings import LADDER
 
@@ -59,3 +61,17 @@ def test_a_human_plays_a_whole_game_against_a_learned_seat(
             moves += 1
         replayed = step(replayed, action)
     assert replayed == match.state and moves > 10
+
+
+def test_the_shipped_policy_seats_every_table_a_room_may_have() -> None:
+    """A room seats 2 to 8 players, and its `learned` seats play the shipped
+    policy: that policy, once shipped, has a slot for each of 8 seats (a
+    smaller one would refuse a larger table's first move). Until it is
+    shipped, `learned` says it is missing."""
+    if learned_module.SHIPPED.is_file():
+        policy = load_policy(learned_module.SHIPPED)
+        assert policy.slots == MAX_PLAYERS, policy.slots
+        policy.check_table(MAX_PLAYERS)
+    else:
+        with pytest.raises(BotError, match="shipped policy is missing"):
+            make_bot("learned", 1)
