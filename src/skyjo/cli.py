@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
+from skyjo.bots import bot_names
 from skyjo.engine import DRAW
 from skyjo.render import visible
 from skyjo.replayer import Replay, replay, replay_summary
@@ -35,6 +36,10 @@ from skyjo.scoring import CLEARED, GridScore, RoundScore, score_grid, score_roun
 if TYPE_CHECKING:  # Rich is imported when a command prints a table (`skyjo serve` never does)
     from rich.console import Console
     from rich.table import Table
+
+#: What the --bots options' help says of the bots (docs/bots.md): the ladder, weakest
+#: first, and `external` (a program of your own).
+BOTS_HELP = f"The bots: {', '.join(bot_names())} (docs/bots.md)."
 
 PROG = "skyjo"
 #: Exit status for bad input (RULES.md 6).
@@ -565,7 +570,8 @@ def play_command(
         str | None,
         typer.Option(
             help="Bot specs, one a seat after the humans, e.g. expected,search. Default: "
-            "greedy,expected,search against one human, no bot for several; '' for none.",
+            "greedy,expected,search against one human, no bot for several; '' for none. "
+            + BOTS_HELP,
             show_default=False,
         ),
     ] = None,
@@ -665,7 +671,10 @@ def game_summary(match: Any, path: Path | None) -> list[str]:
 @app.command("watch")
 def watch_command(
     bots: Annotated[
-        str, typer.Option(help="Bot specs, one per seat, comma-separated (e.g. greedy,random).")
+        str,
+        typer.Option(
+            help="Bot specs, one per seat, comma-separated (e.g. greedy,random). " + BOTS_HELP
+        ),
     ] = "expected,greedy,basic,random",
     seed: SeedOption = None,
     target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
@@ -708,7 +717,7 @@ def tournament_command(
             help="Bot specs, comma-separated, one a seat in order and cycled to fill the "
             "--players seats: A,B with --players 4 seats A, B, A, B (two against two); one "
             "bot against three is A,B,B,B. Seats rotate one place per game. "
-            "With --study luck: the stronger bot, then the weaker.",
+            "With --study luck: the stronger bot, then the weaker. " + BOTS_HELP,
             show_default=False,
         ),
     ],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gymnasium
 
 from skyjo.env.aec import env, raw_env
-from skyjo.env.encoding import encode_observation
+from skyjo.env.encoding import encode_float32, encode_int16, encode_observation
 from skyjo.env.single import ENV_ID, SkyjoEnv
 from skyjo.env.vector import SkyjoVectorEnv
 from skyjo.kernel.layout import DTYPE, Layout
@@ -34,6 +34,8 @@ __all__ = [
     "Layout",
     "SkyjoEnv",
     "SkyjoVectorEnv",
+    "encode_float32",
+    "encode_int16",
     "encode_observation",
     "env",
     "raw_env",

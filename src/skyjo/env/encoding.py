@@ -4,7 +4,11 @@ Two encoders build the same array from the engine:
 
 - `encode_observation(obs, layout)` from the engine's per-seat `Observation`
   (`skyjo.observation.observe`), which never holds a face-down value: the
-  reference, clear and slow;
+  reference, clear and slow. It lives in `skyjo.bots.encoding` (a bot may
+  encode its observation; a bot may not import an environment), with
+  `encode_int16(obs, slots)` and `encode_float32(obs, slots)`, the
+  environments' two observations of a seat from its observation alone (for
+  the bot protocol and the `learned` bot), and is named here too;
 - `Encoder.encode(state, seat)` from the engine's state directly, with NumPy,
   for speed: it reads the face-down cards only to subtract them from the 150
   (what is face up is everything less what is hidden) and never copies one
@@ -19,68 +23,17 @@ from a kernel table.
 from __future__ import annotations
 
 import struct
-from collections import Counter
 
 import numpy as np
 
+from skyjo.bots.encoding import encode_float32, encode_int16, encode_observation
 from skyjo.engine import DRAW, Phase, State
 from skyjo.kernel.layout import DTYPE, LOWEST, NUM_VALUES, SLOT_SIZE, Layout
-from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import CARD_COUNTS, CARD_VALUES, ENDER_PENALTIES, GRID_SIZE, Rules
 
+__all__ = ["Encoder", "encode_float32", "encode_int16", "encode_observation"]
+
 _PHASES = len(Phase)
-
-
-def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:
-    """The array of `obs` (the viewer's `Observation`), from nothing but `obs`."""
-    if obs.viewer is None:
-        raise ValueError("a spectator has no seat to encode from")
-    out = np.zeros(layout.size, DTYPE)
-    at = layout.start
-    n = obs.num_players
-    visible: Counter[int] = Counter(obs.discard_pile)
-    for slot in range(n):
-        seat = (obs.viewer + slot) % n
-        values, down, gone = (layout.grid(slot, plane).start for plane in range(3))
-        for k in range(GRID_SIZE):
-            status, value = obs.status[seat][k], obs.cards[seat][k]
-            if status == FACE_UP:
-                assert value is not None
-                out[values + k] = value
-                visible[value] += 1
-            out[down + k] = status == FACE_DOWN
-            out[gone + k] = status == CLEARED
-        out[at("present") + slot] = 1
-        out[at("totals") + slot] = obs.totals[seat]
-    out[at("to_act") + (obs.current_player - obs.viewer) % n] = 1
-    for name, seat in (("ender", obs.ender), ("starter", obs.starter)):
-        if seat is not None:
-            out[at(name) + (seat - obs.viewer) % n] = 1
-    if obs.held is not None:
-        visible[obs.held] += 1
-        out[at("held_value")] = obs.held
-        out[at("held_known")] = 1
-    out[at("held_from_draw")] = obs.source == "deck"
-    out[at("held_from_discard")] = obs.source == "discard"
-    for value, count in visible.items():
-        out[at("visible_counts") + value - LOWEST] = count
-    if obs.draw_pile_known is not None:
-        out[at("reshuffled")] = 1
-        for value, count in Counter(obs.draw_pile_known).items():
-            out[at("draw_known_counts") + value - LOWEST] = count
-    if obs.discard_pile:
-        out[at("discard_top")] = obs.discard_pile[-1]
-    out[at("discard_size")] = len(obs.discard_pile)
-    out[at("draw_size")] = obs.draw_pile_size
-    out[at("phase") + int(obs.phase)] = 1
-    out[at("round")] = obs.round
-    _encode_rules(out, layout, obs.rules)
-    return out
-
-
-def _encode_rules(out: np.ndarray, layout: Layout, rules: Rules) -> None:
-    out[layout.start("target_score")] = rules.target_score
-    out[layout.start("ender_penalty") + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
 
 
 # --- the fast path -------------------------------------------------------------------

@@ -10,7 +10,7 @@ from skyjo.web.origins import parse_origins
 
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
-LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "search")
+LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "learned", "search")
 #: The level a page offers first for the bots of a new room (an easy one, of `LADDER`).
 DEFAULT_BOT = "greedy"
 
