@@ -24,9 +24,9 @@ test: lint
 	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
-# Train the shipped bot from scratch (docs/model-card.md): about two hours on 2 cores.
+# Train the shipped bot from scratch (docs/model-card.md): 80 minutes on one core.
 train: $(BIN)/skyjo
-	$(BIN)/skyjo train --out runs/learned
+	$(BIN)/skyjo train --out runs/learned --minutes 80
 
 # The engine's throughput; every benchmark is in bench/ (docs/benchmarks.md).
 bench: $(BIN)/skyjo

@@ -798,8 +798,14 @@ def train_command(
         str, typer.Option(help="Compiled bots the learner plays, comma-separated.")
     ] = "expected",
     teacher: Annotated[str, typer.Option(help="Compiled bot imitated first.")] = "expected",
-    imitation: Annotated[int, typer.Option(help="Decisions of imitation.")] = 6_000_000,
+    imitation: Annotated[int, typer.Option(help="Decisions of imitation.")] = 1_000_000,
     decisions: Annotated[int, typer.Option(help="Decisions of PPO after it.")] = 40_000_000,
+    minutes: Annotated[
+        float | None, typer.Option(help="Stop after this many minutes (evaluated then).")
+    ] = None,
+    advice: Annotated[
+        str, typer.Option(help="Compiled bot whose move the policy sees ('none': no advice).")
+    ] = "expected",
     tables: Annotated[int, typer.Option(help="Tables stepped together.")] = 256,
     steps: Annotated[int, typer.Option(help="Decisions a table per rollout.")] = 64,
     hidden: Annotated[str, typer.Option(help="Hidden layers' widths.")] = "256,256",
@@ -829,6 +835,8 @@ def train_command(
             teacher=teacher,
             imitation=imitation,
             decisions=decisions,
+            minutes=minutes,
+            advice=None if advice == "none" else advice,
             tables=tables,
             steps=steps,
             hidden=tuple(parse_whole_number(w, "--hidden", "widths") for w in hidden.split(",")),

@@ -385,3 +385,48 @@ def test_the_bot_protocols_example_plays_as_the_learned_bot(tmp_path: Path) -> N
             assert match.incidents == {}, match.incidents
             games.append(list(match.state.history))
     assert games[0] == games[1] and len(games[0]) > 50
+
+
+def advised_policy(path: Path, advice: str, trust: float) -> Path:
+    """One linear layer over the observation and the advice: the advised move's
+    logit raised by `trust`, the others small and random."""
+    size = learned_module.Layout(8, 8).size
+    rng = np.random.default_rng(4)
+    w = (rng.standard_normal((size + NUM_ACTIONS, NUM_ACTIONS)) * 0.01).astype(np.float32)
+    w[size:] += np.eye(NUM_ACTIONS, dtype=np.float32) * trust
+    meta = {"format": FORMAT, "slots": 8, "activation": "tanh", "players": [2], "advice": advice}
+    np.savez(path, meta=np.array(json.dumps(meta)), w0=w, b0=np.zeros(NUM_ACTIONS, np.float32))
+    return path
+
+
+def test_a_policy_with_advice_sees_its_advisors_move(tmp_path: Path) -> None:
+    """`advice` in the meta: the network's input ends with the advisor's move
+    (one-hot), the advisor seeded with the bot's seed. A network that trusts
+    it plays exactly the advisor's games; one that ignores it does not."""
+    trusting = advised_policy(tmp_path / "trust.npz", "expected", 100.0)
+    ignoring = advised_policy(tmp_path / "ignore.npz", "expected", 0.0)
+    bot = make_bot(f"learned:path={trusting}", 7)
+    advisor = make_bot("expected", 7)
+    other = make_bot(f"learned:path={ignoring}", 7)
+    differs = 0
+    for state in states(2, 1, seed=4)[::5]:
+        if state.phase == Phase.GAME_OVER:
+            continue
+        view = observe(state, state.player)
+        assert bot.choose(view) == advisor.choose(view)
+        differs += other.choose(view) != make_bot("expected", 7).choose(view)
+    assert differs > 10
+    assert load_policy(trusting).advice == "expected"
+
+
+def test_advice_must_be_a_compiled_bot_and_widen_the_input(tmp_path: Path) -> None:
+    path = advised_policy(tmp_path / "p.npz", "search", 1.0)
+    with pytest.raises(BotError, match="advice must be null or one of random, greedy, basic"):
+        load_policy(path)
+    data = dict(np.load(advised_policy(tmp_path / "q.npz", "expected", 1.0)))
+    meta = json.loads(str(data["meta"]))
+    del meta["advice"]
+    data["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "r.npz", **data)
+    with pytest.raises(BotError, match=r"w0 takes 415 inputs, but the observation at 8 slots"):
+        load_policy(tmp_path / "r.npz")

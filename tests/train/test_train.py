@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from skyjo.cli import app
 from skyjo.env import SkyjoVectorEnv
+from skyjo.train.advice import with_advice
 from skyjo.train.evaluate import wilson
 from skyjo.train.ppo import Potential, advantages
 from skyjo.train.trainer import Run, TrainConfig
@@ -64,7 +65,8 @@ def test_a_tiny_run_writes_its_policy_checkpoint_and_curve(tmp_path: Path) -> No
     meta, layers = numpy_policy(out / "policy.npz")
     assert meta["format"] == "skyjo-policy/1" and meta["slots"] == 8
     assert meta["activation"] == "tanh" and meta["players"] == [2]
-    assert [w.shape for w, _ in layers] == [(376, 16), (16, 39)]
+    assert meta["advice"] == "expected"  # the input ends with expected's move, one-hot
+    assert [w.shape for w, _ in layers] == [(376 + 39, 16), (16, 39)]
     assert all(w.dtype == np.float32 for w, _ in layers)
 
     longer = [*TINY[:3], "8192", *TINY[4:]]  # the PPO stage goes on to 8,192 decisions
@@ -86,8 +88,9 @@ def test_the_policy_file_plays_as_the_trainer_does(tmp_path: Path) -> None:
     envs = SkyjoVectorEnv(64, opponents=["greedy"], slots=8)
     obs, info = envs.reset(seed=5)
     for _ in range(30):
-        mine = run.policy(obs, info["action_mask"])
-        np.testing.assert_array_equal(numpy_actions(layers, obs, info["action_mask"]), mine)
+        advised = with_advice(obs, envs.teacher_actions("expected"))
+        mine = run.policy(advised, info["action_mask"])
+        np.testing.assert_array_equal(numpy_actions(layers, advised, info["action_mask"]), mine)
         assert (info["action_mask"][np.arange(64), mine] == 1).all()
         obs, _, _, _, info = envs.step(mine)
 
@@ -111,7 +114,7 @@ def test_imitation_learns_its_teacher(tmp_path: Path) -> None:
 
     config = TrainConfig(
         out=str(tmp_path), teacher="greedy", opponents=("greedy",), hidden=(64,), tables=128,
-        steps=32, minibatch=1024,
+        steps=32, minibatch=1024, advice=None,
     )  # fmt: skip
     run = Run(config)
     before = agreement(run)

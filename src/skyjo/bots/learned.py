@@ -8,8 +8,8 @@ At each decision the bot encodes what its seat sees exactly as the
 environments do (`skyjo.bots.encoding.encode_float32`: the observation at the
 policy's seat slots, the seats past the table's players padding, scaled for
 the table's target score), runs the network, and plays the legal action with
-the highest logit; of equal logits, the lowest action id. It is
-deterministic: its seed is taken and unused.
+the highest logit; of equal logits, the lowest action id. Without advice it
+is deterministic (its seed unused); with advice, its seed seeds the advisor.
 
 A policy file, format `skyjo-policy/1` (docs/bots.md), is a NumPy `.npz`:
 
@@ -20,7 +20,12 @@ A policy file, format `skyjo-policy/1` (docs/bots.md), is a NumPy `.npz`:
   `b_i` (out_i,): `h = activation(h @ w_i + b_i)` for every layer but the
   last, which gives the 39 actions' logits. `in_0` is the observation's size
   at S slots (41·S + 48: it depends on S only, not on the table's players);
-- any other array (a value head `vw0, vb0, ...`) is ignored.
+- any other array (a value head `vw0, vb0, ...`) is ignored;
+- `meta["advice"]` (optional): the name of a bot of the ladder the kernel
+  also plays (`random`, `greedy`, `basic`, `expected`) whose move the network
+  sees: its input is then the observation followed by that bot's choice as
+  a one-hot of the 39 actions (`in_0` 39 larger), as `skyjo train` feeds it
+  (`skyjo.train.advice`). The bot asks its own advisor, seeded with its seed.
 
 `load_policy` reads a file without pickle and checks all of it, once per
 process for each file (by its resolved path and modification time): a file
@@ -63,6 +68,8 @@ def _relu(h: np.ndarray) -> np.ndarray:
 
 #: The hidden layers' activation, by `meta["activation"]`.
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": _relu}
+#: The bots a policy may take advice from: those `skyjo train` compiles.
+ADVISORS = ("random", "greedy", "basic", "expected")
 #: The names of the policy's arrays: `w0`, `b0`, `w1`... (no leading zeros).
 _LAYER = re.compile(r"([wb])(0|[1-9][0-9]*)")
 #: The errors of reading a damaged or foreign file, or a member stored with pickle.
@@ -79,6 +86,7 @@ class Policy:
     activation: str
     players: tuple[int, ...]
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    advice: str | None = None
 
     @property
     def description(self) -> str:
@@ -119,10 +127,16 @@ class Policy:
                 f"{num_players}-player table"
             )
 
-    def choose(self, observation: Observation) -> int:
-        """The action of the seat that sees `observation` (see the module docstring)."""
+    def choose(self, observation: Observation, advised: int | None = None) -> int:
+        """The action of the seat that sees `observation` (see the module
+        docstring); `advised`: the advisor's move, for a policy with advice."""
         self.check_table(observation.num_players)
-        return self.act(encode_float32(observation, self.slots), observation.legal_actions)
+        x = encode_float32(observation, self.slots)
+        if self.advice is not None:
+            if advised is None:
+                raise ValueError(f"policy {self.path} needs the move of its advisor, {self.advice}")
+            x = np.concatenate([x, np.eye(NUM_ACTIONS, dtype=np.float32)[advised]])
+        return self.act(x, observation.legal_actions)
 
 
 def load_policy(path: str | os.PathLike[str]) -> Policy:
@@ -172,10 +186,14 @@ def _load(path: str, mtime_ns: int, size: int) -> Policy:
         slots = meta["slots"]
         layers = _layers(names, read, fail)
     inputs = Layout(slots, slots).size
-    if layers[0][0].shape[0] != inputs:
+    advice = meta.get("advice")
+    if advice is not None and advice not in ADVISORS:
+        raise fail(f"meta's advice must be null or one of {', '.join(ADVISORS)}, not {advice!r}")
+    if layers[0][0].shape[0] != inputs + (NUM_ACTIONS if advice else 0):
+        advised = f" and the {NUM_ACTIONS} of its advice" if advice else ""
         raise fail(
             f"w0 takes {layers[0][0].shape[0]} inputs, but the observation at {slots} "
-            f"slots has {inputs} (41 x slots + 48)"
+            f"slots has {inputs} (41 x slots + 48){advised}"
         )
     last = len(layers) - 1
     if layers[last][0].shape[1] != NUM_ACTIONS:
@@ -183,7 +201,7 @@ def _load(path: str, mtime_ns: int, size: int) -> Policy:
             f"its last layer (w{last}) gives {layers[last][0].shape[1]} outputs, "
             f"not a logit for each of the {NUM_ACTIONS} actions"
         )
-    return Policy(where, meta, slots, meta["activation"], tuple(meta["players"]), layers)
+    return Policy(where, meta, slots, meta["activation"], tuple(meta["players"]), layers, advice)
 
 
 def _meta(array: np.ndarray, fail: Callable[[str], BotError]) -> dict[str, Any]:
@@ -278,7 +296,6 @@ class LearnedBot:
     name = "learned"
 
     def __init__(self, seed: int, path: object = None) -> None:
-        del seed  # deterministic: the seed is taken for the registry, and unused
         if path is None:
             if not SHIPPED.is_file():
                 raise BotError(
@@ -287,10 +304,16 @@ class LearnedBot:
                 )
             path = SHIPPED
         self.policy = load_policy(path if isinstance(path, os.PathLike) else str(path))
+        self.advisor: Any = None
+        if self.policy.advice is not None:
+            from skyjo.bots import make_bot
+
+            self.advisor = make_bot(self.policy.advice, seed)
 
     def start(self, seat: int, num_players: int, rules: Any, players: Any = None) -> None:
         """Before the game (runners call it): refuse a table too large for the policy now."""
         self.policy.check_table(num_players)
 
     def choose(self, observation: Observation) -> int:
-        return self.policy.choose(observation)
+        advised = None if self.advisor is None else self.advisor.choose(observation)
+        return self.policy.choose(observation, advised)

@@ -43,12 +43,13 @@ class TrainConfig:
     opponents: tuple[str, ...] = ("expected",)
     teacher: str = "expected"
     advice: str | None = "expected"  # a compiled bot whose move the policy sees, or None
-    imitation: int = 4_000_000  # decisions of the imitation stage
+    imitation: int = 1_000_000  # decisions of the imitation stage
     decisions: int = 40_000_000  # decisions of the PPO stage
+    minutes: float | None = None  # stop after this long (with a last evaluation)
     tables: int = 256
     steps: int = 64  # decisions a table per rollout
     hidden: tuple[int, ...] = (256, 256)
-    lr: float = 2.5e-4
+    lr: float = 1e-4
     imitation_lr: float = 1e-3
     epochs: int = 4
     minibatch: int = 4096
@@ -79,6 +80,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be at least {low}, not {value}")
         if self.slots < self.players:
             raise ValueError(f"{self.slots} slots cannot hold {self.players} players")
+        if self.minutes is not None and not self.minutes > 0:
+            raise ValueError(f"minutes must be more than 0, not {self.minutes}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden layers need widths of at least 1, not {self.hidden}")
         if not self.opponents or not self.evaluate_against or not all(self.evaluate_against):
@@ -150,7 +153,7 @@ class Run:
         c, p = self.config, self.progress
         started = time.perf_counter() - p.seconds
         next_eval = (p.decisions // c.eval_every + 1) * c.eval_every
-        while p.decisions < c.imitation + c.decisions:
+        while p.decisions < c.imitation + c.decisions and not self._out_of_time():
             imitating = p.imitated < c.imitation
             if imitating:
                 beta = max(0.0, 1.0 - 2 * p.imitated / max(c.imitation, 1))
@@ -164,11 +167,19 @@ class Run:
                 p.trained += c.tables * c.steps
             p.seconds = time.perf_counter() - started
             stage = "imitation" if imitating else "ppo"
-            if p.decisions >= next_eval or p.decisions >= c.imitation + c.decisions:
+            if (
+                p.decisions >= next_eval
+                or p.decisions >= c.imitation + c.decisions
+                or self._out_of_time()
+            ):
                 self.checkpoint(report, stage)
                 next_eval = (p.decisions // c.eval_every + 1) * c.eval_every
             report(p, stage)
         return p
+
+    def _out_of_time(self) -> bool:
+        minutes = self.config.minutes
+        return minutes is not None and self.progress.seconds >= 60 * minutes
 
     def _rollout(self, teacher: bool, beta: float) -> dict[str, np.ndarray]:
         """`steps` decisions at every table: the policy's sampled actions (the
