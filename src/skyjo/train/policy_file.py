@@ -43,5 +43,5 @@ def write_policy(
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial.npz")
-    np.savez(partial, **arrays)
+    np.savez_compressed(partial, **arrays)
     partial.replace(target)  # a reader never sees half a file

@@ -347,7 +347,7 @@ class Run:
             "config": asdict(c),
             "evaluations": p.evaluations,
         }
-        write_policy(path, self.net.layers(self.net.policy), meta, self.net.layers(self.net.value))
+        write_policy(path, self.net.layers(self.net.policy), meta)
 
     def _write_curve(self) -> None:
         rows = self.progress.evaluations
