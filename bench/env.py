@@ -146,7 +146,7 @@ def run_vector(
     deadline = start + seconds
     while time.perf_counter() < deadline:
         masks = info["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        actions = (rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=1)
         before = time.perf_counter()
         _, _, terminated, truncated, info = envs.step(actions)
         stepping += time.perf_counter() - before

@@ -21,7 +21,6 @@ a + m * num_slots (`offsets`).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
@@ -53,7 +52,7 @@ from skyjo.kernel.table import (
     Tables,
     legal_mask,
 )
-from skyjo.rules import CARD_COUNTS, ENDER_PENALTIES, GRID_SIZE
+from skyjo.rules import ENDER_PENALTIES, GRID_SIZE
 
 
 def _linear() -> tuple[dict[str, tuple[int, int]], tuple[int, int]]:
@@ -106,8 +105,6 @@ _TARGET_A, _TARGET_M = _AT["target_score"]
 _PENALTY_A, _PENALTY_M = _AT["ender_penalty"]
 _PHASES = len(Phase)
 _PENALTIES = len(ENDER_PENALTIES)
-#: The 150 cards' counts per value, value v at v - LOWEST.
-_ALL_COUNTS = np.array([CARD_COUNTS.get(LOWEST + i, 0) for i in range(NUM_VALUES)], np.int16)
 
 
 @njit(cache=True)
@@ -123,8 +120,8 @@ def encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask
     source = slots[b, SOURCE]
     visible = _VISIBLE_A + _VISIBLE_M * s
     known = _KNOWN_A + _KNOWN_M * s
-    for i in range(NUM_VALUES):
-        out[visible + i] = _ALL_COUNTS[i]
+    for i in range(NUM_VALUES):  # counted up below: the cards face up, discarded, held
+        out[visible + i] = 0
         out[known + i] = 0
     # grids, present, totals: the viewer's slot first
     grids = _GRIDS_A + _GRIDS_M * s
@@ -147,13 +144,11 @@ def encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask
             down = (hidden >> k) & 1
             gone = (cleared >> k) & 1
             value = cells[b, p, k]
-            if down:  # counted off, never shown
-                out[visible + value - LOWEST] -= 1
-                out[at + k] = 0
-            elif gone:
+            if down or gone:  # a face-down card is never shown
                 out[at + k] = 0
             else:
                 out[at + k] = value
+                out[visible + value - LOWEST] += 1
             out[at + GRID_SIZE + k] = down
             out[at + 2 * GRID_SIZE + k] = gone
         out[present + j] = 1
@@ -173,11 +168,20 @@ def encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask
     starter = slots[b, STARTER]
     if starter >= 0:
         out[starter_at + _relative(starter, seat, n)] = 1
-    # the draw pile's counts (in `known` for now), and a card someone else drew
+    # visible: besides the grids' face-up cards, the discard pile (cleared
+    # columns included) and a held card the viewer has seen; known: after a
+    # reshuffle, the draw pile and a card someone else drew from it. So
+    # visible is the deck less the face-down cards, the draw pile and a card
+    # drawn by someone else, counted over the fewer cards.
     top = slots[b, DRAW_TOP]
     end = slots[b, DRAW_END]
-    for i in range(top, end):
-        out[known + piles[b, DRAW_PILE, i] - LOWEST] += 1
+    size = slots[b, DISCARD_LEN]
+    for i in range(size):
+        out[visible + piles[b, DISCARD_PILE, i] - LOWEST] += 1
+    reshuffled = slots[b, RESHUFFLES] > 0
+    if reshuffled:
+        for i in range(top, end):
+            out[known + piles[b, DRAW_PILE, i] - LOWEST] += 1
     held_value = 0
     held_known = 0
     from_draw = 0
@@ -188,16 +192,12 @@ def encode_table(cells, seats, piles, slots, b, seat, live, num_slots, out, mask
         else:
             from_discard = 1
         if source == DRAW and player != seat:  # not yet placed (RULES.md 2.5)
-            out[known + held - LOWEST] += 1
+            if reshuffled:
+                out[known + held - LOWEST] += 1
         else:
             held_value = held
             held_known = 1
-    reshuffled = slots[b, RESHUFFLES] > 0
-    for i in range(NUM_VALUES):
-        out[visible + i] -= out[known + i]
-        if not reshuffled:
-            out[known + i] = 0
-    size = slots[b, DISCARD_LEN]
+            out[visible + held - LOWEST] += 1
     out[_DISCARD_TOP_A + _DISCARD_TOP_M * s] = piles[b, DISCARD_PILE, size - 1] if size else 0
     out[_DISCARD_SIZE_A + _DISCARD_SIZE_M * s] = size
     out[_DRAW_SIZE_A + _DRAW_SIZE_M * s] = end - top
