@@ -58,6 +58,8 @@ def test_a_tiny_run_writes_its_policy_checkpoint_and_curve(tmp_path: Path) -> No
     rows = list(csv.DictReader((out / "curve.csv").read_text().splitlines()))
     assert [int(r["decisions"]) for r in rows] == [4096, 8192]
     assert [r["stage"] for r in rows] == ["imitation", "ppo"]
+    assert 0 <= float(rows[0]["agreement"]) <= 1 and rows[0]["approx_kl"] == ""
+    assert float(rows[1]["entropy"]) > 0 and rows[1]["agreement"] == ""
     for r in rows:
         for lineup in ("greedy", "expected"):
             assert float(r[f"{lineup}_low"]) <= float(r[lineup]) <= float(r[f"{lineup}_high"])

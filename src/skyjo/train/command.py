@@ -15,8 +15,8 @@ def last_figures(progress: RunProgress) -> str:
     if not progress.evaluations:
         return "not evaluated yet"
     row = progress.evaluations[-1]
-    keys = [k for k in row if k not in ("decisions", "seconds", "stage") and "_" not in k]
-    return " · ".join(f"{k} {100 * row[k]:.1f}%" for k in keys)
+    lineups = [k for k in row if f"{k}_low" in row]
+    return " · ".join(f"{k} {100 * row[k]:.1f}%" for k in lineups)
 
 
 def train(config: TrainConfig, show: bool) -> dict[str, Any]:

@@ -109,6 +109,7 @@ class Progress:
     trained: int = 0
     seconds: float = 0.0
     evaluations: list[dict[str, Any]] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)  # the last update's (the last minibatch)
 
     @property
     def decisions(self) -> int:
@@ -260,6 +261,13 @@ class Run:
                 value = self.net.value(data["obs"][b]).squeeze(-1)
                 value_loss = ((value - data["ret"][b]) ** 2).mean()
                 self._step(policy_loss + c.value_coef * value_loss)
+        labelled = data["label"] >= 0
+        same = logits.argmax(dim=1) == data["label"][b]
+        self.progress.stats = {
+            "cross_entropy": round(policy_loss.item(), 4),
+            "value_loss": round(value_loss.item(), 4),
+            "agreement": round(float(same[labelled[b]].float().mean()), 4),
+        }
 
     def _ppo(self) -> None:
         """One PPO iteration: a rollout, then `epochs` passes of minibatches."""
@@ -279,6 +287,14 @@ class Run:
                 value_loss = ((value - data["ret"][b]) ** 2).mean()
                 entropy = dist.entropy().mean()
                 self._step(policy_loss + c.value_coef * value_loss - c.entropy * entropy)
+        with torch.no_grad():
+            log_ratio = torch.log(ratio)
+            self.progress.stats = {
+                "entropy": round(entropy.item(), 4),
+                "value_loss": round(value_loss.item(), 4),
+                "approx_kl": round(float(((ratio - 1) - log_ratio).mean()), 5),
+                "clipped": round(float(((ratio - 1).abs() > c.clip).float().mean()), 4),
+            }
 
     def _step(self, loss: torch.Tensor) -> None:
         self.optimizer.zero_grad()
@@ -314,6 +330,7 @@ class Run:
         p = self.progress
         row: dict[str, Any] = {
             "decisions": p.decisions, "seconds": round(p.seconds, 1), "stage": stage,
+            **{name: p.stats.get(name, "") for name in STATS},
         }  # fmt: skip
         for s in results:
             low, high = s.interval
@@ -364,6 +381,10 @@ class Run:
         self.net.load_state_dict(state["net"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.progress = Progress(**state["progress"])
+
+
+#: The training statistics a curve's row holds (the last update's, empty in the other stage).
+STATS = ("cross_entropy", "agreement", "entropy", "approx_kl", "clipped", "value_loss")
 
 
 def seated(lineup: tuple[str, ...], players: int) -> tuple[str, ...]:
