@@ -367,11 +367,16 @@ def test_draw_is_an_action_the_network_can_choose(tmp_path: Path) -> None:
     assert turns and all(bot.choose(v) == DRAW for v in turns)
 
 
-def test_the_bot_protocols_example_plays_as_the_learned_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("advised", [False, True])
+def test_the_bot_protocols_example_plays_as_the_learned_bot(tmp_path: Path, advised: bool) -> None:
     """examples/bots/policy_bot.py (docs/bot-protocol.md) reads each `act` message's
-    observation back, encodes it and runs the network: over the protocol, the
-    same game, move for move, as `learned:path=` in the engine's process."""
-    path = write_policy(tmp_path / "p.npz", slots=3, seed=4)
+    observation back, encodes it and runs the network (with its advisor's move,
+    for a policy with advice): over the protocol, the same game, move for move,
+    as `learned:path=` in the engine's process."""
+    if advised:
+        path = advised_policy(tmp_path / "p.npz", "expected", 0.3)
+    else:
+        path = write_policy(tmp_path / "p.npz", slots=3, seed=4)
     example = ROOT / "examples" / "bots" / "policy_bot.py"
     games = []
     for spec in (
