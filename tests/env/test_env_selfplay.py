@@ -183,12 +183,16 @@ NEGATIVE = r"played action -1 at table 0, seat 0, which is not legal there .* \(
         (lambda obs, mask: mask.any(axis=1), TypeError, "integer actions, not bool"),
         (lambda obs, mask: [NUM_ACTIONS] * len(obs), ValueError, "played action 39 at table 0"),
         (lambda obs, mask: np.full(len(obs), -1), ValueError, NEGATIVE),
+        (lambda obs, mask: 1 // 0, ZeroDivisionError, "by zero"),  # its own error
     ],
-    ids=["short", "column", "scalar", "floats", "bools", "too-high", "negative"],
+    ids=["short", "column", "scalar", "floats", "bools", "too-high", "negative", "raises"],
 )
 def test_a_callables_answer_must_be_one_legal_integer_action_a_row(
     answer: Any, error: type[Exception], message: str
 ) -> None:
+    """The answer refused (or the policy's own error passed on) at reset, where
+    seat 0 reveals first; the environment then needs a reset that deals new
+    games (not one refused for its seeds)."""
     policy = Calls()
     policy.bad = answer
     envs = SkyjoVectorEnv(3, opponents=policy, seat=1)
@@ -196,6 +200,13 @@ def test_a_callables_answer_must_be_one_legal_integer_action_a_row(
         envs.reset(seed=0)
     with pytest.raises(RuntimeError, match="call reset"):
         envs.step([0, 0, 0])
+    with pytest.raises(ValueError, match="seeds are integers from 0, not -1"):
+        envs.reset(seed=[0, -1, 0])
+    with pytest.raises(RuntimeError, match="call reset"):
+        envs.step([0, 0, 0])
+    policy.bad = None
+    _, info = envs.reset(seed=0)
+    envs.step(info["action_mask"].argmax(axis=1))
 
 
 def test_an_opponent_is_a_bot_spec_a_callable_or_a_table_policy() -> None:

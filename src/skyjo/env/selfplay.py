@@ -94,9 +94,11 @@ class PolicyPool(TablePolicy):
     seats' next draws: a table keeps its snapshots until its episode ends
     (`new_episodes`).
 
-    The pool holds what it is given and copies nothing: add a frozen copy (the
-    weights copied, not the network being trained). Every snapshot stays
-    held; `window` only limits the draws.
+    `window` and `latest` are plain attributes: a schedule may change them
+    between steps (the next draws follow). The pool holds what it is given
+    and copies nothing: add a frozen copy (the weights copied, not the
+    network being trained). Every snapshot stays held; `window` only limits
+    the draws. It files its draws by table number: one pool an environment.
     """
 
     def __init__(
@@ -164,6 +166,8 @@ class PolicyPool(TablePolicy):
     ) -> np.ndarray:
         """Each row played by its seat's snapshot: one call a snapshot, its
         rows in order, its answer checked."""
+        if not len(tables):
+            return np.empty(0, np.int64)
         self._grow(int(tables.max()) + 1, int(seats.max()) + 1)
         ids = self._assigned[tables, seats]
         fresh = np.flatnonzero(ids < 0)

@@ -177,7 +177,6 @@ class Batch:
     def reset(self, seeds: Sequence[int | None]) -> kv.Out:
         """Start a game at every table: table b's from seeds[b] (and its stream
         of later seeds), or the next seed of its stream when None."""
-        self.interrupted = False  # every table starts anew, none waits
         how = np.full(self.size, kv.FROM_STREAM, np.int64)
         given = np.zeros(self.size, np.int64)
         for b, seed in enumerate(seeds):
@@ -192,6 +191,7 @@ class Batch:
                 self._deal_in_python(b, seed)
                 how[b] = kv.DEALT
         o = self.out()
+        self.interrupted = False  # every table starts anew: none waits
         self._waves(o, kv.reset_tables(self.t, self.g, o, how, given))
         return o
 
