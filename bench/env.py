@@ -153,7 +153,8 @@ def run_vector(
         steps += 1
         games += int(np.count_nonzero(terminated | truncated))
     decisions = steps * tables
-    return decisions / (time.perf_counter() - start), decisions / stepping, decisions / games
+    per_game = decisions / games if games else float("nan")  # none ended (a short warm-up)
+    return decisions / (time.perf_counter() - start), decisions / stepping, per_game
 
 
 def run_single(players: int, seconds: float, seed: int) -> float:

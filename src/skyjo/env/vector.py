@@ -25,9 +25,16 @@ games, which the engine replays (`tests/parity/test_vector.py`).
 - An illegal action ends that table's episode with `illegal_reward` (the
   Gymnasium environment's rule); `final_info["illegal"]` (SAME_STEP) or
   `info["illegal"]` (NEXT_STEP) says which.
+- Self-play: an opponent may be a batched callable `policy(obs, mask)` or a
+  `skyjo.env.selfplay.TablePolicy` (a `PolicyPool` of snapshots), called
+  from Python where its seats are to act (`skyjo.env.selfplay`).
 
 `Batch` is the Python side of the compiled tables, which the Gymnasium
-environment also plays on (`engine="kernel"`).
+environment also plays on (`engine="kernel"`): with opponents played from
+Python, it runs their waves (`skyjo.kernel.vector`: a table stops where such
+a seat is to act; the seat's observation and mask go to its policy, whose
+checked actions the compiled code plays before going on) until every table
+is at its learner's decision.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from skyjo.engine import GAME_INFO, NUM_ACTIONS
+from skyjo.env.selfplay import Policy, TablePolicy, policy_actions
 from skyjo.env.table import Settings, settings
 from skyjo.kernel import penalty_code
 from skyjo.kernel import vector as kv
@@ -95,15 +103,33 @@ def policy_code(spec: str) -> int:
     return POLICIES[name]
 
 
+#: An opponent: a compiled bot's spec, a batched callable or a `TablePolicy`.
+Opponent = str | Policy | TablePolicy
+
+
+def opponent_code(opponent: Opponent) -> int:
+    """The policy code of an opponent: a compiled bot's (`policy_code`), or
+    OUTSIDE for one played from Python (a callable or a `TablePolicy`)."""
+    if isinstance(opponent, str):
+        return policy_code(opponent)
+    if isinstance(opponent, TablePolicy) or callable(opponent):
+        return kv.OUTSIDE
+    raise TypeError(
+        "an opponent is a bot spec (random, greedy, basic, expected), a batched callable "
+        f"policy(obs, mask) or a TablePolicy, not {opponent!r}"
+    )
+
+
 class Batch:
     """B tables of one learner against compiled bots (`skyjo.kernel.vector`):
-    the arrays, their settings, and the Python side of seeding."""
+    the arrays, their settings, the Python side of seeding, and the waves
+    of the opponents played from Python (module docstring)."""
 
     def __init__(
         self,
         batch: int,
         game: Settings,
-        opponents: Sequence[str],
+        opponents: Sequence[Opponent],
         seat: int | None,
         illegal_reward: float,
         layout: Layout,
@@ -116,7 +142,16 @@ class Batch:
         self.layout = layout
         self.t, self.g = kv.new_games(batch, n, layout.size, log)
         g = self.g
-        g.opponents[:] = [policy_code(spec) for spec in opponents]
+        g.opponents[:] = [opponent_code(opponent) for opponent in opponents]
+        #: the policies played from Python, each once, with the opponents' indexes it plays
+        groups: dict[int, tuple[Opponent, list[int]]] = {}
+        for i, opponent in enumerate(opponents):
+            if g.opponents[i] == kv.OUTSIDE:
+                groups.setdefault(id(opponent), (opponent, []))[1].append(i)
+        self._outside = [(p, np.array(where, np.int64)) for p, where in groups.values()]
+        self._aware = [p for p, _ in self._outside if isinstance(p, TablePolicy)]
+        #: a wave failed (a policy's error): the tables wait until `reset`
+        self.interrupted = False
         g.conf[:] = 0
         g.conf[kv.PLAYERS] = n
         g.conf[kv.ONE_ROUND] = game.one_round
@@ -156,7 +191,8 @@ class Batch:
                 self._deal_in_python(b, seed)
                 how[b] = kv.DEALT
         o = self.out()
-        kv.reset_tables(self.t, self.g, o, how, given)
+        self.interrupted = False  # every table starts anew: none waits
+        self._waves(o, kv.reset_tables(self.t, self.g, o, how, given))
         return o
 
     def _deal_in_python(self, b: int, seed: int) -> None:
@@ -176,8 +212,63 @@ class Batch:
 
     def step(self, actions: np.ndarray) -> kv.Out:
         o = self.out()
-        kv.step_tables(self.t, self.g, o, actions)
+        self._waves(o, kv.step_tables(self.t, self.g, o, actions))
         return o
+
+    def _waves(self, o: kv.Out, waiting: int) -> None:
+        """The opponents played from Python, wave after wave, until no table
+        waits (`waiting`: how many do); the `TablePolicy`s told of the games
+        started first. A policy's error leaves the tables as they were
+        before its wave (nothing of it played) and `interrupted`."""
+        if self._aware:
+            self._tell_starts()
+        if not waiting:
+            return
+        self.interrupted = True
+        while waiting:
+            tables = np.flatnonzero(self.g.wait)
+            actions = self._wave_actions(tables)
+            waiting = kv.resume_tables(self.t, self.g, o, tables, actions)
+            self._tell_starts()
+        self.interrupted = False
+
+    def _tell_starts(self) -> None:
+        """`new_episodes` to every `TablePolicy` for the games started since last told."""
+        started = np.flatnonzero(self.g.started)
+        if len(started):
+            self.g.started[started] = False
+            for policy in self._aware:
+                policy.new_episodes(started)
+
+    def _wave_actions(self, tables: np.ndarray) -> np.ndarray:
+        """The actions of the seats to act at `tables` (waiting for Python),
+        from their policies, each called once with its rows and checked."""
+        k = len(tables)
+        obs = np.empty((k, self.layout.size), np.float32)
+        mask = np.empty((k, NUM_ACTIONS), np.int8)
+        seats = np.empty(k, np.int64)
+        kv.outside_views(self.t, self.g, tables, obs, mask, seats)
+        learner = self.g.seat[tables]
+        index = seats - (seats > learner)  # the opponent's place in `opponents`
+        actions = np.empty(k, np.int64)
+        for policy, where in self._outside:
+            rows = np.flatnonzero(np.isin(index, where))
+            if not len(rows):
+                continue
+            at, who = tables[rows], seats[rows]
+            if isinstance(policy, TablePolicy):
+                chosen = policy.act(obs[rows], mask[rows], at, who)
+            else:
+                chosen = policy(obs[rows], mask[rows])
+            name = f"opponents[{int(where[0])}] ({_short(policy)})"
+            actions[rows] = policy_actions(name, chosen, mask[rows], at, who)
+        return actions
+
+
+def _short(policy: Any) -> str:
+    """A policy's repr, cut to a line."""
+    text = repr(policy)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def checked_actions(actions: Any, count: int) -> np.ndarray:
@@ -198,14 +289,15 @@ def float_space(layout: Layout, target_score: int) -> spaces.Box:
 
 
 class SkyjoVectorEnv(VectorEnv):
-    """N tables of one learner against compiled bots (module docstring; docs/env.md)."""
+    """N tables of one learner against compiled bots or policies played from
+    Python (module docstring; docs/env.md)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "autoreset_mode": None}
 
     def __init__(
         self,
         num_envs: int = 1,
-        opponents: Sequence[str] = ("greedy",),
+        opponents: Opponent | Sequence[Opponent] = ("greedy",),
         rules: Any = None,
         one_round: bool = False,
         reward: str = "score",
@@ -224,9 +316,9 @@ class SkyjoVectorEnv(VectorEnv):
         mode = AutoresetMode(autoreset_mode)
         if mode == AutoresetMode.DISABLED:
             raise ValueError("autoreset_mode must be SAME_STEP or NEXT_STEP, not DISABLED")
-        if isinstance(opponents, str):
+        if isinstance(opponents, (str, TablePolicy)) or callable(opponents):
             opponents = [opponents]
-        self.opponents = list(opponents)
+        self.opponents: list[Opponent] = list(opponents)  # type: ignore[arg-type]
         game = settings(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
         n = game.num_players
         if seat is not None and not (type(seat) is int and 0 <= seat < n):
@@ -300,6 +392,11 @@ class SkyjoVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if self._mask is None:
             raise RuntimeError("no game yet: call reset() first")
+        if self._batch.interrupted:
+            raise RuntimeError(
+                "the last step stopped at an opponent policy's error (the tables wait "
+                "for that opponent): call reset() to deal new games"
+            )
         o = self._batch.step(checked_actions(actions, self.num_envs))
         self._mask = o.mask
         info: dict[str, Any] = {"action_mask": o.mask}

@@ -27,6 +27,19 @@ the table's stream (`random.Random(first seed).getrandbits(63)`, the
 environment's `SeedStream`). So a table plays exactly the game that the
 engine-driven environment plays from the same seeds and learner actions.
 
+Seats played from Python (self-play: `skyjo.env.vector`'s policy callables)
+have the policy code OUTSIDE: `bots` stops where such a seat is to act, the
+table waits (`g.wait[b]`: WAITING_IN_STEP within the learner's stretch,
+WAITING_TO_OPEN before the learner's first decision of a new episode), and
+`step_tables` and `reset_tables` return the number of waiting tables. The
+caller reads the waiting seats' views (`outside_views`), chooses their
+actions, and `resume_tables` plays them and goes on exactly where the table
+stopped (the compiled bots again, to the learner's decision, the episode's
+end and its reset, or the next outside seat): the learner's reward,
+terminated, truncated, autoreset and final observation are those of the
+whole stretch, as if every seat were compiled. The float observations
+(`o.obs`, `o.final`) are written once no table waits.
+
 An illegal learner action (out of range, or not legal: the mask forbids it)
 changes nothing and ends the episode with the reward `fconf[ILLEGAL_REWARD]`,
 the Gymnasium environment's rule. An episode that ends is reset in the same
@@ -80,8 +93,13 @@ SAME_STEP, NEXT_STEP, DISABLED = 0, 1, 2
 #: The columns of `fconf`: the reward of an illegal action.
 ILLEGAL_REWARD = 0
 NFCONF = 1
-#: What a stretch of play led to.
-GOES_ON, OVER, CUT = 0, 1, 2
+#: What a stretch of play led to (WAITS: a seat played from Python is to act).
+GOES_ON, OVER, CUT, WAITS = 0, 1, 2, 3
+#: The policy code of a seat played from Python (the module docstring).
+OUTSIDE = -1
+#: `g.wait[b]`: table b waits for no one, for an outside seat within the
+#: learner's stretch, or for one before the learner's first decision.
+NOT_WAITING, WAITING_IN_STEP, WAITING_TO_OPEN = 0, 1, 2
 #: How `reset_tables` starts table b: from `seeds[b]` (0 <= seed < 2**63), from
 #: the next seed of its stream, or as already dealt from Python (`start_with`).
 FROM_SEED, FROM_STREAM, DEALT = 0, 1, 2
@@ -102,11 +120,13 @@ class Games(NamedTuple):
     seed: np.ndarray  #: (B,) int64: the game's seed (-1: seeded in Python)
     seat: np.ndarray  #: (B,) int64: the learner's seat
     pending: np.ndarray  #: (B,) bool: NEXT_STEP: reset at the next step
+    wait: np.ndarray  #: (B,) int8: NOT_WAITING, WAITING_IN_STEP or WAITING_TO_OPEN
+    started: np.ndarray  #: (B,) bool: a game started since the caller cleared it
     log: np.ndarray  #: (B, LOG_SIZE or 0) int8: the actions played since the caller read them
     log_len: np.ndarray  #: (B,) int64
     raw: np.ndarray  #: (B, size) int16: the learner's last observation, as integers
     final_raw: np.ndarray  #: (B, size) int16: SAME_STEP: an ended episode's last one
-    opponents: np.ndarray  #: (P - 1,) int64: the other seats' policy codes, in order
+    opponents: np.ndarray  #: (P - 1,) int64: the other seats' policy codes (or OUTSIDE), in order
     conf: np.ndarray  #: (NCONF,) int64
     fconf: np.ndarray  #: (NFCONF,) float64
     scale: np.ndarray  #: (size,) float32: the float observation's factors
@@ -142,6 +162,8 @@ def new_games(batch: int, seats: int, size: int, log: bool = False) -> tuple[Tab
         seed=np.full(batch, -1, np.int64),
         seat=np.zeros(batch, np.int64),
         pending=np.zeros(batch, np.bool_),
+        wait=np.zeros(batch, np.int8),
+        started=np.zeros(batch, np.bool_),
         log=np.zeros((batch, LOG_SIZE if log else 0), np.int8),
         log_len=np.zeros(batch, np.int64),
         raw=np.zeros((batch, size), np.int16),
@@ -183,6 +205,7 @@ def start_with(t, g, b, seat, key, deck):  # type: ignore[no-untyped-def]
     chain's key after it being `key` (the bots' generators are set)."""
     g.seat[b] = seat
     g.key[b] = key
+    g.started[b] = True
     table.start_game(t, b, g.conf[PLAYERS], g.conf[PENALTY], g.conf[TARGET])
     table.deal(t, b, deck)
 
@@ -308,11 +331,13 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def bots(t, g, o, b):  # type: ignore[no-untyped-def]
     """The bots play at table b until the learner is to act or the episode is
-    over: GOES_ON, OVER or CUT."""
+    over: GOES_ON, OVER or CUT; or WAITS for a seat played from Python."""
     seat = g.seat[b]
     while t.slots[b, PLAYER] != seat:
         p = t.slots[b, PLAYER]
         code = g.opponents[p - 1 if p > seat else p]
+        if code == OUTSIDE:
+            return WAITS
         event = play(t, g, o, b, act(code, t, b, p, g.mt, g.fast))
         if event != GOES_ON:
             return event
@@ -352,13 +377,11 @@ def step_one(t, g, o, b, action):  # type: ignore[no-untyped-def]
     episode's end and its reset, the next observation."""
     o.reward[b] = 0.0
     o.illegal[b] = False
-    mode = g.conf[AUTORESET]
     if g.pending[b]:  # NEXT_STEP: the episode ended at the last step
         g.pending[b] = False
-        start(t, g, b, chance.getrandbits63(g.stream[b]))
-        bots(t, g, o, b)  # no round ends before the learner's first action
         o.terminated[b] = o.truncated[b] = o.ended[b] = False
-        observe(t, g, o, b, True, g.raw[b])
+        start(t, g, b, chance.getrandbits63(g.stream[b]))
+        opening(t, g, o, b)
         return
     if (
         0 <= action < NUM_ACTIONS
@@ -372,19 +395,40 @@ def step_one(t, g, o, b, action):  # type: ignore[no-untyped-def]
         o.reward[b] = g.fconf[ILLEGAL_REWARD]
         o.illegal[b] = True
         event = OVER
+    stretch(t, g, o, b, event)
+
+
+@njit(cache=True, inline="always")
+def stretch(t, g, o, b, event):  # type: ignore[no-untyped-def]
+    """What the learner's stretch at table b led to: its ends, the next
+    observation, the reset (SAME_STEP) or its promise (NEXT_STEP); or the
+    wait for a seat played from Python."""
+    if event == WAITS:
+        g.wait[b] = WAITING_IN_STEP
+        return
     o.terminated[b] = event == OVER
     o.truncated[b] = event == CUT
     o.ended[b] = event != GOES_ON
     if event == GOES_ON:
         observe(t, g, o, b, True, g.raw[b])
-    elif mode == SAME_STEP:
+    elif g.conf[AUTORESET] == SAME_STEP:
         observe(t, g, o, b, False, g.final_raw[b])
         start(t, g, b, chance.getrandbits63(g.stream[b]))
-        bots(t, g, o, b)
-        observe(t, g, o, b, True, g.raw[b])
+        opening(t, g, o, b)
     else:
         observe(t, g, o, b, False, g.raw[b])
-        g.pending[b] = mode == NEXT_STEP
+        g.pending[b] = g.conf[AUTORESET] == NEXT_STEP
+
+
+@njit(cache=True)
+def opening(t, g, o, b):  # type: ignore[no-untyped-def]
+    """The bots play to the learner's first decision of a new game (no round
+    ends before it: the learner's opening reveals come first) and it is
+    observed; or the table waits for a seat played from Python."""
+    if bots(t, g, o, b) == WAITS:
+        g.wait[b] = WAITING_TO_OPEN
+    else:
+        observe(t, g, o, b, True, g.raw[b])
 
 
 @njit(cache=True)
@@ -395,7 +439,8 @@ def _borrow(t, g, o):  # type: ignore[no-untyped-def]
     bt = Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots))
     bg = Games(
         borrowed(g.mt), borrowed(g.stream), borrowed(g.key), borrowed(g.seed),
-        borrowed(g.seat), borrowed(g.pending), borrowed(g.log), borrowed(g.log_len),
+        borrowed(g.seat), borrowed(g.pending), borrowed(g.wait), borrowed(g.started),
+        borrowed(g.log), borrowed(g.log_len),
         borrowed(g.raw), borrowed(g.final_raw), borrowed(g.opponents), borrowed(g.conf),
         borrowed(g.fconf), borrowed(g.scale), borrowed(g.low), borrowed(g.high),
         borrowed(g.clipped), borrowed(g.deck), borrowed(g.order), borrowed(g.fast),
@@ -409,11 +454,58 @@ def _borrow(t, g, o):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def step_tables(t, g, o, actions):  # type: ignore[no-untyped-def]
-    """`step_one` at every table b with actions[b]."""
+    """`step_one` at every table b with actions[b]; the number of tables left
+    waiting for a seat played from Python (`resume_tables`)."""
     bt, bg, bo = _borrow(t, g, o)
+    waiting = 0
     for b in range(t.slots.shape[0]):
         step_one(bt, bg, bo, b, actions[b])
-    _convert(bg, bo)
+        waiting += bg.wait[b] != NOT_WAITING
+    if waiting == 0:
+        _convert(bg, bo)
+    return waiting
+
+
+@njit(cache=True)
+def resume_tables(t, g, o, tables, actions):  # type: ignore[no-untyped-def]
+    """The waiting seat at each table tables[i] plays actions[i] (legal: the
+    caller checks it against `outside_views`' mask), and the table goes on
+    where it stopped, into the same step's `o`; the number of tables still
+    waiting (the float observations are written once none is)."""
+    bt, bg, bo = _borrow(t, g, o)
+    for i in range(tables.shape[0]):
+        b = tables[i]
+        kind = bg.wait[b]
+        bg.wait[b] = NOT_WAITING
+        event = play(bt, bg, bo, b, np.int64(actions[i]))
+        if event == GOES_ON:
+            event = bots(bt, bg, bo, b)
+        if kind == WAITING_IN_STEP:
+            stretch(bt, bg, bo, b, event)
+        elif event == WAITS:  # WAITING_TO_OPEN: the opening goes on (GOES_ON)
+            bg.wait[b] = WAITING_TO_OPEN
+        else:
+            observe(bt, bg, bo, b, True, bg.raw[b])
+    waiting = 0
+    for b in range(t.slots.shape[0]):
+        waiting += bg.wait[b] != NOT_WAITING
+    if waiting == 0:
+        _convert(bg, bo)
+    return waiting
+
+
+@njit(cache=True)
+def outside_views(t, g, tables, obs, mask, seats):  # type: ignore[no-untyped-def]
+    """For each waiting table tables[i]: the seat to act into seats[i], its
+    observation into obs[i] (float32, encoded for that seat exactly as the
+    learner's is for the learner) and its legal actions into mask[i]."""
+    raw = np.empty(g.raw.shape[1], np.int16)
+    for i in range(tables.shape[0]):
+        b = tables[i]
+        p = t.slots[b, PLAYER]
+        seats[i] = p
+        encode_table(t.cells, t.seats, t.piles, t.slots, b, p, True, g.conf[SLOTS], raw, mask[i])
+        floats(g, raw, obs[i])
 
 
 @njit(cache=True)
@@ -440,11 +532,24 @@ def teacher_actions(t, g, code, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def seat_actions(t, g, code, tables, out):  # type: ignore[no-untyped-def]
+    """out[i]: the action compiled policy `code` would take for the seat to
+    act at table tables[i], whichever it is, drawing a random choice from that
+    seat's generator, seeded as a bot's there (a compiled bot played from
+    Python, as a self-play test's opponent)."""
+    for i in range(tables.shape[0]):
+        b = tables[i]
+        out[i] = act(code, t, b, t.slots[b, PLAYER], g.mt, g.fast)
+
+
+@njit(cache=True)
 def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
     """Start a game at every table b (`how[b]`: FROM_SEED `seeds[b]`, its
     stream seeded with it too; FROM_STREAM; DEALT by `start_with`), let the
-    bots play to the learner's first decision and observe it."""
+    bots play to the learner's first decision and observe it; the number of
+    tables waiting for a seat played from Python (`resume_tables`)."""
     t, g, o = _borrow(t, g, o)
+    waiting = 0
     for b in range(t.slots.shape[0]):
         if how[b] == FROM_SEED:
             chance.seed_twister(g.stream[b], seeds[b])
@@ -452,8 +557,11 @@ def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
         elif how[b] == FROM_STREAM:
             start(t, g, b, chance.getrandbits63(g.stream[b]))
         g.pending[b] = False
+        g.wait[b] = NOT_WAITING
         o.reward[b] = 0.0
         o.terminated[b] = o.truncated[b] = o.ended[b] = o.illegal[b] = False
-        bots(t, g, o, b)
-        observe(t, g, o, b, True, g.raw[b])
-    _convert(g, o)
+        opening(t, g, o, b)
+        waiting += g.wait[b] != NOT_WAITING
+    if waiting == 0:
+        _convert(g, o)
+    return waiting
