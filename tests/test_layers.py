@@ -5,7 +5,7 @@ lowest first; a module may import a module of its own part or of a part in a
 lower layer, never one of a higher layer nor one of another part of its own
 layer:
 
-1. core: `skyjo` and its modules (rules, engine, scoring, record, render,
+1. core: `skyjo` and its modules (rules, engine, scoring, record, render, wording,
    seeds, shuffle, errors, names, database, paths, jsondepth), but `match`,
    `cli` and `__main__`;
 2. kernel: `skyjo.kernel`, the compiled game (the engine's rules on arrays,

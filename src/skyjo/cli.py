@@ -647,7 +647,7 @@ def new_or_resumed(
 
 def game_summary(match: Any, path: Path | None) -> list[str]:
     """What `skyjo play` prints once the game's window is closed."""
-    from skyjo.tui.narrate import agree
+    from skyjo.wording import agree
 
     names = match.names
     totals = ", ".join(

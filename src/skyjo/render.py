@@ -31,6 +31,7 @@ from skyjo.events import Event
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.rules import COLS, GRID_SIZE, ROWS
 from skyjo.scoring import winners
+from skyjo.wording import possessive
 
 __all__ = [
     "describe_event",
@@ -234,12 +235,6 @@ def render_observation(obs: Observation, names: Sequence[str], spectator: bool =
 
 
 # --- events -------------------------------------------------------------------
-
-
-def possessive(name: str) -> str:
-    """`Ana's`, but `Your` for the name "You" (the terminal game's default
-    human), so that no sentence reads "You's cards"."""
-    return "Your" if name == "You" else f"{name}'s"
 
 
 def describe_event(

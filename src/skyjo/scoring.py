@@ -31,6 +31,7 @@ from skyjo.rules import (
     MIN_PLAYERS,
     ROWS,
 )
+from skyjo.wording import agree, possessive, within
 
 __all__ = [
     "CLEARED",
@@ -465,9 +466,11 @@ def _penalty_reason(players: Sequence[str], facts: Mapping[str, Any]) -> str:
         return f"{ended}: a score of 0 or below is never doubled"
     if facts["kind"] == "doubled":
         sign = ', whatever its sign (the "always" variant)' if penalty == "always" else ""
+        rival = players[facts["rival"]]
+        has = f"{within(rival)} {agree(rival, 'has', 'have')} {facts['other']}"
         return (
-            f"{ended} and {players[facts['rival']]} has {facts['other']}, which is not higher: "
-            f"{ender}'s score is doubled to {facts['score']}{sign}"
+            f"{ended} and {has}, which is not higher: "
+            f"{possessive(ender, within=True)} score is doubled to {facts['score']}{sign}"
         )
     variant = ' (the "always" variant)' if penalty == "always" else ""
     return f"{ended}, the single lowest score: not doubled{variant}"

@@ -103,3 +103,22 @@ def test_rules_reach_the_view() -> None:
     view = from_observation(observe(state, 0), ["Ana", "Ben"])
     assert (view.target, view.penalty, view.viewer) == (50, "always", 0)
     assert all(seat.peek is None for seat in view.seats)  # a game never peeks
+
+
+def test_the_default_human_you_is_worded_as_you() -> None:
+    """Issue 46: "You's score is doubled to 94" and "Enter: You deals round 2"."""
+    from skyjo.scoring import score_round
+    from skyjo.wording import agree
+
+    doubled = score_round({"You": 14, "Ben": 9}, "You", "positive").reason
+    assert (
+        doubled
+        == "You ended with 14 and Ben has 9, which is not higher: your score is doubled to 28"
+    )
+    rival = score_round({"Ben": 14, "You": 9}, "Ben", "positive").reason
+    assert (
+        rival
+        == "Ben ended with 14 and you have 9, which is not higher: Ben's score is doubled to 28"
+    )
+    assert f"You {agree('You', 'deals', 'deal')} round 2" == "You deal round 2"
+    assert f"Ana {agree('Ana', 'deals', 'deal')} round 2" == "Ana deals round 2"

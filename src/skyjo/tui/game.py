@@ -42,7 +42,7 @@ from skyjo.rules import COLS, GRID_SIZE
 from skyjo.tui import board
 from skyjo.tui.board import GameLog, Piles, SeatGrid, Table
 from skyjo.tui.lineup import save_match
-from skyjo.tui.narrate import agree, event_lines
+from skyjo.tui.narrate import event_lines
 from skyjo.tui.screens import (
     HelpScreen,
     PassScreen,
@@ -52,6 +52,7 @@ from skyjo.tui.screens import (
     scoresheet,
 )
 from skyjo.tui.view import TableView, from_observation
+from skyjo.wording import agree
 
 #: Seconds a bot waits before each move, so that people can follow.
 DEFAULT_PAUSE = 0.6
@@ -371,7 +372,8 @@ class GameApp(BoardApp):
             prompt = "q: quit · s: the scoresheet"
         else:
             who = self.names[self.match.to_move or 0]
-            prompt = f"Enter: {who} deals round {view.round + 2} · s: the scoresheet"
+            deals = agree(who, "deals", "deal")
+            prompt = f"Enter: {who} {deals} round {view.round + 2} · s: the scoresheet"
         screen = RoundOverScreen(view, game_over, prompt, self.match.stalled)
         self.set_prompt(Text(prompt))
         self.push_screen(screen, lambda _: self.round_end_seen(game_over))

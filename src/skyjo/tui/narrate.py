@@ -35,11 +35,6 @@ _STYLES = {
 _OUR_WORDS_FIRST = frozenset({"dealt", "round_ended", "game_over"})
 
 
-def agree(name: str, singular: str, plural: str) -> str:
-    """The verb for `name`: `Ana wins`, but `You win` (the default human's name)."""
-    return plural if name == "You" else singular
-
-
 def after_colon(sentence: str, name: str) -> str:
     """`sentence`, which starts with `name` (or its possessive), written to
     follow a colon: in lower case when the name is the default human's "You"

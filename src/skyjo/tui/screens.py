@@ -19,8 +19,9 @@ from textual.widgets import Static
 
 from skyjo.scoring import winners
 from skyjo.tui import cards
-from skyjo.tui.narrate import after_colon, agree, penalty_reason
+from skyjo.tui.narrate import after_colon, penalty_reason
 from skyjo.tui.view import TableView
+from skyjo.wording import agree
 
 RULES_SUMMARY = """\
 Skyjo: have the lowest total when someone reaches the target (100 by
