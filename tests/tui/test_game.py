@@ -435,3 +435,22 @@ def test_a_bot_move_back_after_the_app_stopped_is_ignored() -> None:
     run(app, scenario)
     assert not app.is_running
     app.bot_moved(None)  # raised NoMatches ('#status') before the guard
+
+
+def test_below_80_by_24_the_board_says_the_size_it_needs() -> None:
+    """Issue 46: below 80x24 the grids ran together and nothing said why."""
+    match = Match([Seat("Ana"), Seat("Greedy", "greedy")], seed=2)
+    app = GameApp(match, pause=0)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        assert "needs at least" not in "\n".join(screen_text(app))
+        await pilot.resize_terminal(70, 20)
+        await settle(pilot)
+        text = "\n".join(screen_text(app))
+        assert "This terminal is 70x20: Skyjo needs at least 80x24." in text
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert "needs at least" not in "\n".join(screen_text(app))
+
+    run(app, scenario)

@@ -59,11 +59,26 @@ DEFAULT_PAUSE = 0.6
 
 CSS = """
 Screen { layout: vertical; }
+#too-small { height: auto; padding: 0 1; background: $error; color: $text; text-style: bold; }
 #status { height: auto; padding: 0 1; background: $primary-background; text-style: bold; }
 #middle { height: 1fr; min-height: 4; }
 #prompt { height: auto; min-height: 2; padding: 0 1; background: $boost; }
 SeatGrid.-turn { background: $boost; }
 """
+
+
+#: The smallest terminal the board is laid out for: below it, grids run together.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+def size_warning(width: int, height: int) -> str | None:
+    """What to tell a player whose terminal is smaller than the board needs, or None."""
+    if width >= MIN_WIDTH and height >= MIN_HEIGHT:
+        return None
+    return (
+        f"This terminal is {width}x{height}: Skyjo needs at least {MIN_WIDTH}x{MIN_HEIGHT}. "
+        "Make the window larger or the font smaller."
+    )
 
 
 #: The status line's padding, left and right.
@@ -103,6 +118,7 @@ class BoardApp(App[None]):
         self.prompt_line = Text("")
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         yield Static(id="status")
         yield Table(len(self.names))
         with Horizontal(id="middle"):
@@ -112,6 +128,10 @@ class BoardApp(App[None]):
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
+        warning = size_warning(event.size.width, event.size.height)
+        small = self.query_one("#too-small", Static)
+        small.update(warning or "")
+        small.display = warning is not None
         self.query_one(Table).lay_out(event.size)
         if self.view is not None:
             self.show_status(self.view, event.size.width)
