@@ -57,6 +57,24 @@ def test_undo_is_saved_too(url: str) -> None:
     assert SheetStore(url).load(pad.id).sheet == pad.sheet
 
 
+def test_redo_makes_undone_changes_again_until_another_change(url: str) -> None:
+    store = SheetStore(url)
+    pad = new_pad(store)
+    pad.add_round(ROUND_1)
+    pad.add_round(ROUND_2)
+    two = pad.sheet
+    pad.undo()
+    pad.undo()
+    assert pad.can_redo and not pad.sheet.rounds
+    pad.redo()
+    pad.redo()
+    assert pad.sheet == two and not pad.can_redo
+    assert SheetStore(url).load(pad.id).sheet == two  # saved as any change
+    pad.undo()
+    pad.add_round(ROUND_1)  # a change of one's own: the undone one is gone
+    assert not pad.can_redo
+
+
 def test_a_refused_change_saves_nothing(url: str) -> None:
     store = SheetStore(url)
     pad = new_pad(store)

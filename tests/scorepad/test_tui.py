@@ -126,6 +126,16 @@ def test_the_game_ends_and_an_edited_round_changes_the_winner(store: SheetStore)
         await pilot.press("u")
         await pilot.pause()
         assert f"Game over: {CLEO} wins with 30." in screen_text(app)
+        await pilot.press("U")  # issue 46: the terminal scorepad's redo
+        await pilot.pause()
+        assert "Game over: Ana wins with 31." in screen_text(app)
+        assert "The undone change is made again." in screen_text(app)
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert "Nothing to redo" in screen_text(app)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert f"Game over: {CLEO} wins with 30." in screen_text(app)
 
     run(app, scenario)
     assert store.load(sheet_id).sheet.winners == [CLEO]

@@ -185,6 +185,11 @@ class Sheet:
             raise SheetError.of("nothing_to_undo")
         return self._with(self.changes[:-1])
 
+    def redo(self, change: dict[str, Any]) -> Sheet:
+        """The sheet with `change`, a change `undo` took off, made again (checked
+        again in full: a sheet edited since may refuse it)."""
+        return self._changed(change)
+
     def renamed(self, title: str) -> Sheet:
         """The same sheet under another title (not a change to undo)."""
         return Sheet(self.players, self.rules, title, self.base, self.changes, self.saved)

@@ -275,6 +275,8 @@ class OpenSheet:
     def __init__(self, store: SheetStore, stored: StoredSheet) -> None:
         self.store = store
         self.stored = stored
+        #: The changes undone since the last other change, the latest last: what redo makes again.
+        self.undone: list[dict[str, Any]] = []
 
     @property
     def id(self) -> str:
@@ -290,16 +292,35 @@ class OpenSheet:
         return changed
 
     def add_round(self, data: Any) -> Sheet:
-        return self.apply(self.sheet.add_round(data))
+        return self._new(self.sheet.add_round(data))
 
     def edit_round(self, number: int, data: Any) -> Sheet:
-        return self.apply(self.sheet.edit_round(number, data))
+        return self._new(self.sheet.edit_round(number, data))
 
     def delete_round(self, number: int) -> Sheet:
-        return self.apply(self.sheet.delete_round(number))
+        return self._new(self.sheet.delete_round(number))
+
+    def _new(self, changed: Sheet) -> Sheet:
+        """A change of the user's own: what was undone can no longer be redone."""
+        self.apply(changed)
+        self.undone.clear()
+        return changed
 
     def undo(self) -> Sheet:
-        return self.apply(self.sheet.undo())
+        changes = self.sheet.changes
+        undone = self.apply(self.sheet.undo())
+        self.undone.append(changes[-1])
+        return undone
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.undone)
+
+    def redo(self) -> Sheet:
+        """Make the last undone change again (`can_redo` says whether there is one)."""
+        redone = self.apply(self.sheet.redo(self.undone[-1]))
+        self.undone.pop()
+        return redone
 
     def rename(self, title: str) -> Sheet:
         return self.apply(self.sheet.renamed(title))

@@ -125,6 +125,7 @@ The list of sheets
 A sheet: a line a round (* the ender, x2 a doubled score, the running total)
   a      enter the next round          e or Enter  edit the selected round
   d      delete the selected round     u or ctrl+z  undo the last change
+                                       U or ctrl+y  redo what was undone
   r      rename the sheet              Escape  back to the list
 
 A round: a field a player, a total (9) or the 12 cards row by row
@@ -329,6 +330,7 @@ class SheetScreen(Screen[None]):
         Binding("e,enter", "edit", "Edit round"),
         Binding("d,delete", "delete", "Delete round"),
         Binding("u,ctrl+z", "undo", "Undo"),
+        Binding("U,ctrl+y", "redo", "Redo"),
         Binding("r", "rename", "Rename", show=False),
         Binding("escape,q", "back", "Sheets"),
     ]
@@ -412,7 +414,13 @@ class SheetScreen(Screen[None]):
         self.app.push_screen(Confirm(plain(f"Delete round {number}?")), done)
 
     def action_undo(self) -> None:
-        self.change(self.pad.undo, "The last change is undone.")
+        self.change(self.pad.undo, "The last change is undone (U redoes it).")
+
+    def action_redo(self) -> None:
+        if not self.pad.can_redo:
+            self.warn("Nothing to redo: no change was undone since the last one.")
+            return
+        self.change(self.pad.redo, "The undone change is made again.")
 
     def action_rename(self) -> None:
         def done(title: str | None) -> None:
