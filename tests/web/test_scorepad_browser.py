@@ -682,3 +682,23 @@ def test_a_sheet_is_shared_by_a_read_only_link_and_an_edit_link(
     owner.goto(f"{server.base}/scorepad")
     expect(owner.locator(f".pad-sheet[data-id='{sheet_id}'] .meta")).to_contain_text("2 rounds")
     expected_refusals(problems, 404)
+
+
+def test_undo_is_announced_and_the_skip_link_lands_on_the_rounds_form(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """Issue 46: after Undo the live region still said "Round 1 saved"; the skip
+    link of a sheet landed on Rename, not on the round's form."""
+    players = ["Ana", "Ben"]
+    page = open_page(browser, DESKTOP, problems)
+    create_sheet(page, server.base, "Undo night", players)
+    type_round(page, players, "Ben", {"Ana": "10", "Ben": "5"})
+    expect(page.locator("#announce")).to_contain_text("Round 1 saved.")
+    before = revision(page)
+    page.click("[data-key=undo]")
+    saved_after(page, before)
+    expect(page.locator("#announce")).to_contain_text("The last change is undone.")
+    page.evaluate("() => document.activeElement?.blur()")
+    page.focus("#skip")
+    page.keyboard.press("Enter")
+    assert focused(page) == "total-0"  # the round's first field, not Rename

@@ -550,6 +550,10 @@ function drawSheet() {
     // explained and the chart
     h("div", { class: `pad-layout${state.form ? " with-form" : ""}` },
       statusPanel(sheet), roundsPanel(sheet), state.form ? formPanel(sheet) : null, explainPanel(sheet), chartPanel(sheet))));
+  // the skip link lands on the round's form (its first field), else on the sheet's rounds
+  const first = entryFields()[0];
+  if (first) main.dataset.focus = first.dataset.key;
+  else delete main.dataset.focus;
   if (state.form) {
     if (state.form.preview) showPreview(sheet, state.form, state.form.preview);
     schedulePreview();
@@ -1012,15 +1016,20 @@ async function change(method, path, body = {}) {
     state.confirm = null;
     const editing = state.form?.number;
     show(changed, { keepForm: !editing && !changed.summary.finished && Boolean(state.form) });
+    return true;
   } catch (failure) {
     state.confirm = null;
     await refused(failure, null);
+    return false;
   }
 }
 
-function undo() {
+async function undo() {
   state.selected = null;
-  change("POST", `${sheetPath(state.sheet.id)}/undo`);
+  if (await change("POST", `${sheetPath(state.sheet.id)}/undo`)) {
+    // the page's one live region: what happened, then who leads now
+    announce([st("pad.undone"), main.querySelector(".pad-status p")?.textContent].filter(Boolean).join(" "));
+  }
 }
 
 // ------------------------------------------------------------------ the rounds and their explanation
