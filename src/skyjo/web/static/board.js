@@ -5,7 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, seatLabel, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, plural, seatLabel, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
@@ -24,6 +24,7 @@ export function renderBoard(root, game, ui) {
   }
   const view = viewOf(game, ui);
   const kept = scrolls(root);
+  const had = root.contains(document.activeElement) ? document.activeElement.dataset?.key ?? "" : undefined;
   const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
   const apart = view.you !== null && !end; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
@@ -51,7 +52,7 @@ export function renderBoard(root, game, ui) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
     ui.focus = null;
   } else {
-    guideFocus(root, view);
+    guideFocus(root, view, had);
   }
   tell(game, view);
 }
@@ -75,16 +76,27 @@ function focusTarget(view) {
 
 /** Move the focus to the next sensible control when the move that had it took it away
  * (the focus fell to the page) or, with the focus on the table, when the target changed;
- * never out of the chat, a drawer or any other control the reader is on. */
-function guideFocus(root, view) {
+ * never out of the chat, a drawer or any other control the reader is on. With no next
+ * control (others play now), the focus never falls to the page: it stays on the element
+ * it was on (`had`, its data-key), the card you played, which the redraw made a picture
+ * (focusable by script: tabindex -1), else on the table itself. */
+function guideFocus(root, view, had) {
   const target = focusTarget(view);
   root.dataset.focus = target || "";
   const changed = target !== view.ui.focusTarget;
   view.ui.focusTarget = target;
-  if (!target || view.ui.drawer) return;
+  if (view.ui.drawer) return;
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected;
-  if (lost || (changed && active.closest(".table"))) root.querySelector(`[data-key="${target}"]`)?.focus();
+  if (target && (lost || (changed && active.closest(".table")))) {
+    root.querySelector(`[data-key="${target}"]`)?.focus();
+    return;
+  }
+  if (!lost || had === undefined) return;
+  const stay = (had && root.querySelector(`[data-key="${CSS.escape(had)}"]`)) || root.querySelector(".table");
+  if (!stay) return;
+  if (!stay.matches("button, input, select, textarea, a[href], [tabindex]")) stay.setAttribute("tabindex", "-1");
+  stay.focus();
 }
 
 /** Tell a screen reader what changed, through the page's one live region: what the others
@@ -109,13 +121,19 @@ function tell(game, view) {
 }
 
 /** The lines of one step: the others' events (the round's and the game's end told in
- * full instead), then the round's explanation, the winners, or your prompt. */
+ * full instead), then the round's explanation, the winners, or your prompt. Another
+ * player's turn is told once it is over, in one message: the events of a player who
+ * still has the move (a card drawn and not placed yet, the first of the two opening
+ * reveals) wait in `ui.turnSoFar` for the rest of the turn. A replay tells each step. */
 function news(game, view, first) {
-  const { state, seats, you, obs } = view;
+  const { state, seats, you, obs, ui } = view;
   const ends = new Set(["round_ended", "game_over"]);
-  const others = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
+  const fresh = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
     && (event.player !== you || event.kind === "timed_out"));
-  const lines = describeEvents(others, seats, you);
+  const others = [...(first ? [] : ui.turnSoFar || []), ...fresh];
+  const held = ui.replay ? 0 : unfinished(others, obs);
+  ui.turnSoFar = others.slice(others.length - held);
+  const lines = describeEvents(others.slice(0, others.length - held), seats, you, { whole: true });
   const summary = state.rounds.at(-1);
   const over = obs.phase === "game_over" && state.over;
   if ((over || obs.phase === "round_over") && summary) {
@@ -124,6 +142,16 @@ function news(game, view, first) {
   if (over) lines.push(`${t("game.over")}: ${winnersText(state.winners || [], seats, you)}`);
   else if (view.legal.size && obs.phase !== "round_over") lines.push(prompt(view));
   return lines;
+}
+
+/** The events of a turn still being played, the player to move's last ones (how many, at
+ * the end of `events`): once the turn passes, or the round ends, none. */
+function unfinished(events, obs) {
+  if (["round_over", "game_over"].includes(obs.phase)) return 0;
+  const playing = new Set(["revealed", "drew", "took_discard"]);
+  let k = events.length;
+  while (k > 0 && events[k - 1].player === obs.current_player && playing.has(events[k - 1].kind)) k--;
+  return events.length - k;
 }
 
 /** What the board needs, computed once per render. */
@@ -188,7 +216,7 @@ function tabs(game, view) {
       type: "button", class: "tab", "data-key": `tab-${tab}`, "aria-controls": "side",
       "aria-expanded": String(open === tab),
       onclick: () => (open === tab ? closeDrawer(view) : openDrawer(view, tab)),
-    }, t(`tab.${tab}`), tab === "chat" && unread ? h("span", { class: "unread", "aria-label": t("chat.unread", { n: unread }) },
+    }, t(`tab.${tab}`), tab === "chat" && unread ? h("span", { class: "unread", "aria-label": plural("chat.unread", unread) },
       String(unread)) : null)));
 }
 
@@ -345,7 +373,7 @@ function band(value) {
 function centre(view) {
   const { obs, legal, seats, you } = view;
   const top = obs.discard_pile.length ? obs.discard_pile[obs.discard_pile.length - 1] : null;
-  const drawLabel = t("pile.draw", { n: obs.draw_pile_size });
+  const drawLabel = plural("pile.draw", obs.draw_pile_size);
   const discardLabel = top === null ? t("pile.empty") : t("pile.discard", { card: top });
   const holder = nameOf(seats, obs.current_player, you);
   const holding = obs.source !== null;

@@ -4,7 +4,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { joinNames, seatLabel, t } from "./i18n.js";
+import { joinNames, plural, seatLabel, t } from "./i18n.js";
 import { serverErrorText } from "./text.js";
 
 const LADDER = FACTS.bots; // the server's (facts.js)
@@ -106,7 +106,7 @@ function starter(game, state, ui) {
   const left = state.seats.length - empty.length;
   return [
     h("p", { class: "lobby-empty", "data-key": "lobby-empty" },
-      t(empty.length === 1 ? "lobby.emptyOne" : "lobby.emptyMany", { names })),
+      plural("lobby.nobody", empty.length, { names })),
     h("div", { class: "lobby-choices" },
       h("label", { for: "lobby-level" }, t("lobby.botsLevel")),
       h("select", { id: "lobby-level", "data-key": "lobby-level", onchange: (e) => { ui.emptyLevel = e.target.value; } },
@@ -114,6 +114,6 @@ function starter(game, state, ui) {
       h("button", { type: "button", class: "start", "data-key": "lobby-start-bots", onclick: () => game.start(ui.emptyLevel) },
         t("lobby.startBots")),
       left >= 2 ? h("button", { type: "button", "data-key": "lobby-start-drop", onclick: () => game.start("drop") },
-        t("lobby.startDrop", { n: left })) : null),
+        plural("lobby.startDrop", left)) : null),
   ];
 }
