@@ -8,6 +8,7 @@ import { FACTS } from "./facts.js";
 import { LANGUAGES, joinNames, language, plural, seatLabel, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
+import { BACK_MS } from "./offline.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -19,7 +20,9 @@ const LOG_LINES = 40;
 export function renderBoard(root, game, ui) {
   const state = game.state;
   if (!state) {
-    replace(root, h("p", { class: "notice" }, t("room.connecting")));
+    // never "Connecting…" for ever: once a first try failed, the page says a game needs the connection
+    replace(root, game.status === "connecting" ? h("p", { class: "notice" }, t("room.connecting"))
+      : connectionNeeded(game.code, game.status === "offline"));
     return;
   }
   const view = viewOf(game, ui);
@@ -48,6 +51,7 @@ export function renderBoard(root, game, ui) {
     side(game, view)),
   );
   restore(root, kept, ui);
+  if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
     ui.focus = null;
@@ -107,8 +111,13 @@ function tell(game, view) {
   const said = [];
   if (game.error && game.error !== ui.toldError) said.push(t("error", { message: refusalText(game.error, view.seats, view.you) }));
   ui.toldError = game.error;
-  if (game.status !== ui.toldStatus && game.status === "reconnecting") said.push(t("room.reconnecting"));
+  if (game.status !== ui.toldStatus && !ui.replay) {
+    if (view.down) said.push(connectionWords(game));
+    else if (ui.toldStatus !== undefined && game.backAt) said.push(t("net.back"));
+  }
   ui.toldStatus = game.status;
+  if (ui.refused && ui.refused !== ui.toldRefused) said.push(t("net.refused"));
+  ui.toldRefused = ui.refused;
   if (state.number !== ui.told) {
     const first = ui.told === undefined;
     ui.told = state.number;
@@ -162,13 +171,49 @@ function viewOf(game, ui) {
   const mine = you !== null && state.seats[you] && !state.seats[you].bot;
   const legal = new Set(mine ? obs.legal_actions : []);
   if (!(obs.held !== null && obs.source === "deck" && legal.size)) ui.flip = false;
-  return { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats,
-    act: (a) => play(game, ui, a), motion: motionMap(game.motions) };
+  const down = !ui.replay && game.status !== "open";
+  if (!down) ui.refused = null;
+  const view = { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats, down,
+    motion: motionMap(game.motions) };
+  view.act = (a) => held(view) || play(game, ui, a);
+  return view;
 }
 
 function play(game, ui, action) {
   ui.flip = false;
   game.move(action);
+}
+
+/** While the connection is down a move is not sent: a click on it (or its key) says so,
+ * on the board and through the live region, and returns true. */
+function held(view) {
+  if (!view.down) return false;
+  view.ui.refused = (view.ui.refused ?? 0) + 1; // each click is told
+  view.game.onChange();
+  return true;
+}
+
+/** The controls of moves while the connection is down: still focusable and clickable
+ * (a click says why nothing happens: `held`), but marked unavailable and dimmed. */
+function holdMoves(root) {
+  for (const control of root.querySelectorAll(".table button.playable, .table .choice, [data-key=again]")) {
+    control.setAttribute("aria-disabled", "true");
+  }
+}
+
+/** The words of a connection that is down: the browser is offline, or the server is gone. */
+function connectionWords(game) {
+  return t(game.status === "offline" ? "net.offline" : "net.lost");
+}
+
+/** The room `code`'s page before its first state, when it could not connect: a game needs
+ * the connection (offline, or the server does not answer), it opens by itself once it
+ * can; the scorepad works offline. main.js shows it too, for a room it could not look up. */
+export function connectionNeeded(code, offline) {
+  return h("section", { class: "panel offline-page", "data-key": "offline-page" },
+    h("p", {}, t(offline ? "offline.room" : "net.unreachable", { code })),
+    h("p", {}, h("a", { href: "/scorepad", "data-key": "offline-scorepad" }, t("offline.scorepad"))),
+    h("p", {}, h("a", { href: "/" }, t("room.back"))));
 }
 
 /** The scroll positions of the board's scrolling parts, kept across a redraw. */
@@ -203,7 +248,6 @@ function header(game, view) {
       h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
         h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
     tabs(game, view),
-    game.status === "reconnecting" ? h("p", { class: "notice reconnecting" }, t("room.reconnecting")) : null,
     view.ui.replay ? view.ui.replay() : null);
 }
 
@@ -250,10 +294,22 @@ function unreadChat(game, view) {
 
 function status(game, view) {
   return h("div", { class: "status" },
+    connection(game, view),
     h("p", { class: "prompt" }, prompt(view)),
+    view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, t("net.refused")) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
+}
+
+/** The connection's state on the table, above the prompt: down (offline, or lost and
+ * reconnecting), then back for BACK_MS; nothing while it is up. */
+function connection(game, view) {
+  if (view.ui.replay) return null;
+  const back = !view.down && game.backAt !== null && game.backAt !== undefined && performance.now() - game.backAt < BACK_MS;
+  if (!view.down && !back) return null;
+  return h("p", { class: "net-banner", "data-key": "net-banner", "data-state": view.down ? game.status : "back" },
+    view.down ? connectionWords(game) : t("net.back"));
 }
 
 /** The line that says whose turn it is and what to do. */
@@ -270,6 +326,7 @@ function prompt(view) {
     return names.length ? t("round.waiting", { names: joinNames(names) }) : t("turn.roundOver");
   }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
+  if (view.down) return t("net.yourTurn");
   if (obs.phase === "reveal") return t("colon", { before: t("turn.yours"), after: t("turn.reveal") });
   if (obs.held === null) return t("colon", { before: t("turn.yours"), after: t("turn.takeOrDraw") });
   if (view.ui.flip) return t("turn.flip");
@@ -401,8 +458,8 @@ function choices(view, top) {
   const canFlip = [...legal].some((a) => a >= FLIP && a < NEXT_ROUND);
   if (canFlip && obs.held !== null) {
     buttons.push(ui.flip
-      ? button(t("act.cancel"), () => { ui.flip = false; view.game.onChange(); }, "flip")
-      : button(t("act.discard"), () => { ui.flip = true; view.game.onChange(); }, "flip"));
+      ? button(t("act.cancel"), () => { if (!held(view)) { ui.flip = false; view.game.onChange(); } }, "flip")
+      : button(t("act.discard"), () => { if (!held(view)) { ui.flip = true; view.game.onChange(); } }, "flip"));
   }
   return buttons.length ? h("div", { class: "choices" }, buttons) : null;
 }
@@ -433,7 +490,7 @@ function readiness(view) {
   const names = awaited(view);
   const mineToSay = view.seated && !isReady(view, view.you);
   return h("div", { class: "ready-row" },
-    mineToSay ? button(t("act.next"), () => { view.game.ready(); }, "next") : null,
+    mineToSay ? button(t("act.next"), () => { if (!held(view)) view.game.ready(); }, "next") : null,
     names.length ? h("p", { class: "waiting", "data-key": "waiting" }, t("round.waiting", { names: joinNames(names) })) : null);
 }
 
@@ -518,7 +575,7 @@ function nextGame(view) {
     ];
   }
   if (view.game.hosting) {
-    return h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again"));
+    return h("button", { type: "button", class: "start", "data-key": "again", onclick: () => held(view) || view.ui.again?.() }, t("game.again"));
   }
   const host = view.seats.find((seat) => seat.host);
   return view.you !== null && host ? h("p", { class: "rematch-wait", "data-key": "rematch-wait" }, t("rematch.wait", { name: host.name })) : null;

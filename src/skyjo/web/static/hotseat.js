@@ -27,6 +27,7 @@ export class HotSeat {
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }
   get status() { return this.game.status; }
+  get backAt() { return this.game.backAt; }
   get deadline() { return this.game.deadline; }
 
   /** The newest view any of the device's seats has. */

@@ -1,7 +1,7 @@
 // The client's entry: the page chrome, routing between the front page and a room.
 import { carrySeats, joinRoom, roomInfo, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
-import { renderBoard } from "./board.js";
+import { connectionNeeded, renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
@@ -10,7 +10,7 @@ import { renderLobby } from "./lobby.js";
 import { LANGUAGES, language, seatLabel, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 import { themeSwitch } from "./theme.js";
-import { registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
+import { isOffline, registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
 
 const main = document.getElementById("main");
 let game = null; // the room being shown, if any
@@ -177,7 +177,7 @@ async function openRoom(code, watch) {
         h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
   } catch (failure) {
     if (unreachable(failure)) {
-      offlinePage(t("offline.room", { code }));
+      offlinePage(connectionNeeded(code, isOffline()));
       return;
     }
     replace(main, h("section", { class: "panel" }, h("h1", {}, t("room.noRoom", { code })),
@@ -185,11 +185,12 @@ async function openRoom(code, watch) {
   }
 }
 
-/** A page that needs the server, opened without a connection: said so, and opened again as soon
- * as the connection is back (if the address is still the same). */
+/** A page that needs the server, opened without a connection: said so (`text`, or a room's
+ * whole notice), and opened again as soon as the connection is back (if the address is
+ * still the same). */
 function offlinePage(text) {
   const path = location.pathname + location.search;
-  replace(main, h("section", { class: "panel offline-page", "data-key": "offline-page" },
+  replace(main, text instanceof Node ? text : h("section", { class: "panel offline-page", "data-key": "offline-page" },
     h("p", {}, text), h("a", { href: "/" }, t("room.back"))));
   whenOnline(() => {
     if (location.pathname + location.search === path) route();
