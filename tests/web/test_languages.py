@@ -352,3 +352,67 @@ def test_every_counted_word_has_its_forms_and_the_form_follows_cldr(
         "fr": ["one", "one", "other", "other", "many"],
         "de": ["other", "one", "other", "other", "other"],
     }
+
+
+#: Controls named (aria-label) otherwise than by their visible words: the visible words'
+#: key and the name's key.
+LABELLED = {
+    "lobby.drop": "lobby.dropWho",
+    "lobby.free": "lobby.freeWho",
+    "host.remove": "host.removeWho",
+}
+
+
+def test_an_accessible_name_begins_with_the_visible_words_in_every_language() -> None:
+    """WCAG 2.5.3 (axe's label-content-name-mismatch): a speech user says what they see.
+    German's "Platz entfernen" was named "Den Platz von Ben vom Tisch entfernen"."""
+    tables = node(I18N, "mod.STRINGS")
+    for language, table in tables.items():
+        for shown, named in LABELLED.items():
+            assert table[named].lower().startswith(table[shown].lower()), (language, named)
+        assert table["room.home"].startswith("Skyjo"), language  # the logo link's name
+
+
+def test_the_page_words_the_server_s_names_in_its_language() -> None:
+    """A bot's name the server gave from its level, and a room's default title, in the
+    page's language; a name or a title someone chose stays as it is."""
+    seats = [
+        {"name": "Ana", "bot": None, "human": True, "host": True},
+        {"name": "Greedy bot", "bot": "greedy"},
+        {"name": "Greedy bot 2", "bot": "greedy"},
+        {"name": "Search bot", "bot": "search"},
+        {"name": "Greedy bot two", "bot": "greedy"},  # not a name the server gives: kept
+    ]
+    calls = (
+        "[input.seats.map(mod.seatName),"
+        ' mod.roomTitle({title: "Ana\'s table", default_title: true}, input.seats),'
+        " mod.roomTitle({title: 'Bots', default_title: true}, []),"
+        " mod.roomTitle({title: 'Friday', default_title: false}, input.seats)]"
+    )
+    said = {code: run_js(I18N, calls, {"seats": seats}, saved=code) for code in LANGUAGES}
+    assert said == {
+        "en": [
+            ["Ana", "Greedy bot", "Greedy bot 2", "Search bot", "Greedy bot two"],
+            "Ana's table",
+            "Bots",
+            "Friday",
+        ],
+        "es": [
+            ["Ana", "Bot codicioso", "Bot codicioso 2", "Bot búsqueda", "Greedy bot two"],
+            "La mesa de Ana",
+            "Mesa de bots",
+            "Friday",
+        ],
+        "fr": [
+            ["Ana", "Bot glouton", "Bot glouton 2", "Bot recherche", "Greedy bot two"],
+            "Chez Ana",
+            "Table des bots",
+            "Friday",
+        ],
+        "de": [
+            ["Ana", "Bot Gierig", "Bot Gierig 2", "Bot Suche", "Greedy bot two"],
+            "Bei Ana",
+            "Bot-Tisch",
+            "Friday",
+        ],
+    }

@@ -5,7 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, plural, seatLabel, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { BACK_MS } from "./offline.js";
@@ -244,7 +244,7 @@ function header(game, view) {
   return h("header", { class: "room-head" },
     h("a", { href: "/", class: "logo", onclick: home, "aria-label": t("room.home") }, "Skyjo"),
     h("div", { class: "room-title" },
-      h("h1", {}, room.title, view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
+      h("h1", {}, roomTitle(room, view.seats), view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
       h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
         h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
     tabs(game, view),
@@ -377,7 +377,7 @@ function seatPanel(view, seat, size) {
 
 function grid(view, seat, size) {
   const cells = view.obs.grids[seat];
-  const owner = seat === view.you ? t("card.you") : t("card.of", { name: view.seats[seat].name });
+  const owner = seat === view.you ? t("card.you") : t("card.of", { name: seatName(view.seats[seat]) });
   const buttons = [];
   cells.forEach((row, r) => row.forEach((value, c) => {
     const k = r * 4 + c;
@@ -606,7 +606,7 @@ function roomPanel(view) {
     menu.dispatchEvent(new Event("change"));
   } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   return h("section", { class: "panel room-info", "data-tab": "room", "aria-labelledby": "room-info-title" },
-    h("h2", { id: "room-info-title" }, room.title),
+    h("h2", { id: "room-info-title" }, roomTitle(room, view.seats)),
     h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null, rules,
       " · ", t("room.round", { n: view.obs.round + 1 })),
     live ? h("p", { class: "links" },

@@ -14,6 +14,8 @@ export const STRINGS = {
     "front.you": "You",
     "front.player": "Player",
     "front.defaultTitle": "{name}'s table",
+    "room.botsTitle": "Bots",
+    "seat.botName": "{level} bot",
     "front.friend": "A friend (joins by code)",
     "front.target": "Game ends at",
     "front.penalty": "Ender's penalty",
@@ -500,6 +502,8 @@ export const STRINGS = {
     "front.you": "Tú",
     "front.player": "Jugador",
     "front.defaultTitle": "La mesa de {name}",
+    "room.botsTitle": "Mesa de bots",
+    "seat.botName": "Bot {level}",
     "front.friend": "Un amigo (entra con el código)",
     "front.target": "La partida acaba en",
     "front.penalty": "Castigo de quien cierra",
@@ -986,6 +990,8 @@ export const STRINGS = {
     "front.you": "Toi",
     "front.player": "Joueur",
     "front.defaultTitle": "Chez {name}",
+    "room.botsTitle": "Table des bots",
+    "seat.botName": "Bot {level}",
     "front.friend": "Un ami (rejoint avec le code)",
     "front.target": "Fin de partie à",
     "front.penalty": "Pénalité de qui termine la manche",
@@ -1472,6 +1478,8 @@ export const STRINGS = {
     "front.you": "Du",
     "front.player": "Spieler",
     "front.defaultTitle": "Bei {name}",
+    "room.botsTitle": "Bot-Tisch",
+    "seat.botName": "Bot {level}",
     "front.friend": "Ein Freund (per Code)",
     "front.target": "Spielende bei",
     "front.penalty": "Strafe fürs Beenden der Runde",
@@ -1541,7 +1549,7 @@ export const STRINGS = {
     "lobby.whoSeat": "Wer Platz {n} spielt",
     "lobby.friend": "Ein Freund",
     "lobby.drop": "Platz entfernen",
-    "lobby.dropWho": "Den Platz von {name} vom Tisch entfernen",
+    "lobby.dropWho": "Platz entfernen: {name}",
     "lobby.free": "Platz freigeben",
     "lobby.freeWho": "Platz freigeben: {name}",
     "lobby.start": "Spiel starten",
@@ -1914,7 +1922,7 @@ export const STRINGS = {
     "timer.left": "Noch {n} s",
     "ev.timedOut": "Zeit abgelaufen: Ein Bot hat für {name} gespielt",
     "host.remove": "Entfernen",
-    "host.removeWho": "{name} vom Platz entfernen",
+    "host.removeWho": "Entfernen: {name} vom Platz",
     language: "Sprache",
     colon: "{before}: {after}",
     "skip.table": "Zum Tisch springen",
@@ -1964,12 +1972,15 @@ export function language() {
   return current;
 }
 
-/** Switch the language and remember the choice. */
+/** Switch the language and remember the choice; the page links the web app manifest in
+ * that language (skyjo.web.pwa: its description and shortcut's name, for an install). */
 export function setLanguage(code) {
   if (!STRINGS[code]) return;
   current = code;
   localStorage.setItem("skyjo:language", code);
   document.documentElement.lang = code;
+  const manifest = document.querySelector?.('link[rel="manifest"]');
+  if (manifest) manifest.setAttribute("href", code === "en" ? "/manifest.webmanifest" : `/manifest.${code}.webmanifest`);
 }
 
 /** A French word that takes "d'" and "qu'" before it: one that starts with a vowel (a name
@@ -2059,9 +2070,31 @@ const AND = { en: " and ", es: " y ", fr: " et ", de: " und " };
 
 /** How a page names seat `i` (from 0) of a room's `seats`: a human seat nobody has taken
  * is "Seat 3, free" in the page's language, never the name the server keeps for it (a
- * person who joins without a name becomes "Player 3"); any other seat by its name. */
+ * person who joins without a name becomes "Player 3"); any other seat by its name
+ * (`seatName`). */
 export function seatLabel(seat, i) {
-  return seat.human && !seat.claimed ? t("seat.freeName", { n: i + 1 }) : seat.name;
+  return seat.human && !seat.claimed ? t("seat.freeName", { n: i + 1 }) : seatName(seat);
+}
+
+/** A seat's name as the page shows it: a bot's name the server gave from its level
+ * ("Greedy bot", "Greedy bot 2": skyjo.web.seat_names) in the page's language ("Bot
+ * glouton 2", "Bot Gierig"); any other name as it is. */
+export function seatName(seat) {
+  const name = seat?.name;
+  if (!seat?.bot || typeof name !== "string" || STRINGS[current][`levelShort.${seat.bot}`] === undefined) return name;
+  const base = `${seat.bot.charAt(0).toUpperCase()}${seat.bot.slice(1)} bot`;
+  const number = name.startsWith(base) ? name.slice(base.length) : null;
+  if (number === null || !/^( [0-9]+)?$/.test(number)) return name;
+  return t("seat.botName", { level: t(`levelShort.${seat.bot}`) }) + number;
+}
+
+/** A room's title as the page shows it: the server's default one (`default_title`: "NAME's
+ * table" for the host's seat, "Bots" without one) in the page's language ("Chez Ana"); a
+ * title someone chose as it is. `seats` are the room's (a state's are beside its room). */
+export function roomTitle(room, seats = room.seats) {
+  if (!room.default_title) return room.title;
+  const host = (seats || []).find((seat) => seat.host);
+  return host ? t("front.defaultTitle", { name: host.name }) : t("room.botsTitle");
 }
 
 /** A list of names joined as words: "Ana, Ben and Cleo" / "Ana, Ben y Cleo" / "Ana, Ben et

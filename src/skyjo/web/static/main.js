@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
-import { LANGUAGES, language, seatLabel, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, roomTitle, seatLabel, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 import { themeSwitch } from "./theme.js";
 import { isOffline, registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
@@ -156,7 +156,7 @@ async function openRoom(code, watch) {
       "data-key": "join-name", autocomplete: "nickname" });
     const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },
-      h("h1", {}, room.title),
+      h("h1", {}, roomTitle(room)),
       h("p", {}, t("room.joinPrompt")),
       h("h2", { id: "join-seats" }, t("room.atTable")),
       h("ul", { class: "join-seats", "aria-labelledby": "join-seats", "data-key": "join-seats" },
@@ -235,7 +235,7 @@ function draw() {
     ui.follow(next.code); // the host asked here: on to the next game's lobby
     return;
   }
-  if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
+  if (game.state) document.title = `Skyjo · ${roomTitle(game.state.room, game.state.seats)}`;
   if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
   else if (game.state?.room.lobby) renderLobby(main, game, ui);
   else renderBoard(main, game, ui);

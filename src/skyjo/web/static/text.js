@@ -1,5 +1,5 @@
 // Words for what happened: a line per event, and the round's end explained.
-import { aCard, errorSentence, errorText, joinNames, plural, t } from "./i18n.js";
+import { aCard, errorSentence, errorText, joinNames, plural, seatName, t } from "./i18n.js";
 
 /** A grid position ([row, column] from 0, as RULES.md writes it) in the cards' own words:
  * "row 2, column 3", as the cards' labels count them (from 1). */
@@ -122,7 +122,7 @@ export function serverErrorText(error, words = {}) {
 /** The seat's name, or "You" for the viewer's own seat. */
 export function nameOf(seats, seat, you) {
   if (seat === you && you !== null) return t("you");
-  return seats[seat]?.name ?? "?";
+  return seats[seat] ? seatName(seats[seat]) ?? "?" : "?";
 }
 
 /** The sentence `key`, or its second-person form (`keyYou`: "You drew", "Robaste")
