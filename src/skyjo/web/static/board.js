@@ -5,7 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, namedByLevel, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { BACK_MS } from "./offline.js";
@@ -361,8 +361,8 @@ function seatPanel(view, seat, size) {
   const info = seats[seat];
   const turn = obs.current_player === seat && !["round_over", "game_over"].includes(obs.phase);
   const shown = obs.grids[seat].flat().filter((c) => typeof c === "number").reduce((a, b) => a + b, 0);
-  const badges = [
-    info.bot ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
+  const badges = [ // a bot's level, unless its name says it ("Greedy bot", "Bot glouton 2")
+    info.bot && !namedByLevel(info) ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
     info.human && info.claimed && !info.connected ? t("seat.away") : null,
   ].filter(Boolean);
   const name = seatLabel(info, seat); // "Seat 3, free" while nobody has taken it

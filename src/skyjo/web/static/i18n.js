@@ -2080,12 +2080,24 @@ export function seatLabel(seat, i) {
  * ("Greedy bot", "Greedy bot 2": skyjo.web.seat_names) in the page's language ("Bot
  * glouton 2", "Bot Gierig"); any other name as it is. */
 export function seatName(seat) {
+  const number = levelNumber(seat);
+  if (number === null) return seat?.name;
+  return t("seat.botName", { level: t(`levelShort.${seat.bot}`) }) + number;
+}
+
+/** Whether the seat is a bot whose name says its level (the server's: "Greedy bot 2"). */
+export function namedByLevel(seat) {
+  return levelNumber(seat) !== null;
+}
+
+/** What follows "Greedy bot" in a bot's name the server gave from its level ("", " 2"),
+ * or null for any other name. */
+function levelNumber(seat) {
   const name = seat?.name;
-  if (!seat?.bot || typeof name !== "string" || STRINGS[current][`levelShort.${seat.bot}`] === undefined) return name;
+  if (!seat?.bot || typeof name !== "string" || STRINGS[current][`levelShort.${seat.bot}`] === undefined) return null;
   const base = `${seat.bot.charAt(0).toUpperCase()}${seat.bot.slice(1)} bot`;
   const number = name.startsWith(base) ? name.slice(base.length) : null;
-  if (number === null || !/^( [0-9]+)?$/.test(number)) return name;
-  return t("seat.botName", { level: t(`levelShort.${seat.bot}`) }) + number;
+  return number !== null && /^( [0-9]+)?$/.test(number) ? number : null;
 }
 
 /** A room's title as the page shows it: the server's default one (`default_title`: "NAME's
