@@ -17,6 +17,7 @@ from browsing import PHONE, SCREENS, click_and_wait, start_against_bots, step_nu
 from liveserver import Server
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
+from test_browser_a11y import violations
 
 #: The scorepad token of "this browser" (as the page keeps the one the server issued).
 BROWSER = "the-browser-of-the-offline-tests-0000"
@@ -320,6 +321,7 @@ def test_a_game_shows_a_lost_network_holds_the_moves_and_plays_once_it_is_back(
         expect(page.locator(BANNER)).to_have_attribute("data-state", "offline")
         expect(page.locator("#announce")).to_contain_text("You are offline: moves wait")
         moves_held(page)
+        assert violations(page) == []  # axe: the banner, the held moves (WCAG 2.1 AA)
         page.screenshot(path=artifacts / f"offline-game-{name}.png")
         go_online(page.context)
         back_and_playing(page)

@@ -20,7 +20,7 @@ export function renderLobby(root, game, ui) {
       h("h1", {}, roomTitle(room, state.seats)),
       h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
         state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null),
-      game.status === "reconnecting" ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
+      ["reconnecting", "offline"].includes(game.status) ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
     invite(room, roomTitle(room, state.seats)),
     h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },
       h("h2", { id: "lobby-seats-title" }, t("lobby.seats", { n: state.seats.length })),
