@@ -38,12 +38,15 @@ class Socket:
 class Server:
     """`skyjo serve` on a free localhost port with the database `url`."""
 
-    def __init__(self, url: str, **env: str) -> None:
-        """Start it; `env` adds environment variables (SKYJO_BOT_DELAY="0" by default)."""
+    def __init__(self, url: str, port: int | None = None, **env: str) -> None:
+        """Start it, on `port` (else a free one: a server started again after `kill` takes
+        its predecessor's); `env` adds environment variables (SKYJO_BOT_DELAY="0" by default)."""
         self.url = url
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        if port is None:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+        self.port = port
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "SKYJO_BOT_DELAY": "0", "SKYJO_ABSENT_AFTER": "3600", **env}
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", url]

@@ -5,7 +5,9 @@ one <h1>, and one live region that is never replaced tells what happened."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
+import pytest
 from browsing import DESKTOP, MY_TURN, open_page, start_against_bots, step_number
 from liveserver import Server
 from playwright.sync_api import Browser, Page
@@ -77,6 +79,100 @@ def test_a_round_plays_from_the_keyboard_with_the_focus_always_where_the_next_mo
     page.wait_for_selector(".board[data-phase=reveal]")
     assert page.evaluate(IN_MY_GRID), focused(page)
     assert problems == []
+
+
+#: A note, after every redraw of #main, of the step it shows and where the focus is then
+#: (its data-key, or "BODY" when it fell to the page); every message of the live region,
+#: with the step shown when it came.
+WATCH = """() => {
+  window.focusNotes = [];
+  window.saidNotes = [];
+  const main = document.getElementById('main');
+  const step = () => Number(main.dataset.number);
+  new MutationObserver(() => {
+    const el = document.activeElement;
+    const where = !el || el === document.body ? 'BODY' : el.dataset.key ?? el.className;
+    window.focusNotes.push([step(), where]);
+  }).observe(main, { childList: true, attributes: true });
+  const region = document.getElementById('announce');
+  new MutationObserver(() => window.saidNotes.push([step(), region.textContent]))
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+MY_DRAW = "() => document.activeElement?.dataset?.key === 'pile-draw'"
+
+
+@pytest.fixture(scope="module")
+def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose bots wait 0.2 s a move (a real one waits longer): each of their
+    steps comes on its own, and the board draws it."""
+    live = Server(
+        f"sqlite:///{tmp_path_factory.mktemp('paced') / 'skyjo.db'}", SKYJO_BOT_DELAY="0.2"
+    )
+    yield live
+    live.kill()
+
+
+def test_the_focus_stays_on_the_card_you_played_while_the_others_play(
+    paced: Server, browser: Browser, problems: list[str]
+) -> None:
+    """Issue 46: a move that ends your turn (d, then f and Enter: the card turned up)
+    leaves the focus on that card through every redraw of the others' turns, never on
+    the page itself, until your next turn brings it to the draw pile."""
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, paced.base, 2, target=400)
+    page.evaluate(WATCH)
+    while page.get_attribute(".board", "data-phase") == "reveal":
+        play_by_keyboard(page)
+    seen = 0
+    for _ in range(3):
+        page.wait_for_function(MY_DRAW)
+        press_and_wait(page, "d")
+        played = focused(page)
+        if page.locator("[data-key=choice-flip]").count():
+            page.keyboard.press("f")
+            page.wait_for_function(f"() => document.activeElement?.dataset?.key !== {played!r}")
+            played = focused(page)
+        assert played and played.startswith("cell-0-"), played
+        press_and_wait(page, "Enter")
+        done = step_number(page)
+        page.wait_for_function(MY_DRAW)
+        notes = page.evaluate("window.focusNotes.splice(0)")
+        after = [where for number, where in notes if number >= done]
+        others = [where for number, where in notes if done <= number < step_number(page)]
+        assert "BODY" not in after, notes
+        assert set(others) <= {played}, notes  # the card played, a picture now
+        seen += len(others)
+    assert seen  # the others' turns were drawn (not all in the frame of my move)
+    assert problems == []
+
+
+def test_each_turn_of_a_bot_is_one_message_of_the_live_region(
+    paced: Server, browser: Browser, problems: list[str]
+) -> None:
+    """Issue 46: a bot's turn (its draw, then its exchange or discard and flip; its two
+    opening reveals) is told in one message, with your turn's prompt, not a message a
+    step."""
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, paced.base, 1, target=400)
+    page.evaluate(WATCH)
+    turns = 0
+    while turns < 4 and play_by_keyboard(page):
+        if page.get_attribute("#main", "data-focus"):
+            continue  # my turn goes on: the second of my opening reveals
+        done = step_number(page)
+        mine_again = (
+            f"n => Number(document.getElementById('main').dataset.number) > n && ({MY_DRAW})()"
+        )
+        page.wait_for_function(mine_again, arg=done)
+        said_now = [
+            text for number, text in page.evaluate("window.saidNotes.splice(0)") if number > done
+        ]
+        assert len(said_now) == 1, said_now
+        told = said_now[0]
+        assert "Greedy bot" in told and "drew a card." not in told, told
+        assert told.rstrip(".").endswith("Take the discard or draw a card"), told
+        turns += 1
+    assert turns == 4
 
 
 def test_the_game_end_focuses_its_panel_and_says_who_won(

@@ -14,6 +14,7 @@ import pytest
 from browsing import KEEP_SOCKETS, SCREENS, TABLE, click_and_wait, on_one_screen
 from liveserver import Server
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from test_browser_a11y import AXE
 
 LOCALES = {"fr": "fr-FR", "de": "de-AT"}
 NARROW = {"width": 360, "height": 740}
@@ -25,7 +26,8 @@ TURN = {
         "take": r"Prendre le -?\d+",
         "flip": "Défausser et retourner",
         "tabs": ["Points", "Journal", "Chat", "Salle"],
-        "bot": "bot\u00a0: glouton",  # the level's word too, not the English one
+        "bots": ["Bot glouton", "Bot glouton 2"],  # "Greedy bot", "Greedy bot 2" in English
+        "title": "Chez Zoë",  # the server's default title, "Zoë's table", in French
     },
     "de": {
         "prompt": "Du bist dran: Nimm die Karte vom Ablagestapel oder zieh eine",
@@ -33,7 +35,8 @@ TURN = {
         "take": r"Die -?\d+ nehmen",
         "flip": "Ablegen und aufdecken",
         "tabs": ["Punkte", "Verlauf", "Chat", "Raum"],
-        "bot": "Bot: Gierig",
+        "bots": ["Bot Gierig", "Bot Gierig 2"],
+        "title": "Bei Zoë",
     },
 }
 #: Words that must show whole: the moves, the prompt, the tabs, the piles' captions,
@@ -98,7 +101,15 @@ def test_a_game_during_your_turn_in_french_and_german(
     expect(page.locator("[data-key=choice-draw]")).to_have_text(words["draw"])
     expect(page.locator("[data-key=choice-take]")).to_have_text(re.compile(words["take"]))
     assert page.locator(".tab").all_inner_texts() == words["tabs"]
-    expect(page.locator(".seat:not(.large) .badge").first).to_have_text(words["bot"])
+    # the bots' names, the level's word in the page's language, say what a badge would
+    assert page.locator(".seat:not(.large) h2 .name").all_inner_texts() == words["bots"]
+    assert page.locator(".seat:not(.large) .badge").count() == 0
+    expect(page.locator(".room-head h1")).to_have_text(words["title"])
+    assert page.title() == f"Skyjo · {words['title']}"
+    expect(page.locator("#announce")).to_contain_text(words["bots"][0])  # the region's too
+    manifest = page.get_attribute("link[rel=manifest]", "href")
+    assert manifest == f"/manifest.{language}.webmanifest"
+    assert page.request.get(server.base + manifest).json()["lang"] == language
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
         on_one_screen(page, TABLE)
@@ -117,9 +128,19 @@ def test_a_game_during_your_turn_in_french_and_german(
 
 
 LOBBY = {
-    "fr": ("Invite tes amis", "Personne n'a encore pris la place 2.", "Retirer la place"),
-    "de": ("Lade deine Freunde ein", "Platz 2 ist noch frei.", "Platz entfernen"),
+    "fr": (
+        "Invite tes amis",
+        "Personne n'a encore pris la place 2.",
+        "Retirer la place",
+        "Chez Ana",
+    ),
+    "de": ("Lade deine Freunde ein", "Platz 2 ist noch frei.", "Platz entfernen", "Bei Ana"),
 }
+#: axe-core's check that a control's accessible name holds its visible words (WCAG 2.5.3;
+#: an experimental rule of axe, run by name: the WCAG tags do not run it).
+LABEL_IN_NAME = """() => axe.run(document, {
+  runOnly: {type: 'rule', values: ['label-content-name-mismatch']}, resultTypes: ['violations'],
+}).then((result) => result.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))))"""
 PAD = {
     "fr": ("Feuille de score", "Enregistrer la manche 1", "Pénalité de qui termine la manche"),
     "de": ("Punkteblock", "Runde 1 speichern", "Strafe fürs Beenden der Runde"),
@@ -140,10 +161,13 @@ def test_the_lobby_and_the_scorepad_in_french_and_german_on_a_narrow_phone(
     page.set_viewport_size(NARROW)
     page.goto(f"{server.base}/r/{room['code']}")
     page.wait_for_selector(".lobby")
-    invite, empty, drop = LOBBY[language]
+    invite, empty, drop, title = LOBBY[language]
     expect(page.locator(".lobby-invite h2")).to_have_text(invite)
     expect(page.locator("[data-key=lobby-empty]")).to_have_text(empty)
     expect(page.locator("[data-key=lobby-drop-1]")).to_have_text(drop)
+    expect(page.locator(".lobby h1")).to_have_text(title)  # the room was made with no title
+    page.evaluate(AXE.read_text())
+    assert page.evaluate(LABEL_IN_NAME) == []  # "Platz entfernen: Ana" names "Platz entfernen"
     nothing_cut(page, ["button", "select", ".top", ".lobby-seat *"])
     name, save, penalty = PAD[language]
     page.goto(f"{server.base}/scorepad")

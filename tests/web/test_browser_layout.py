@@ -345,7 +345,7 @@ def test_the_chat_drawer_counts_new_lines_and_keeps_what_you_type(
     ben.send({"type": "chat", "text": "hello"})
     ben.send({"type": "chat", "text": "anyone?"})
     expect(tab.locator(".unread")).to_have_text("2")
-    assert tab.locator(".unread").get_attribute("aria-label") == "2 new"
+    assert tab.locator(".unread").get_attribute("aria-label") == "2 new messages"
     tab.click()
     expect(page.locator(".chat li")).to_have_text(["Ben: hello", "Ben: anyone?"])
     expect(tab.locator(".unread")).to_have_count(0)  # read now

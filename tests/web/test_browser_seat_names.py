@@ -79,7 +79,7 @@ def test_the_join_page_names_free_seats_in_its_language(
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.goto(f"{server.base}/r/{room['code']}")
     expect(page.locator("[data-key=join-seats] li")).to_have_text(
-        ["Ana", "Asiento 2, libre", "Basic botbot: Básico (fácil)"]
+        ["Ana", "Asiento 2, libre", "Bot básicobot: Básico (fácil)"]  # the bot's name too
     )
     context.close()
     assert not problems, problems

@@ -86,8 +86,8 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
             "Ana's last cards were turned up: 3, 4",
             "Ana cleared a column of 7s",
         ],
-        "You ended with 14 but Ben had 9: 28",
-        "Ana ended with 14 but you had 9: 28",
+        "You ended with 14 but Ben had 9, so your 14 is doubled to 28",
+        "Ana ended with 14 but you had 9, so Ana's 14 is doubled to 28",
         "You ended with 5, the lowest score: not doubled",
         "You win!",
         "Ana wins!",
@@ -105,8 +105,8 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
             "Se descubrieron las últimas cartas de Ana: 3, 4",
             "Ana eliminó una columna de 7",
         ],
-        "Cerraste con 14 pero Ben tenía 9: 28",
-        "Ana cerró con 14 pero tú tenías 9: 28",
+        "Cerraste con 14 pero Ben tenía 9, así que tu puntuación se dobla: 14 pasa a 28",
+        "Ana cerró con 14 pero tú tenías 9, así que la puntuación de Ana se dobla: 14 pasa a 28",
         "Cerraste con 5, la puntuación más baja: no se dobla",
         "¡Has ganado!",
         "¡Gana Ana!",
@@ -125,8 +125,8 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
             f"Les dernières cartes d'Ana ont été retournées{nb}: 3, 4",
             "Ana a éliminé une colonne de 7",
         ],
-        f"Tu as terminé avec 14 mais Ben avait 9{nb}: 28",
-        f"Ana a terminé avec 14 mais tu avais 9{nb}: 28",
+        f"Tu as terminé avec 14 mais Ben avait 9, donc ton score est doublé{nb}: 14 devient 28",
+        f"Ana a terminé avec 14 mais tu avais 9, donc le score d'Ana est doublé{nb}: 14 devient 28",
         f"Tu as terminé avec 5, le score le plus bas{nb}: pas doublé",
         f"Tu as gagné{nb}!",
         f"Ana gagne{nb}!",
@@ -144,8 +144,10 @@ def test_the_viewer_s_own_moves_are_told_in_the_second_person() -> None:
             "Die letzten Karten von Ana wurden aufgedeckt: 3, 4",
             "Ana hat eine 7er-Spalte abgeräumt",
         ],
-        "Du hast die Runde mit 14 beendet, aber Ben hatte 9: 28",
-        "Ana hat die Runde mit 14 beendet, aber du hattest 9: 28",
+        "Du hast die Runde mit 14 beendet, aber Ben hatte 9, also wird dein Ergebnis verdoppelt:"
+        " Aus 14 wird 28",
+        "Ana hat die Runde mit 14 beendet, aber du hattest 9, also wird das Ergebnis von Ana"
+        " verdoppelt: Aus 14 wird 28",
         "Du hast die Runde mit 5 beendet, dem niedrigsten Wert: nicht verdoppelt",
         "Du hast gewonnen!",
         "Ana gewinnt!",
@@ -212,6 +214,102 @@ def test_french_and_german_tell_a_turn_with_the_cards_articles() -> None:
     ]
 
 
+#: A doubled round (Ana ended with 71, Ben had 26) as each viewer reads it: Ana, Ben, a
+#: spectator. Issue 46: the sentence says that the score is doubled, and to what.
+DOUBLED_71 = summary([71, 26], 0)
+SAID_DOUBLED = {
+    "en": [
+        "You ended with 71 but Ben had 26, so your 71 is doubled to 142",
+        "Ana ended with 71 but you had 26, so Ana's 71 is doubled to 142",
+        "Ana ended with 71 but Ben had 26, so Ana's 71 is doubled to 142",
+    ],
+    "es": [
+        "Cerraste con 71 pero Ben tenía 26, así que tu puntuación se dobla: 71 pasa a 142",
+        "Ana cerró con 71 pero tú tenías 26, así que la puntuación de Ana se dobla: 71 pasa a 142",
+        "Ana cerró con 71 pero Ben tenía 26, así que la puntuación de Ana se dobla: 71 pasa a 142",
+    ],
+    "fr": [
+        "Tu as terminé avec 71 mais Ben avait 26, donc ton score est doublé\u00a0: 71 devient 142",
+        "Ana a terminé avec 71 mais tu avais 26, donc le score d'Ana est doublé\u00a0: 71 devient"
+        " 142",
+        "Ana a terminé avec 71 mais Ben avait 26, donc le score d'Ana est doublé\u00a0: 71 devient"
+        " 142",
+    ],
+    "de": [
+        "Du hast die Runde mit 71 beendet, aber Ben hatte 26, also wird dein Ergebnis verdoppelt:"
+        " Aus 71 wird 142",
+        "Ana hat die Runde mit 71 beendet, aber du hattest 26, also wird das Ergebnis von Ana"
+        " verdoppelt: Aus 71 wird 142",
+        "Ana hat die Runde mit 71 beendet, aber Ben hatte 26, also wird das Ergebnis von Ana"
+        " verdoppelt: Aus 71 wird 142",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", SAID_DOUBLED)
+def test_a_doubled_score_is_said_doubled_in_words_in_every_language(language: str) -> None:
+    """The round's end (the live region's message and the panel's line: both are
+    `explainRound`) says why 142: the ender's 71 doubled, not "71 but Ben had 26: 142"."""
+    calls = [["explainRound", DOUBLED_71, SEATS, viewer] for viewer in (0, 1, None)]
+    assert said(language, calls) == SAID_DOUBLED[language]
+
+
+#: A bot's turns as its events come (Ana, seat 0, watches Ben): he draws a 7 and exchanges
+#: it, draws a 12 and discards it to turn up a 3, takes the 4 from the discard pile.
+BEN_TURNS = [
+    {"kind": "drew", "player": 1},
+    {"kind": "exchanged", "player": 1, "card": 7, "position": [1, 2], "cards": [9]},
+    {"kind": "drew", "player": 1},
+    {"kind": "discarded", "player": 1, "card": 12},
+    {"kind": "flipped", "player": 1, "card": 3, "position": [0, 0]},
+    {"kind": "took_discard", "player": 1, "card": 4},
+    {"kind": "exchanged", "player": 1, "card": 4, "position": [2, 3], "cards": [11]},
+    {"kind": "column_cleared", "player": 1, "card": 4},
+]
+SAID_TURNS = {
+    "en": [
+        "Ben drew a 7 and put it at row 2, column 3, discarding the 9",
+        "Ben drew a 12, discarded it and turned up a 3 at row 1, column 1",
+        "Ben took the 4 from the discard pile and put it at row 3, column 4, discarding the 11",
+        "Ben cleared a column of 4s",
+    ],
+    "es": [
+        "Ben robó un 7, lo puso en la fila 2, columna 3 y descartó el 9",
+        "Ben robó un 12, lo descartó y descubrió un 3 en la fila 1, columna 1",
+        "Ben cogió el 4 del descarte, lo puso en la fila 3, columna 4 y descartó el 11",
+        "Ben eliminó una columna de 4",
+    ],
+    "fr": [
+        "Ben a pioché un 7, l'a posé en ligne 2, colonne 3 et a défaussé le 9",
+        "Ben a pioché un 12, l'a défaussé et a retourné un 3 en ligne 1, colonne 1",
+        "Ben a pris le 4 de la défausse, l'a posé en ligne 3, colonne 4 et a défaussé le 11",
+        "Ben a éliminé une colonne de 4",
+    ],
+    "de": [
+        "Ben hat eine 7 gezogen, in Zeile 2, Spalte 3 hingelegt und die 9 abgelegt",
+        "Ben hat eine 12 gezogen, abgelegt und eine 3 in Zeile 1, Spalte 1 aufgedeckt",
+        "Ben hat die 4 vom Ablagestapel genommen, in Zeile 3, Spalte 4 hingelegt und die 11"
+        " abgelegt",
+        "Ben hat eine 4er-Spalte abgeräumt",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", SAID_TURNS)
+def test_another_player_s_whole_turn_is_one_sentence_in_every_language(language: str) -> None:
+    """The live region's words (`whole`): a draw (or take) and its placement in one
+    sentence; the log's (without) keeps a line a step, and your own moves too."""
+    whole = {"whole": True}
+    calls = [
+        ["describeEvents", BEN_TURNS, SEATS, 0, whole],
+        ["describeEvents", BEN_TURNS, SEATS, 0],
+    ]
+    calls.append(["describeEvents", BEN_TURNS, SEATS, 1, whole])
+    merged, stepwise, own = said(language, calls)
+    assert merged == SAID_TURNS[language]
+    assert len(stepwise) == 7 and len(own) == 7  # drew, exchanged, drew, flipped, took, ...
+
+
 def _sentence_keys(language: str) -> set[str]:
     """The keys of one language's table of static/i18n.js, read as text."""
     text = TEXT.with_name("i18n.js").read_text(encoding="utf-8")
@@ -227,8 +325,22 @@ def test_every_sentence_the_client_writes_is_in_every_language() -> None:
         theirs = _sentence_keys(language)
         assert english == theirs, (language, english ^ theirs)
     used: set[str] = set()
-    for module in ("board.js", "front.js", "game.js", "hotseat.js", "main.js", "replay.js"):
-        used |= set(re.findall(r'\bt\("([\w.]+)"', TEXT.with_name(module).read_text("utf-8")))
+    counted: set[str] = set()
+    for module in (
+        "board.js",
+        "front.js",
+        "game.js",
+        "hotseat.js",
+        "main.js",
+        "replay.js",
+        "lobby.js",
+        "text.js",
+    ):
+        code = TEXT.with_name(module).read_text("utf-8")
+        used |= set(re.findall(r'\bt\("([\w.]+)"', code))
+        counted |= set(re.findall(r'\bplural\("([\w.]+)"', code))
+    assert {"pile.draw", "chat.unread", "ev.reshuffled", "front.seats"} <= counted
+    used |= {f"{key}.{form}" for key in counted for form in ("one", "other")}
     board = TEXT.with_name("board.js").read_text(encoding="utf-8")
     tabs = re.search(r"const TABS = \[([^\]]*)\]", board)
     assert tabs, "board.js names its drawer's tabs in TABS"

@@ -230,3 +230,189 @@ def test_the_scorepad_says_what_the_facts_say_and_decides_nothing() -> None:
         "Ana hat die Runde mit 14 beendet, dem niedrigsten Wert: nicht verdoppelt",
         DOUBLED["reason"],  # a kind this page cannot word: the server's English
     ]
+
+
+#: Counted words, in the form each language gives 0, 1, 2 and 5 of them (issue 46): French
+#: puts 0 with 1 ("0 carte"); English, Spanish and German say "0 cards". One sentence of
+#: each kind: the draw pile's label, the chat's unread count, the open games' free seats,
+#: the log's reshuffle; the scorepad's rounds, a grid's cards typed and the points to go.
+COUNTED = {
+    "en": [
+        ["Draw pile: 0 cards", "Draw pile: 1 card", "Draw pile: 2 cards", "Draw pile: 5 cards"],
+        ["0 new messages", "1 new message", "2 new messages", "5 new messages"],
+        ["0 free of 6 seats", "1 free of 6 seats", "2 free of 6 seats", "5 free of 6 seats"],
+        [
+            "The draw pile was empty: 1 card reshuffled",
+            "The draw pile was empty: 5 cards reshuffled",
+        ],
+        ["0 rounds", "1 round", "2 rounds", "5 rounds"],
+        ["0 of 12 cards", "1 of 12 cards", "2 of 12 cards", "5 of 12 cards"],
+        ["Ana: 0 to go", "Ana: 1 to go", "Ana: 2 to go", "Ana: 5 to go"],
+    ],
+    "es": [
+        ["Mazo: 0 cartas", "Mazo: 1 carta", "Mazo: 2 cartas", "Mazo: 5 cartas"],
+        ["0 mensajes nuevos", "1 mensaje nuevo", "2 mensajes nuevos", "5 mensajes nuevos"],
+        [
+            "0 libres de 6 asientos",
+            "1 libre de 6 asientos",
+            "2 libres de 6 asientos",
+            "5 libres de 6 asientos",
+        ],
+        ["El mazo se acabó: se barajó 1 carta", "El mazo se acabó: se barajaron 5 cartas"],
+        ["0 rondas", "1 ronda", "2 rondas", "5 rondas"],
+        ["0 de 12 cartas", "1 de 12 cartas", "2 de 12 cartas", "5 de 12 cartas"],
+        ["Ana: faltan 0", "Ana: falta 1", "Ana: faltan 2", "Ana: faltan 5"],
+    ],
+    "fr": [
+        [
+            "Pioche\u00a0: 0 carte",
+            "Pioche\u00a0: 1 carte",
+            "Pioche\u00a0: 2 cartes",
+            "Pioche\u00a0: 5 cartes",
+        ],
+        ["0 message non lu", "1 message non lu", "2 messages non lus", "5 messages non lus"],
+        [
+            "0 place libre sur 6",
+            "1 place libre sur 6",
+            "2 places libres sur 6",
+            "5 places libres sur 6",
+        ],
+        [
+            "La pioche était vide\u00a0: 1 carte remélangée",
+            "La pioche était vide\u00a0: 5 cartes remélangées",
+        ],
+        ["0 manche", "1 manche", "2 manches", "5 manches"],
+        ["0 carte sur 12", "1 carte sur 12", "2 cartes sur 12", "5 cartes sur 12"],
+        [
+            "Ana\u00a0: encore 0",
+            "Ana\u00a0: encore 1",
+            "Ana\u00a0: encore 2",
+            "Ana\u00a0: encore 5",
+        ],
+    ],
+    "de": [
+        [
+            "Nachziehstapel: 0 Karten",
+            "Nachziehstapel: 1 Karte",
+            "Nachziehstapel: 2 Karten",
+            "Nachziehstapel: 5 Karten",
+        ],
+        ["0 neue Nachrichten", "1 neue Nachricht", "2 neue Nachrichten", "5 neue Nachrichten"],
+        [
+            "0 von 6 Plätzen frei",
+            "1 von 6 Plätzen frei",
+            "2 von 6 Plätzen frei",
+            "5 von 6 Plätzen frei",
+        ],
+        [
+            "Der Nachziehstapel war leer: 1 Karte neu gemischt",
+            "Der Nachziehstapel war leer: 5 Karten neu gemischt",
+        ],
+        ["0 Runden", "1 Runde", "2 Runden", "5 Runden"],
+        ["0 von 12 Karten", "1 von 12 Karten", "2 von 12 Karten", "5 von 12 Karten"],
+        ["Ana: noch 0", "Ana: noch 1", "Ana: noch 2", "Ana: noch 5"],
+    ],
+}
+GAME_COUNTS = (
+    "[[0, 1, 2, 5].map((n) => mod.plural('pile.draw', n)),"
+    " [0, 1, 2, 5].map((n) => mod.plural('chat.unread', n)),"
+    " [0, 1, 2, 5].map((n) => mod.plural('front.seats', n, { free: n, n: 6 })),"
+    " [1, 5].map((n) => mod.plural('ev.reshuffled', n))]"
+)
+PAD_COUNTS = (
+    "[[0, 1, 2, 5].map((n) => mod.stn('pad.rounds', n)),"
+    " [0, 1, 2, 5].map((n) => mod.stn('pad.progress', n, { written: n, size: 12 })),"
+    " [0, 1, 2, 5].map((n) => mod.stn('pad.toGo', n, { name: 'Ana' }))]"
+)
+
+
+@pytest.mark.parametrize("language", COUNTED)
+def test_counted_words_take_their_language_s_plural_form(language: str) -> None:
+    said = node(I18N, GAME_COUNTS, saved=language) + node(SCOREPAD, PAD_COUNTS, saved=language)
+    assert said == COUNTED[language]
+
+
+def test_every_counted_word_has_its_forms_and_the_form_follows_cldr(
+    strings: dict[str, dict[str, str]],
+) -> None:
+    """A counted word's sentence is "<key>.one" and "<key>.other" in every table (the
+    CLDR categories of the four languages for whole numbers; "many", a million in French
+    and Spanish, falls back to "other"), and no sentence says one/many itself any more."""
+    counted = {key.rsplit(".", 1)[0] for key in strings["en"] if key.endswith((".one", ".other"))}
+    assert len(counted) >= 5
+    for language, table in strings.items():
+        for key in counted:
+            assert {f"{key}.one", f"{key}.other"} <= set(table), (language, key)
+        assert not [k for k in table if re.search(r"(One|Many)$", k)], language
+    rules = "[0, 1, 2, 5, 1000000].map((n) => mod.pluralCategory(n, input))"
+    categories = {code: run_js(I18N, rules, code) for code in LANGUAGES}
+    assert categories == {
+        "en": ["other", "one", "other", "other", "other"],
+        "es": ["other", "one", "other", "other", "many"],
+        "fr": ["one", "one", "other", "other", "many"],
+        "de": ["other", "one", "other", "other", "other"],
+    }
+
+
+#: Controls named (aria-label) otherwise than by their visible words: the visible words'
+#: key and the name's key.
+LABELLED = {
+    "lobby.drop": "lobby.dropWho",
+    "lobby.free": "lobby.freeWho",
+    "host.remove": "host.removeWho",
+}
+
+
+def test_an_accessible_name_begins_with_the_visible_words_in_every_language() -> None:
+    """WCAG 2.5.3 (axe's label-content-name-mismatch): a speech user says what they see.
+    German's "Platz entfernen" was named "Den Platz von Ben vom Tisch entfernen"."""
+    tables = node(I18N, "mod.STRINGS")
+    for language, table in tables.items():
+        for shown, named in LABELLED.items():
+            assert table[named].lower().startswith(table[shown].lower()), (language, named)
+        assert table["room.home"].startswith("Skyjo"), language  # the logo link's name
+
+
+def test_the_page_words_the_server_s_names_in_its_language() -> None:
+    """A bot's name the server gave from its level, and a room's default title, in the
+    page's language; a name or a title someone chose stays as it is."""
+    seats = [
+        {"name": "Ana", "bot": None, "human": True, "host": True},
+        {"name": "Greedy bot", "bot": "greedy"},
+        {"name": "Greedy bot 2", "bot": "greedy"},
+        {"name": "Search bot", "bot": "search"},
+        {"name": "Greedy bot two", "bot": "greedy"},  # not a name the server gives: kept
+    ]
+    calls = (
+        "[input.seats.map(mod.seatName),"
+        ' mod.roomTitle({title: "Ana\'s table", default_title: true}, input.seats),'
+        " mod.roomTitle({title: 'Bots', default_title: true}, []),"
+        " mod.roomTitle({title: 'Friday', default_title: false}, input.seats)]"
+    )
+    said = {code: run_js(I18N, calls, {"seats": seats}, saved=code) for code in LANGUAGES}
+    assert said == {
+        "en": [
+            ["Ana", "Greedy bot", "Greedy bot 2", "Search bot", "Greedy bot two"],
+            "Ana's table",
+            "Bots",
+            "Friday",
+        ],
+        "es": [
+            ["Ana", "Bot codicioso", "Bot codicioso 2", "Bot búsqueda", "Greedy bot two"],
+            "La mesa de Ana",
+            "Mesa de bots",
+            "Friday",
+        ],
+        "fr": [
+            ["Ana", "Bot glouton", "Bot glouton 2", "Bot recherche", "Greedy bot two"],
+            "Chez Ana",
+            "Table des bots",
+            "Friday",
+        ],
+        "de": [
+            ["Ana", "Bot Gierig", "Bot Gierig 2", "Bot Suche", "Greedy bot two"],
+            "Bei Ana",
+            "Bot-Tisch",
+            "Friday",
+        ],
+    }

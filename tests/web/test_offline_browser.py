@@ -13,10 +13,11 @@ from typing import Any
 
 import httpx2
 import pytest
-from browsing import PHONE, SCREENS
+from browsing import PHONE, SCREENS, click_and_wait, start_against_bots, step_number
 from liveserver import Server
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
+from test_browser_a11y import violations
 
 #: The scorepad token of "this browser" (as the page keeps the one the server issued).
 BROWSER = "the-browser-of-the-offline-tests-0000"
@@ -254,4 +255,125 @@ def test_a_sheet_changed_elsewhere_meanwhile_loses_nothing_typed_offline(
         {"Ana": "12", "Ben": "20"},
     ]
     problems[:] = [p for p in problems if "status of 409" not in p]
+    context.close()
+
+
+# --- a game and its connection (issue 46) ----------------------------------------------------
+
+BANNER = "[data-key=net-banner]"
+FOCUSED = "() => document.activeElement?.dataset?.key ?? null"
+
+
+def my_draw(page: Page, base: str) -> None:
+    """A game against a bot from the front page, my two cards turned up: the draw is mine."""
+    start_against_bots(page, base, 1, target=400)
+    for _ in range(2):
+        page.wait_for_selector(".mine button.card.playable")
+        click_and_wait(page, ".mine button.card.playable")
+    page.wait_for_selector("[data-key=pile-draw].playable")
+
+
+def moves_held(page: Page) -> None:
+    """The moves wait: marked unavailable; a click on one is not sent, and says why, on the
+    board and through the live region, the focus kept on it."""
+    expect(page.locator(".prompt")).to_have_text("Your turn, once the connection is back")
+    for move in ("pile-draw", "choice-draw", "choice-take"):
+        expect(page.locator(f"[data-key={move}]")).to_have_attribute("aria-disabled", "true")
+    number = step_number(page)
+    page.focus("[data-key=pile-draw]")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-key=net-refused]")).to_have_text(
+        "Not sent: there is no connection. Play it again once the connection is back."
+    )
+    expect(page.locator("#announce")).to_contain_text("Not sent: there is no connection")
+    assert page.evaluate(FOCUSED) == "pile-draw"
+    page.evaluate("document.getElementById('announce').textContent = ''")
+    page.click("[data-key=choice-draw]", force=True)  # the mouse too (Playwright waits for no
+    expect(page.locator("#announce")).to_contain_text("Not sent")  # aria-disabled control)
+    assert step_number(page) == number and page.locator(".held .card").count() == 0
+
+
+def back_and_playing(page: Page) -> None:
+    """The connection back: said, the moves playable again (a draw is played), and the
+    banner gone after a few seconds."""
+    expect(page.locator(BANNER)).to_have_text("Connected again.")
+    expect(page.locator(BANNER)).to_have_attribute("data-state", "back")
+    expect(page.locator("#announce")).to_contain_text("Connected again.")
+    expect(page.locator("[data-key=net-refused]")).to_have_count(0)
+    assert page.locator("[aria-disabled=true]").count() == 0
+    click_and_wait(page, "[data-key=choice-draw]")
+    expect(page.locator(".held .card")).to_have_count(1)
+    expect(page.locator(BANNER)).to_have_count(0, timeout=10_000)
+
+
+def test_a_game_shows_a_lost_network_holds_the_moves_and_plays_once_it_is_back(
+    browser: Browser, server: Server, problems: list[str], artifacts: Path
+) -> None:
+    for name, viewport in (("phone", SCREENS["phone"]), ("desktop", SCREENS["desktop"])):
+        page = open_page(browser, viewport, problems)
+        my_draw(page, server.base)
+        assert page.locator(BANNER).count() == 0
+        go_offline(page.context)
+        expect(page.locator(BANNER)).to_have_text(
+            "You are offline: moves wait until the connection is back."
+            " The game reconnects by itself."
+        )
+        expect(page.locator(BANNER)).to_have_attribute("data-state", "offline")
+        expect(page.locator("#announce")).to_contain_text("You are offline: moves wait")
+        moves_held(page)
+        assert violations(page) == []  # axe: the banner, the held moves (WCAG 2.1 AA)
+        page.screenshot(path=artifacts / f"offline-game-{name}.png")
+        go_online(page.context)
+        back_and_playing(page)
+        page.context.close()
+
+
+def test_a_game_whose_server_stops_says_so_and_goes_on_when_it_is_back(
+    browser: Browser, problems: list[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'skyjo.db'}"
+    live = Server(url)
+    page = open_page(browser, SCREENS["desktop"], problems)
+    my_draw(page, live.base)
+    live.kill()
+    expect(page.locator(BANNER)).to_have_text(
+        "Connection lost: reconnecting… Moves wait until it is back."
+    )
+    expect(page.locator(BANNER)).to_have_attribute("data-state", "reconnecting")
+    moves_held(page)
+    live = Server(url, port=live.port)  # the same address: the page finds it again
+    try:
+        back_and_playing(page)
+    finally:
+        live.kill()
+    problems[:] = [p for p in problems if "WebSocket" not in p]  # the refused reconnections
+    page.context.close()
+
+
+def test_a_game_opened_offline_says_it_needs_the_connection_and_opens_when_it_is_back(
+    browser: Browser, server: Server, problems: list[str], artifacts: Path
+) -> None:
+    """A room this browser holds a seat of, opened with no connection (its first visit: the
+    app's files come from the worker): not "Connecting…" for ever, but that a game needs
+    the connection, with the scorepad, which works offline; the game once it is back."""
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"bot": "greedy"}]})
+    page = open_page(browser, SCREENS["phone"], problems)
+    context = visit(page, server.base)
+    seat = {"token": room["token"], "seat": 0}
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+        [f"skyjo:seat:{room['code']}", seat],
+    )
+    go_offline(context)
+    page.goto(f"{server.base}/r/{room['code']}")
+    notice = page.locator("[data-key=offline-page]")
+    expect(notice).to_contain_text("You are offline, and a game needs the connection")
+    expect(notice).to_contain_text(room["code"])
+    expect(notice).to_contain_text("The scorepad works offline.")
+    expect(page.locator("[data-key=offline-scorepad]")).to_have_attribute("href", "/scorepad")
+    assert "Connecting" not in page.inner_text("#main")
+    page.screenshot(path=artifacts / "offline-room-first-visit-phone.png")
+    go_online(context)
+    page.wait_for_selector(".mine .grid.large")
+    expect(page.locator(BANNER)).to_have_text("Connected again.")
     context.close()

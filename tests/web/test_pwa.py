@@ -54,6 +54,34 @@ def test_the_manifest_names_the_app_its_colours_start_and_icons(client: TestClie
     assert [i for i in manifest["icons"] if i.get("purpose") == "maskable"]
 
 
+#: Each language's manifest: its address, and words of its description and shortcut.
+MANIFESTS = {
+    "en": ("/manifest.webmanifest", "The card game Skyjo", "Scorepad"),
+    "es": ("/manifest.es.webmanifest", "El juego de cartas Skyjo", "Hoja de puntos"),
+    "fr": ("/manifest.fr.webmanifest", "Le jeu de cartes Skyjo", "Feuille de score"),
+    "de": ("/manifest.de.webmanifest", "Das Kartenspiel Skyjo", "Punkteblock"),
+}
+
+
+def test_each_language_has_its_manifest_with_the_same_app_in_its_words(
+    client: TestClient,
+) -> None:
+    """Issue 46: the name is the game's ("Skyjo") everywhere, the description and the
+    scorepad's shortcut in the page's language; one app (`id`) whatever the language."""
+    english = client.get("/manifest.webmanifest").json()
+    for language, (path, description, scorepad) in MANIFESTS.items():
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["content-type"].split(";")[0] == "application/manifest+json"
+        manifest = response.json()
+        assert manifest["lang"] == language and manifest["name"] == "Skyjo"
+        assert manifest["description"].startswith(description), manifest["description"]
+        assert manifest["shortcuts"] == [{"name": scorepad, "url": "/scorepad"}]
+        same = ("id", "start_url", "scope", "icons", "theme_color", "background_color")
+        assert {k: manifest[k] for k in same} == {k: english[k] for k in same}
+    assert client.get("/manifest.it.webmanifest").status_code == 404
+
+
 def test_the_favicon_is_an_ico_of_16_and_32_pixels(client: TestClient) -> None:
     response = client.get("/favicon.ico")
     assert response.status_code == 200
@@ -99,6 +127,9 @@ def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client: Test
     }
     assert set(build["files"]) == (every - {"/static/sw.js"}) | {
         "/manifest.webmanifest",
+        "/manifest.es.webmanifest",
+        "/manifest.fr.webmanifest",
+        "/manifest.de.webmanifest",
         "/favicon.ico",
     }
     for name in ("main.js", "game.js", "scorepad.js", "replay.js", "offline.js", "style.css"):

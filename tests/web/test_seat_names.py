@@ -123,6 +123,23 @@ def test_a_free_seat_is_seat_n_and_a_nameless_newcomer_player_n(client: TestClie
     assert client.get(f"/api/rooms/{code}").json()["title"] == "Player 1's table"
 
 
+def test_a_room_says_when_its_title_is_the_server_s_default(client: TestClient) -> None:
+    """Issue 46: "Ana's table" is the server's English; `default_title` tells a page to
+    word it in its own language ("Chez Ana"), a title someone chose is shown as chosen."""
+    ana = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}])
+    chosen = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}], title="Friday")
+    bots = create_room(client, [{"bot": "greedy"}, {"bot": "basic"}], host_seat=None)
+    infos = [client.get(f"/api/rooms/{room['code']}").json() for room in (ana, chosen, bots)]
+    assert [(i["title"], i["default_title"]) for i in infos] == [
+        ("Ana's table", True),
+        ("Friday", False),
+        ("Bots", True),
+    ]
+    conn = Conn(client, ana["code"])
+    state = conn.hello(ana["token"])
+    assert state["room"]["default_title"] is True and state["room"]["title"] == "Ana's table"
+
+
 def test_bots_are_named_from_their_level_and_take_no_name(client: TestClient) -> None:
     host = create_room(
         client,

@@ -1,6 +1,7 @@
 """The web app installed and offline: its manifest, its favicon, its service worker.
 
-    GET /manifest.webmanifest   the web app manifest (name, icons, colours, start_url)
+    GET /manifest.webmanifest   the web app manifest (name, icons, colours, start_url), English
+    GET /manifest.LANG.webmanifest   the same in Spanish, French and German (es, fr, de)
     GET /favicon.ico            static/icons/favicon.ico (16, 32 and 48 px)
     GET /sw.js                  the service worker (static/sw.js), with its build
 
@@ -11,6 +12,11 @@ and favicon, `shells` the three pages' addresses, and `version` a hash of every 
 of static/ (sw.js's own text too). Any change to a file changes the version, which
 makes the browser install the new worker: it fills a new cache and drops the old one.
 No one bumps a number by hand. tools/make_icons.py draws the icons.
+
+The app's name, "Skyjo", is the game's in every language; its description and the
+scorepad shortcut's name are in the page's language: each page links its language's
+manifest (static/i18n.js, `setLanguage`), and all of them have the same `id`, so the app
+installed in French is the one installed in English.
 """
 
 from __future__ import annotations
@@ -29,8 +35,29 @@ WORKER = STATIC / "sw.js"
 #: The pages a visit keeps for offline use: the front page (also a room's and a replay's
 #: page: the same file), the scorepad (also a sheet's page) and the replay viewer.
 SHELLS = ["/", "/scorepad", "/replay"]
+#: The manifest's words in each language of the pages (as static/i18n.js and
+#: static/scorepad-i18n.js write them): its description, the scorepad's name.
+WORDS = {
+    "en": ("The card game Skyjo: against bots, with friends, and a scorepad.", "Scorepad"),
+    "es": (
+        "El juego de cartas Skyjo: contra bots, con amigos y una hoja de puntos.",
+        "Hoja de puntos",
+    ),
+    "fr": (
+        "Le jeu de cartes Skyjo\u00a0: contre des bots, entre amis, et une feuille de score.",
+        "Feuille de score",
+    ),
+    "de": ("Das Kartenspiel Skyjo: gegen Bots, mit Freunden, und ein Punkteblock.", "Punkteblock"),
+}
+
+
+def manifest_path(language: str) -> str:
+    """Where the manifest in `language` is served: English's at the usual address."""
+    return "/manifest.webmanifest" if language == "en" else f"/manifest.{language}.webmanifest"
+
+
 #: The files outside static/ that the pages load.
-ROOT_FILES = ["/manifest.webmanifest", "/favicon.ico"]
+ROOT_FILES = [*(manifest_path(language) for language in WORDS), "/favicon.ico"]
 THEME = "#1f5f4f"  # the top bar's felt (style.css)
 BACKGROUND = "#f4f1ea"  # the page's background (style.css)
 
@@ -59,6 +86,18 @@ MANIFEST: dict[str, Any] = {
 }
 
 
+def manifest_in(language: str) -> dict[str, Any]:
+    """The manifest in `language` (a key of WORDS): its `lang`, description and shortcut."""
+    description, scorepad = WORDS[language]
+    return {
+        **MANIFEST,
+        "lang": language,
+        "dir": "ltr",
+        "description": description,
+        "shortcuts": [{"name": scorepad, "url": "/scorepad"}],
+    }
+
+
 def static_files() -> list[Path]:
     """Every file of static/ but the worker itself, in a stable order."""
     return sorted(p for p in STATIC.rglob("*") if p.is_file() and p != WORKER)
@@ -85,13 +124,18 @@ def worker_text() -> str:
 def pwa_router() -> APIRouter:
     router = APIRouter()
 
-    @router.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> JSONResponse:
-        return JSONResponse(
-            MANIFEST,
-            media_type="application/manifest+json",
-            headers={"Cache-Control": "no-cache"},
-        )
+    def serve(language: str) -> None:
+        async def manifest() -> JSONResponse:
+            return JSONResponse(
+                manifest_in(language),
+                media_type="application/manifest+json",
+                headers={"Cache-Control": "no-cache"},
+            )
+
+        router.add_api_route(manifest_path(language), manifest, include_in_schema=False)
+
+    for language in WORDS:
+        serve(language)
 
     @router.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

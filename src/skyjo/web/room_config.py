@@ -155,6 +155,13 @@ def _refusal(error: Error) -> ProtocolError:
     raise TypeError(f"no refusal for {error}")  # a bug: every field of a request is above
 
 
+def default_title(host: str | None) -> str:
+    """The title of a room asked for without one: "NAME's table" for its host's seat's
+    NAME, "Bots" without a host's seat. Pages show it in their own language (a room's
+    `default_title` says it is this one)."""
+    return f"{host}'s table" if host is not None else "Bots"
+
+
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
     """A room asked for, checked: its seats, rules, title and whether it is listed."""
@@ -182,8 +189,8 @@ class RoomConfig:
         turn_seconds = _turn_seconds(request.turn_seconds)
         host_seat = _host_seat(request.host_seat, [bot is None for _, bot in given])
         seats = _named(given, {host_seat, *hot_seats})
-        default_title = f"{seats[host_seat].name}'s table" if host_seat is not None else "Bots"
-        title = _text(request.title or default_title, "the title", MAX_TITLE)
+        host_name = seats[host_seat].name if host_seat is not None else None
+        title = _text(request.title or default_title(host_name), "the title", MAX_TITLE)
         if host_seat in hot_seats:
             raise Invalid(
                 ProtocolError(

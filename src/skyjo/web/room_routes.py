@@ -96,6 +96,10 @@ class RoomInfo(BaseModel):
     model_config = ANSWER
     code: str
     title: str
+    default_title: bool = Field(
+        description="the title is the server's default (\"NAME's table\" for the host's"
+        ' seat, else "Bots"): a page may word it in its own language'
+    )
     listed: bool
     rules: RulesSettings
     seats: list[SeatInfo]

@@ -58,6 +58,7 @@ from skyjo.web.protocol import (
     refusal,
     refused,
 )
+from skyjo.web.room_config import default_title
 from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
 from skyjo.web.settings import LADDER, Settings
 from skyjo.web.storage import RoomRecord
@@ -319,9 +320,13 @@ class Room:
 
     def info(self) -> dict[str, Any]:
         """The room as anyone may see it (the front page's list, a join page)."""
+        host = self._tokens.get(self._host)
         return {
             "code": self.code,
             "title": self.title,
+            # the server's own default title ("Ana's table"): a page words it in its language
+            "default_title": self.title
+            == default_title(None if host is None else self.match.seats[host].name),
             "listed": self.listed,
             "rules": self.match.rules.to_dict(),
             "seats": self.seats(),

@@ -5,9 +5,10 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, seatLabel, t } from "./i18n.js";
+import { LANGUAGES, joinNames, language, namedByLevel, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
+import { BACK_MS } from "./offline.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -19,11 +20,14 @@ const LOG_LINES = 40;
 export function renderBoard(root, game, ui) {
   const state = game.state;
   if (!state) {
-    replace(root, h("p", { class: "notice" }, t("room.connecting")));
+    // never "Connecting…" for ever: once a first try failed, the page says a game needs the connection
+    replace(root, game.status === "connecting" ? h("p", { class: "notice" }, t("room.connecting"))
+      : connectionNeeded(game.code, game.status === "offline"));
     return;
   }
   const view = viewOf(game, ui);
   const kept = scrolls(root);
+  const had = root.contains(document.activeElement) ? document.activeElement.dataset?.key ?? "" : undefined;
   const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
   const apart = view.you !== null && !end; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
@@ -47,11 +51,12 @@ export function renderBoard(root, game, ui) {
     side(game, view)),
   );
   restore(root, kept, ui);
+  if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
     ui.focus = null;
   } else {
-    guideFocus(root, view);
+    guideFocus(root, view, had);
   }
   tell(game, view);
 }
@@ -75,16 +80,27 @@ function focusTarget(view) {
 
 /** Move the focus to the next sensible control when the move that had it took it away
  * (the focus fell to the page) or, with the focus on the table, when the target changed;
- * never out of the chat, a drawer or any other control the reader is on. */
-function guideFocus(root, view) {
+ * never out of the chat, a drawer or any other control the reader is on. With no next
+ * control (others play now), the focus never falls to the page: it stays on the element
+ * it was on (`had`, its data-key), the card you played, which the redraw made a picture
+ * (focusable by script: tabindex -1), else on the table itself. */
+function guideFocus(root, view, had) {
   const target = focusTarget(view);
   root.dataset.focus = target || "";
   const changed = target !== view.ui.focusTarget;
   view.ui.focusTarget = target;
-  if (!target || view.ui.drawer) return;
+  if (view.ui.drawer) return;
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected;
-  if (lost || (changed && active.closest(".table"))) root.querySelector(`[data-key="${target}"]`)?.focus();
+  if (target && (lost || (changed && active.closest(".table")))) {
+    root.querySelector(`[data-key="${target}"]`)?.focus();
+    return;
+  }
+  if (!lost || had === undefined) return;
+  const stay = (had && root.querySelector(`[data-key="${CSS.escape(had)}"]`)) || root.querySelector(".table");
+  if (!stay) return;
+  if (!stay.matches("button, input, select, textarea, a[href], [tabindex]")) stay.setAttribute("tabindex", "-1");
+  stay.focus();
 }
 
 /** Tell a screen reader what changed, through the page's one live region: what the others
@@ -95,8 +111,13 @@ function tell(game, view) {
   const said = [];
   if (game.error && game.error !== ui.toldError) said.push(t("error", { message: refusalText(game.error, view.seats, view.you) }));
   ui.toldError = game.error;
-  if (game.status !== ui.toldStatus && game.status === "reconnecting") said.push(t("room.reconnecting"));
+  if (game.status !== ui.toldStatus && !ui.replay) {
+    if (view.down) said.push(connectionWords(game));
+    else if (ui.toldStatus !== undefined && game.backAt) said.push(t("net.back"));
+  }
   ui.toldStatus = game.status;
+  if (ui.refused && ui.refused !== ui.toldRefused) said.push(t("net.refused"));
+  ui.toldRefused = ui.refused;
   if (state.number !== ui.told) {
     const first = ui.told === undefined;
     ui.told = state.number;
@@ -109,13 +130,19 @@ function tell(game, view) {
 }
 
 /** The lines of one step: the others' events (the round's and the game's end told in
- * full instead), then the round's explanation, the winners, or your prompt. */
+ * full instead), then the round's explanation, the winners, or your prompt. Another
+ * player's turn is told once it is over, in one message: the events of a player who
+ * still has the move (a card drawn and not placed yet, the first of the two opening
+ * reveals) wait in `ui.turnSoFar` for the rest of the turn. A replay tells each step. */
 function news(game, view, first) {
-  const { state, seats, you, obs } = view;
+  const { state, seats, you, obs, ui } = view;
   const ends = new Set(["round_ended", "game_over"]);
-  const others = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
+  const fresh = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
     && (event.player !== you || event.kind === "timed_out"));
-  const lines = describeEvents(others, seats, you);
+  const others = [...(first ? [] : ui.turnSoFar || []), ...fresh];
+  const held = ui.replay ? 0 : unfinished(others, obs);
+  ui.turnSoFar = others.slice(others.length - held);
+  const lines = describeEvents(others.slice(0, others.length - held), seats, you, { whole: true });
   const summary = state.rounds.at(-1);
   const over = obs.phase === "game_over" && state.over;
   if ((over || obs.phase === "round_over") && summary) {
@@ -126,6 +153,16 @@ function news(game, view, first) {
   return lines;
 }
 
+/** The events of a turn still being played, the player to move's last ones (how many, at
+ * the end of `events`): once the turn passes, or the round ends, none. */
+function unfinished(events, obs) {
+  if (["round_over", "game_over"].includes(obs.phase)) return 0;
+  const playing = new Set(["revealed", "drew", "took_discard"]);
+  let k = events.length;
+  while (k > 0 && events[k - 1].player === obs.current_player && playing.has(events[k - 1].kind)) k--;
+  return events.length - k;
+}
+
 /** What the board needs, computed once per render. */
 function viewOf(game, ui) {
   const state = game.state;
@@ -134,13 +171,49 @@ function viewOf(game, ui) {
   const mine = you !== null && state.seats[you] && !state.seats[you].bot;
   const legal = new Set(mine ? obs.legal_actions : []);
   if (!(obs.held !== null && obs.source === "deck" && legal.size)) ui.flip = false;
-  return { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats,
-    act: (a) => play(game, ui, a), motion: motionMap(game.motions) };
+  const down = !ui.replay && game.status !== "open";
+  if (!down) ui.refused = null;
+  const view = { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats, down,
+    motion: motionMap(game.motions) };
+  view.act = (a) => held(view) || play(game, ui, a);
+  return view;
 }
 
 function play(game, ui, action) {
   ui.flip = false;
   game.move(action);
+}
+
+/** While the connection is down a move is not sent: a click on it (or its key) says so,
+ * on the board and through the live region, and returns true. */
+function held(view) {
+  if (!view.down) return false;
+  view.ui.refused = (view.ui.refused ?? 0) + 1; // each click is told
+  view.game.onChange();
+  return true;
+}
+
+/** The controls of moves while the connection is down: still focusable and clickable
+ * (a click says why nothing happens: `held`), but marked unavailable and dimmed. */
+function holdMoves(root) {
+  for (const control of root.querySelectorAll(".table button.playable, .table .choice, [data-key=again]")) {
+    control.setAttribute("aria-disabled", "true");
+  }
+}
+
+/** The words of a connection that is down: the browser is offline, or the server is gone. */
+function connectionWords(game) {
+  return t(game.status === "offline" ? "net.offline" : "net.lost");
+}
+
+/** The room `code`'s page before its first state, when it could not connect: a game needs
+ * the connection (offline, or the server does not answer), it opens by itself once it
+ * can; the scorepad works offline. main.js shows it too, for a room it could not look up. */
+export function connectionNeeded(code, offline) {
+  return h("section", { class: "panel offline-page", "data-key": "offline-page" },
+    h("p", {}, t(offline ? "offline.room" : "net.unreachable", { code })),
+    h("p", {}, h("a", { href: "/scorepad", "data-key": "offline-scorepad" }, t("offline.scorepad"))),
+    h("p", {}, h("a", { href: "/" }, t("room.back"))));
 }
 
 /** The scroll positions of the board's scrolling parts, kept across a redraw. */
@@ -171,11 +244,10 @@ function header(game, view) {
   return h("header", { class: "room-head" },
     h("a", { href: "/", class: "logo", onclick: home, "aria-label": t("room.home") }, "Skyjo"),
     h("div", { class: "room-title" },
-      h("h1", {}, room.title, view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
+      h("h1", {}, roomTitle(room, view.seats), view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
       h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
         h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
     tabs(game, view),
-    game.status === "reconnecting" ? h("p", { class: "notice reconnecting" }, t("room.reconnecting")) : null,
     view.ui.replay ? view.ui.replay() : null);
 }
 
@@ -188,7 +260,7 @@ function tabs(game, view) {
       type: "button", class: "tab", "data-key": `tab-${tab}`, "aria-controls": "side",
       "aria-expanded": String(open === tab),
       onclick: () => (open === tab ? closeDrawer(view) : openDrawer(view, tab)),
-    }, t(`tab.${tab}`), tab === "chat" && unread ? h("span", { class: "unread", "aria-label": t("chat.unread", { n: unread }) },
+    }, t(`tab.${tab}`), tab === "chat" && unread ? h("span", { class: "unread", "aria-label": plural("chat.unread", unread) },
       String(unread)) : null)));
 }
 
@@ -222,10 +294,22 @@ function unreadChat(game, view) {
 
 function status(game, view) {
   return h("div", { class: "status" },
+    connection(game, view),
     h("p", { class: "prompt" }, prompt(view)),
+    view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, t("net.refused")) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
+}
+
+/** The connection's state on the table, above the prompt: down (offline, or lost and
+ * reconnecting), then back for BACK_MS; nothing while it is up. */
+function connection(game, view) {
+  if (view.ui.replay) return null;
+  const back = !view.down && game.backAt !== null && game.backAt !== undefined && performance.now() - game.backAt < BACK_MS;
+  if (!view.down && !back) return null;
+  return h("p", { class: "net-banner", "data-key": "net-banner", "data-state": view.down ? game.status : "back" },
+    view.down ? connectionWords(game) : t("net.back"));
 }
 
 /** The line that says whose turn it is and what to do. */
@@ -242,6 +326,7 @@ function prompt(view) {
     return names.length ? t("round.waiting", { names: joinNames(names) }) : t("turn.roundOver");
   }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
+  if (view.down) return t("net.yourTurn");
   if (obs.phase === "reveal") return t("colon", { before: t("turn.yours"), after: t("turn.reveal") });
   if (obs.held === null) return t("colon", { before: t("turn.yours"), after: t("turn.takeOrDraw") });
   if (view.ui.flip) return t("turn.flip");
@@ -276,8 +361,8 @@ function seatPanel(view, seat, size) {
   const info = seats[seat];
   const turn = obs.current_player === seat && !["round_over", "game_over"].includes(obs.phase);
   const shown = obs.grids[seat].flat().filter((c) => typeof c === "number").reduce((a, b) => a + b, 0);
-  const badges = [
-    info.bot ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
+  const badges = [ // a bot's level, unless its name says it ("Greedy bot", "Bot glouton 2")
+    info.bot && !namedByLevel(info) ? t("seat.bot", { level: t(`levelShort.${info.bot}`) }) : null,
     info.human && info.claimed && !info.connected ? t("seat.away") : null,
   ].filter(Boolean);
   const name = seatLabel(info, seat); // "Seat 3, free" while nobody has taken it
@@ -292,7 +377,7 @@ function seatPanel(view, seat, size) {
 
 function grid(view, seat, size) {
   const cells = view.obs.grids[seat];
-  const owner = seat === view.you ? t("card.you") : t("card.of", { name: view.seats[seat].name });
+  const owner = seat === view.you ? t("card.you") : t("card.of", { name: seatName(view.seats[seat]) });
   const buttons = [];
   cells.forEach((row, r) => row.forEach((value, c) => {
     const k = r * 4 + c;
@@ -345,7 +430,7 @@ function band(value) {
 function centre(view) {
   const { obs, legal, seats, you } = view;
   const top = obs.discard_pile.length ? obs.discard_pile[obs.discard_pile.length - 1] : null;
-  const drawLabel = t("pile.draw", { n: obs.draw_pile_size });
+  const drawLabel = plural("pile.draw", obs.draw_pile_size);
   const discardLabel = top === null ? t("pile.empty") : t("pile.discard", { card: top });
   const holder = nameOf(seats, obs.current_player, you);
   const holding = obs.source !== null;
@@ -373,8 +458,8 @@ function choices(view, top) {
   const canFlip = [...legal].some((a) => a >= FLIP && a < NEXT_ROUND);
   if (canFlip && obs.held !== null) {
     buttons.push(ui.flip
-      ? button(t("act.cancel"), () => { ui.flip = false; view.game.onChange(); }, "flip")
-      : button(t("act.discard"), () => { ui.flip = true; view.game.onChange(); }, "flip"));
+      ? button(t("act.cancel"), () => { if (!held(view)) { ui.flip = false; view.game.onChange(); } }, "flip")
+      : button(t("act.discard"), () => { if (!held(view)) { ui.flip = true; view.game.onChange(); } }, "flip"));
   }
   return buttons.length ? h("div", { class: "choices" }, buttons) : null;
 }
@@ -405,7 +490,7 @@ function readiness(view) {
   const names = awaited(view);
   const mineToSay = view.seated && !isReady(view, view.you);
   return h("div", { class: "ready-row" },
-    mineToSay ? button(t("act.next"), () => { view.game.ready(); }, "next") : null,
+    mineToSay ? button(t("act.next"), () => { if (!held(view)) view.game.ready(); }, "next") : null,
     names.length ? h("p", { class: "waiting", "data-key": "waiting" }, t("round.waiting", { names: joinNames(names) })) : null);
 }
 
@@ -490,7 +575,7 @@ function nextGame(view) {
     ];
   }
   if (view.game.hosting) {
-    return h("button", { type: "button", class: "start", "data-key": "again", onclick: () => view.ui.again?.() }, t("game.again"));
+    return h("button", { type: "button", class: "start", "data-key": "again", onclick: () => held(view) || view.ui.again?.() }, t("game.again"));
   }
   const host = view.seats.find((seat) => seat.host);
   return view.you !== null && host ? h("p", { class: "rematch-wait", "data-key": "rematch-wait" }, t("rematch.wait", { name: host.name })) : null;
@@ -521,7 +606,7 @@ function roomPanel(view) {
     menu.dispatchEvent(new Event("change"));
   } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   return h("section", { class: "panel room-info", "data-tab": "room", "aria-labelledby": "room-info-title" },
-    h("h2", { id: "room-info-title" }, room.title),
+    h("h2", { id: "room-info-title" }, roomTitle(room, view.seats)),
     h("p", { class: "rules" }, room.code ? [t("room.code", { code: room.code }), " · "] : null, rules,
       " · ", t("room.round", { n: view.obs.round + 1 })),
     live ? h("p", { class: "links" },

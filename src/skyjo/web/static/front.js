@@ -2,7 +2,7 @@
 import { createRoom, listRooms } from "./api.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { seatLabel, t } from "./i18n.js";
+import { plural, roomTitle, seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 
 // The levels, the defaults, the bounds and the limits are the server's (facts.js).
@@ -90,7 +90,7 @@ function more(draw) {
     h("label", {}, t("front.timer"), " ", h("select", { "data-key": "timer",
       onchange: (e) => { choice.timer = Number(e.target.value); } },
       [0, 15, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer },
-        n ? t("front.seconds", { n }) : t("front.noTimer"))))),
+        n ? plural("front.seconds", n) : t("front.noTimer"))))),
     h("label", {}, h("input", { type: "checkbox", checked: choice.listed, "data-key": "listed",
       onchange: (e) => { choice.listed = e.target.checked; } }), " ", t("front.listed")),
     h("label", {}, t("front.title"), " ", h("input", { maxlength: FACTS.max_title, value: choice.title, "data-key": "title",
@@ -107,7 +107,8 @@ function config(name) {
   }
   const request = { seats, rules: { target_score: choice.target, ender_penalty: choice.penalty }, listed: choice.listed };
   if (choice.timer) request.turn_seconds = choice.timer;
-  request.title = choice.title.trim() || t("front.defaultTitle", { name });
+  // no title typed: the server's default, which each page words in its own language
+  if (choice.title.trim()) request.title = choice.title.trim();
   return request;
 }
 
@@ -133,8 +134,8 @@ function openGames(navigate) {
   const list = h("ul", { class: "open" });
   listRooms().then(({ rooms }) => {
     replace(list, rooms.length ? rooms.map((room) => h("li", {},
-      h("span", { class: "title" }, room.title), " ",
-      h("span", { class: "meta" }, t("front.seats", { free: room.free_seats.length, n: room.seats.length })), " ",
+      h("span", { class: "title" }, roomTitle(room)), " ",
+      h("span", { class: "meta" }, plural("front.seats", room.free_seats.length, { free: room.free_seats.length, n: room.seats.length })), " ",
       h("span", { class: "who", "data-key": `open-seats-${room.code}` }, room.seats.map(seatLabel).join(" · ")), " ",
       room.free_seats.length ? h("button", { type: "button", onclick: () => navigate(`/r/${room.code}`) }, t("front.joinButton")) : null,
       h("button", { type: "button", onclick: () => navigate(`/r/${room.code}?watch`) }, t("front.watch"))))

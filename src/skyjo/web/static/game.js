@@ -1,5 +1,6 @@
 // One room's WebSocket: hello, the state, numbered updates (resync on a gap), reconnects.
 import { motionsOf, playing } from "./motion.js";
+import { BACK_MS } from "./offline.js";
 
 const LOG_EVENTS = 80;
 
@@ -16,33 +17,55 @@ export class Game {
     this.motions = []; // the animations of the latest steps (motion.js)
     this.chat = [];
     this.error = null;
+    // "connecting" (the first time), "open" (a state came on this connection), "reconnecting"
+    // (the connection closed: tried again, sooner and sooner apart up to 10 s) or "offline"
+    // (the browser has no network: tried again when it comes back).
     this.status = "connecting";
+    this.backAt = null; // when the connection came back after it was down (performance.now() ms)
     this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
     this.stopped = false;
     this.online = () => this.reconnectNow(); // the connection is back: no need to wait
+    this.offline = () => this.dropped();
     window.addEventListener("online", this.online);
+    window.addEventListener("offline", this.offline);
     this.connect();
   }
 
+  /** A new connection; the events of a connection given up (`dropped`) are ignored. */
   connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    this.socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
-    this.socket.addEventListener("open", () => this.send({ type: "hello", token: this.token }));
-    this.socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    this.socket.addEventListener("close", () => this.closed());
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
+    this.socket = socket;
+    const current = (handle) => (event) => { if (socket === this.socket) handle(event); };
+    socket.addEventListener("open", current(() => this.send({ type: "hello", token: this.token })));
+    socket.addEventListener("message", current((event) => this.receive(JSON.parse(event.data))));
+    socket.addEventListener("close", current(() => this.closed()));
   }
 
   closed() {
     if (this.stopped) return;
-    this.status = "reconnecting";
+    this.socket = null;
+    this.status = navigator.onLine === false ? "offline" : "reconnecting";
     this.onChange();
+    clearTimeout(this.retry);
+    if (this.status === "offline") return; // the "online" event connects again
     const wait = Math.min(10000, 500 * 2 ** this.retries++);
     this.retry = setTimeout(() => this.connect(), wait);
   }
 
+  /** The browser lost its network: the connection is down at once (a socket may notice
+   * only much later), given up, and made again when the network is back. */
+  dropped() {
+    if (this.stopped || !this.socket) return;
+    const socket = this.socket;
+    this.socket = null;
+    socket.close();
+    this.closed();
+  }
+
   reconnectNow() {
-    if (this.stopped || this.socket.readyState !== WebSocket.CLOSED) return;
+    if (this.stopped || (this.socket && this.socket.readyState <= WebSocket.OPEN)) return;
     clearTimeout(this.retry);
     this.connect();
   }
@@ -50,24 +73,30 @@ export class Game {
   stop() {
     this.stopped = true;
     window.removeEventListener("online", this.online);
+    window.removeEventListener("offline", this.offline);
     cancelAnimationFrame(this.frame);
-    this.socket.close();
+    clearTimeout(this.retry);
+    clearTimeout(this.backTimer);
+    this.socket?.close();
   }
 
+  /** Send `message`; false when there is no connection to send it on. */
   send(message) {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   move(action) {
     this.error = null;
-    this.send({ type: "move", action });
+    return this.send({ type: "move", action });
   }
 
   /** At a round's end: this seat has seen the scores (the server deals the next round
    * once every connected human seat is ready). */
   ready() {
     this.error = null;
-    this.send({ type: "ready" });
+    return this.send({ type: "ready" });
   }
 
   say(text) {
@@ -139,6 +168,11 @@ export class Game {
 
   onState(message) {
     this.state = { ready: [], waiting: [], ...message };
+    if (["reconnecting", "offline"].includes(this.status)) {
+      this.backAt = performance.now(); // said for BACK_MS, then drawn away
+      clearTimeout(this.backTimer);
+      this.backTimer = setTimeout(() => this.onChange(), BACK_MS);
+    }
     this.status = "open";
     this.retries = 0;
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);

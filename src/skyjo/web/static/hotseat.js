@@ -3,7 +3,7 @@
 // "pass the device" screen hides everything until the next player says it is them.
 import { h, replace } from "./dom.js";
 import { Game } from "./game.js";
-import { t } from "./i18n.js";
+import { roomTitle, t } from "./i18n.js";
 
 export class HotSeat {
   /** `seats` is [{seat, token}], the host's seat first; `onChange` redraws. */
@@ -27,6 +27,7 @@ export class HotSeat {
   get chat() { return this.game.chat; }
   get error() { return this.game.error; }
   get status() { return this.game.status; }
+  get backAt() { return this.game.backAt; }
   get deadline() { return this.game.deadline; }
 
   /** The newest view any of the device's seats has. */
@@ -93,7 +94,7 @@ export function renderPass(root, hot) {
   const ready = h("button", { type: "button", class: "start", "data-key": "hot-ready", onclick: () => hot.confirm() },
     t("hot.ready", { name }));
   replace(root, h("section", { class: "panel pass", role: "dialog", "aria-modal": "true", "aria-labelledby": "pass-title" },
-    h("p", { class: "pass-room" }, latest.state.room.title),
+    h("p", { class: "pass-room" }, roomTitle(latest.state.room, latest.state.seats)),
     h("h1", { id: "pass-title" }, t("hot.pass", { name })),
     h("p", {}, t("hot.passHelp", { name })),
     ready));

@@ -14,6 +14,8 @@ export const STRINGS = {
     "front.you": "You",
     "front.player": "Player",
     "front.defaultTitle": "{name}'s table",
+    "room.botsTitle": "Bots",
+    "seat.botName": "{level} bot",
     "front.friend": "A friend (joins by code)",
     "front.target": "Game ends at",
     "front.penalty": "Ender's penalty",
@@ -25,7 +27,8 @@ export const STRINGS = {
     "front.watch": "Watch",
     "front.open": "Open games",
     "front.none": "No open game right now.",
-    "front.seats": "{free} free of {n} seats",
+    "front.seats.one": "{free} free of {n} seats",
+    "front.seats.other": "{free} free of {n} seats",
     "level.random": "Random (beginner)",
     "level.greedy": "Greedy (easy)",
     "level.basic": "Basic (easy)",
@@ -56,7 +59,8 @@ export const STRINGS = {
     "tab.room": "Room",
     "side.label": "The room, the scores, the log and the chat",
     "drawer.close": "Close the panel",
-    "chat.unread": "{n} new",
+    "chat.unread.one": "{n} new message",
+    "chat.unread.other": "{n} new messages",
     "room.round": "Round {n}",
     "room.spectating": "You are watching",
     "room.connecting": "Connecting…",
@@ -85,11 +89,12 @@ export const STRINGS = {
     "lobby.free": "Free seat",
     "lobby.freeWho": "Free seat: {name}",
     "lobby.start": "Start the game",
-    "lobby.emptyOne": "Nobody has taken {names} yet.",
-    "lobby.emptyMany": "Nobody has taken {names} yet.",
+    "lobby.nobody.one": "Nobody has taken {names} yet.",
+    "lobby.nobody.other": "Nobody has taken {names} yet.",
     "lobby.botsLevel": "Bots for the empty seats",
     "lobby.startBots": "Start with bots in the empty seats",
-    "lobby.startDrop": "Start without them ({n} players)",
+    "lobby.startDrop.one": "Start without them ({n} player)",
+    "lobby.startDrop.other": "Start without them ({n} players)",
     "lobby.waitHost": "Waiting for {name} to start the game.",
     "lobby.watching": "You are watching. The game starts when {name} says.",
     "lobby.timer": "{n} s a move",
@@ -109,7 +114,8 @@ export const STRINGS = {
     "act.discard": "Discard it and turn up a card",
     "act.cancel": "Keep it: exchange instead",
     "act.next": "Next round",
-    "pile.draw": "Draw pile: {n} cards",
+    "pile.draw.one": "Draw pile: {n} card",
+    "pile.draw.other": "Draw pile: {n} cards",
     "pile.discard": "Discard pile: {card} on top",
     "pile.empty": "Discard pile: empty",
     "pile.held": "In hand",
@@ -136,12 +142,12 @@ export const STRINGS = {
     "scores.round": "R{n}",
     "scores.total": "Total",
     "round.over": "Round {n} over",
-    "round.doubled": "{ender} ended with {raw} but {rival} had {other}: {score}",
+    "round.doubled": "{ender} ended with {raw} but {rival} had {other}, so {ender}'s {raw} is doubled to {score}",
     "round.notPositive": "{ender} ended with {raw}: a score of 0 or below is never doubled",
     "round.noPenalty": "{ender} ended with {raw}: the ender is never doubled in this game",
     "round.lowest": "{ender} ended with {raw}, the lowest score: not doubled",
-    "round.doubledYou": "You ended with {raw} but {rival} had {other}: {score}",
-    "round.doubledRivalYou": "{ender} ended with {raw} but you had {other}: {score}",
+    "round.doubledYou": "You ended with {raw} but {rival} had {other}, so your {raw} is doubled to {score}",
+    "round.doubledRivalYou": "{ender} ended with {raw} but you had {other}, so {ender}'s {raw} is doubled to {score}",
     "round.notPositiveYou": "You ended with {raw}: a score of 0 or below is never doubled",
     "round.noPenaltyYou": "You ended with {raw}: the ender is never doubled in this game",
     "round.lowestYou": "You ended with {raw}, the lowest score: not doubled",
@@ -173,8 +179,12 @@ export const STRINGS = {
     "ev.took": "{name} took the {card} from the discard pile",
     "ev.exchanged": "{name} put the {card} at {where} and discarded the {old}",
     "ev.flipped": "{name} discarded the {card} and turned up {flipped} at {where}",
+    "ev.drewPut": "{name} drew {card} and put it at {where}, discarding the {old}",
+    "ev.drewFlipped": "{name} drew {card}, discarded it and turned up {flipped} at {where}",
+    "ev.tookPut": "{name} took the {card} from the discard pile and put it at {where}, discarding the {old}",
     "ev.cleared": "{name} cleared a column of {card}s",
-    "ev.reshuffled": "The draw pile was empty: {n} cards reshuffled",
+    "ev.reshuffled.one": "The draw pile was empty: {n} card reshuffled",
+    "ev.reshuffled.other": "The draw pile was empty: {n} cards reshuffled",
     "ev.final": "{name} turned up every card: everyone else plays once more",
     "ev.revealedYou": "You turned up {card} at {where}",
     "ev.revealedEndYou": "Your last cards were turned up: {cards}",
@@ -441,7 +451,8 @@ export const STRINGS = {
     "front.seatName": "Name of seat {n}",
     "front.timer": "Turn timer",
     "front.noTimer": "None",
-    "front.seconds": "{n} seconds",
+    "front.seconds.one": "{n} second",
+    "front.seconds.other": "{n} seconds",
     "hot.pass": "Pass the device to {name}",
     "hot.passHelp": "The board stays hidden until {name} is ready: nobody else should see the card {name} draws.",
     "hot.ready": "I am {name}: show my cards",
@@ -468,7 +479,14 @@ export const STRINGS = {
     "offline.now": "You are offline. The app keeps working where it can, and reconnects by itself when the connection returns.",
     "offline.back": "Back online.",
     "offline.needed": "You are offline: this needs the connection to the server.",
-    "offline.room": "You are offline: room {code} opens by itself when the connection returns.",
+    "offline.room": "You are offline, and a game needs the connection to the server: room {code} opens by itself when the connection returns. The scorepad works offline.",
+    "offline.scorepad": "Open the scorepad",
+    "net.unreachable": "The server cannot be reached, and a game needs it: room {code} opens by itself as soon as it answers. The scorepad works offline.",
+    "net.offline": "You are offline: moves wait until the connection is back. The game reconnects by itself.",
+    "net.lost": "Connection lost: reconnecting… Moves wait until it is back.",
+    "net.back": "Connected again.",
+    "net.refused": "Not sent: there is no connection. Play it again once the connection is back.",
+    "net.yourTurn": "Your turn, once the connection is back",
     "offline.replay": "You are offline: the replay opens by itself when the connection returns.",
     "offline.rooms": "The open games show when the connection returns.",
   },
@@ -484,6 +502,8 @@ export const STRINGS = {
     "front.you": "Tú",
     "front.player": "Jugador",
     "front.defaultTitle": "La mesa de {name}",
+    "room.botsTitle": "Mesa de bots",
+    "seat.botName": "Bot {level}",
     "front.friend": "Un amigo (entra con el código)",
     "front.target": "La partida acaba en",
     "front.penalty": "Castigo de quien cierra",
@@ -495,7 +515,8 @@ export const STRINGS = {
     "front.watch": "Mirar",
     "front.open": "Partidas abiertas",
     "front.none": "Ahora no hay partidas abiertas.",
-    "front.seats": "{free} libres de {n} asientos",
+    "front.seats.one": "{free} libre de {n} asientos",
+    "front.seats.other": "{free} libres de {n} asientos",
     "level.random": "Aleatorio (principiante)",
     "level.greedy": "Codicioso (fácil)",
     "level.basic": "Básico (fácil)",
@@ -526,7 +547,8 @@ export const STRINGS = {
     "tab.room": "Sala",
     "side.label": "La sala, los puntos, las jugadas y el chat",
     "drawer.close": "Cerrar el panel",
-    "chat.unread": "{n} nuevos",
+    "chat.unread.one": "{n} mensaje nuevo",
+    "chat.unread.other": "{n} mensajes nuevos",
     "room.round": "Ronda {n}",
     "room.spectating": "Estás mirando",
     "room.connecting": "Conectando…",
@@ -555,11 +577,12 @@ export const STRINGS = {
     "lobby.free": "Liberar asiento",
     "lobby.freeWho": "Liberar asiento: {name}",
     "lobby.start": "Empezar la partida",
-    "lobby.emptyOne": "Nadie ha tomado {names} todavía.",
-    "lobby.emptyMany": "Nadie ha tomado {names} todavía.",
+    "lobby.nobody.one": "Nadie ha tomado {names} todavía.",
+    "lobby.nobody.other": "Nadie ha tomado {names} todavía.",
     "lobby.botsLevel": "Bots para los asientos vacíos",
     "lobby.startBots": "Empezar con bots en los asientos vacíos",
-    "lobby.startDrop": "Empezar sin ellos ({n} jugadores)",
+    "lobby.startDrop.one": "Empezar sin ellos ({n} jugador)",
+    "lobby.startDrop.other": "Empezar sin ellos ({n} jugadores)",
     "lobby.waitHost": "Esperando a que {name} empiece la partida.",
     "lobby.watching": "Estás mirando. La partida empieza cuando {name} lo diga.",
     "lobby.timer": "{n} s por jugada",
@@ -579,7 +602,8 @@ export const STRINGS = {
     "act.discard": "Descartarla y descubrir una carta",
     "act.cancel": "Quedármela: cambiar",
     "act.next": "Siguiente ronda",
-    "pile.draw": "Mazo: {n} cartas",
+    "pile.draw.one": "Mazo: {n} carta",
+    "pile.draw.other": "Mazo: {n} cartas",
     "pile.discard": "Descarte: {card} encima",
     "pile.empty": "Descarte: vacío",
     "pile.held": "En la mano",
@@ -606,12 +630,12 @@ export const STRINGS = {
     "scores.round": "R{n}",
     "scores.total": "Total",
     "round.over": "Fin de la ronda {n}",
-    "round.doubled": "{ender} cerró con {raw} pero {rival} tenía {other}: {score}",
+    "round.doubled": "{ender} cerró con {raw} pero {rival} tenía {other}, así que la puntuación de {ender} se dobla: {raw} pasa a {score}",
     "round.notPositive": "{ender} cerró con {raw}: 0 o menos nunca se dobla",
     "round.noPenalty": "{ender} cerró con {raw}: en esta partida nunca se dobla",
     "round.lowest": "{ender} cerró con {raw}, la puntuación más baja: no se dobla",
-    "round.doubledYou": "Cerraste con {raw} pero {rival} tenía {other}: {score}",
-    "round.doubledRivalYou": "{ender} cerró con {raw} pero tú tenías {other}: {score}",
+    "round.doubledYou": "Cerraste con {raw} pero {rival} tenía {other}, así que tu puntuación se dobla: {raw} pasa a {score}",
+    "round.doubledRivalYou": "{ender} cerró con {raw} pero tú tenías {other}, así que la puntuación de {ender} se dobla: {raw} pasa a {score}",
     "round.notPositiveYou": "Cerraste con {raw}: 0 o menos nunca se dobla",
     "round.noPenaltyYou": "Cerraste con {raw}: en esta partida nunca se dobla",
     "round.lowestYou": "Cerraste con {raw}, la puntuación más baja: no se dobla",
@@ -643,8 +667,12 @@ export const STRINGS = {
     "ev.took": "{name} cogió el {card} del descarte",
     "ev.exchanged": "{name} puso el {card} en {where} y descartó el {old}",
     "ev.flipped": "{name} descartó el {card} y descubrió {flipped} en {where}",
+    "ev.drewPut": "{name} robó {card}, lo puso en {where} y descartó el {old}",
+    "ev.drewFlipped": "{name} robó {card}, lo descartó y descubrió {flipped} en {where}",
+    "ev.tookPut": "{name} cogió el {card} del descarte, lo puso en {where} y descartó el {old}",
     "ev.cleared": "{name} eliminó una columna de {card}",
-    "ev.reshuffled": "El mazo se acabó: se barajaron {n} cartas",
+    "ev.reshuffled.one": "El mazo se acabó: se barajó {n} carta",
+    "ev.reshuffled.other": "El mazo se acabó: se barajaron {n} cartas",
     "ev.final": "{name} descubrió todas sus cartas: los demás juegan una vez más",
     "ev.revealedYou": "Descubriste {card} en {where}",
     "ev.revealedEndYou": "Se descubrieron tus últimas cartas: {cards}",
@@ -910,7 +938,8 @@ export const STRINGS = {
     "front.seatName": "Nombre del asiento {n}",
     "front.timer": "Tiempo por turno",
     "front.noTimer": "Sin límite",
-    "front.seconds": "{n} segundos",
+    "front.seconds.one": "{n} segundo",
+    "front.seconds.other": "{n} segundos",
     "hot.pass": "Pasa el dispositivo a {name}",
     "hot.passHelp": "El tablero queda oculto hasta que {name} esté listo: nadie más debe ver la carta que robe.",
     "hot.ready": "Soy {name}: ver mis cartas",
@@ -936,7 +965,14 @@ export const STRINGS = {
     "offline.now": "Estás sin conexión. La aplicación sigue funcionando donde puede y se reconecta sola cuando vuelva la conexión.",
     "offline.back": "Conexión recuperada.",
     "offline.needed": "Estás sin conexión: esto necesita la conexión con el servidor.",
-    "offline.room": "Estás sin conexión: la sala {code} se abrirá sola cuando vuelva la conexión.",
+    "offline.room": "Estás sin conexión, y una partida necesita la conexión con el servidor: la sala {code} se abrirá sola cuando vuelva la conexión. La hoja de puntos funciona sin conexión.",
+    "offline.scorepad": "Abrir la hoja de puntos",
+    "net.unreachable": "No se puede contactar con el servidor, y una partida lo necesita: la sala {code} se abrirá sola en cuanto responda. La hoja de puntos funciona sin conexión.",
+    "net.offline": "Estás sin conexión: las jugadas esperan a que vuelva la conexión. La partida se reconecta sola.",
+    "net.lost": "Se perdió la conexión: reconectando… Las jugadas esperan a que vuelva.",
+    "net.back": "Conexión recuperada.",
+    "net.refused": "No se envió: no hay conexión. Vuelve a jugarla cuando vuelva la conexión.",
+    "net.yourTurn": "Te toca, en cuanto vuelva la conexión",
     "offline.replay": "Estás sin conexión: la repetición se abrirá sola cuando vuelva la conexión.",
     "offline.rooms": "Las partidas abiertas aparecerán cuando vuelva la conexión.",
   },
@@ -954,6 +990,8 @@ export const STRINGS = {
     "front.you": "Toi",
     "front.player": "Joueur",
     "front.defaultTitle": "Chez {name}",
+    "room.botsTitle": "Table des bots",
+    "seat.botName": "Bot {level}",
     "front.friend": "Un ami (rejoint avec le code)",
     "front.target": "Fin de partie à",
     "front.penalty": "Pénalité de qui termine la manche",
@@ -965,7 +1003,8 @@ export const STRINGS = {
     "front.watch": "Regarder",
     "front.open": "Parties ouvertes",
     "front.none": "Aucune partie ouverte pour le moment.",
-    "front.seats": "{free} places libres sur {n}",
+    "front.seats.one": "{free} place libre sur {n}",
+    "front.seats.other": "{free} places libres sur {n}",
     "level.random": "Hasard (débutant)",
     "level.greedy": "Glouton (facile)",
     "level.basic": "Basique (facile)",
@@ -996,7 +1035,8 @@ export const STRINGS = {
     "tab.room": "Salle",
     "side.label": "La salle, les points, le journal et le chat",
     "drawer.close": "Fermer le panneau",
-    "chat.unread": "{n} non lus",
+    "chat.unread.one": "{n} message non lu",
+    "chat.unread.other": "{n} messages non lus",
     "room.round": "Manche {n}",
     "room.spectating": "Tu regardes",
     "room.connecting": "Connexion…",
@@ -1025,11 +1065,12 @@ export const STRINGS = {
     "lobby.free": "Libérer la place",
     "lobby.freeWho": "Libérer la place\u00a0: {name}",
     "lobby.start": "Lancer la partie",
-    "lobby.emptyOne": "Personne n'a encore pris {names}.",
-    "lobby.emptyMany": "Personne n'a encore pris {names}.",
+    "lobby.nobody.one": "Personne n'a encore pris {names}.",
+    "lobby.nobody.other": "Personne n'a encore pris {names}.",
     "lobby.botsLevel": "Bots pour les places vides",
     "lobby.startBots": "Commencer avec des bots aux places vides",
-    "lobby.startDrop": "Commencer sans eux ({n} joueurs)",
+    "lobby.startDrop.one": "Commencer sans eux ({n} joueur)",
+    "lobby.startDrop.other": "Commencer sans eux ({n} joueurs)",
     "lobby.waitHost": "On attend que {name} lance la partie.",
     "lobby.watching": "Tu regardes. La partie commence quand {name} la lance.",
     "lobby.timer": "{n} s par coup",
@@ -1049,7 +1090,8 @@ export const STRINGS = {
     "act.discard": "Défausser et retourner",
     "act.cancel": "Plutôt l'échanger",
     "act.next": "Manche suivante",
-    "pile.draw": "Pioche\u00a0: {n} cartes",
+    "pile.draw.one": "Pioche\u00a0: {n} carte",
+    "pile.draw.other": "Pioche\u00a0: {n} cartes",
     "pile.discard": "Défausse\u00a0: {card} dessus",
     "pile.empty": "Défausse\u00a0: vide",
     "pile.held": "En main",
@@ -1076,12 +1118,12 @@ export const STRINGS = {
     "scores.round": "M{n}",
     "scores.total": "Total",
     "round.over": "Manche {n} terminée",
-    "round.doubled": "{ender} a terminé avec {raw} mais {rival} avait {other}\u00a0: {score}",
+    "round.doubled": "{ender} a terminé avec {raw} mais {rival} avait {other}, donc le score de {ender} est doublé\u00a0: {raw} devient {score}",
     "round.notPositive": "{ender} a terminé avec {raw}\u00a0: un score de 0 ou moins n'est jamais doublé",
     "round.noPenalty": "{ender} a terminé avec {raw}\u00a0: dans cette partie, qui termine n'est jamais doublé",
     "round.lowest": "{ender} a terminé avec {raw}, le score le plus bas\u00a0: pas doublé",
-    "round.doubledYou": "Tu as terminé avec {raw} mais {rival} avait {other}\u00a0: {score}",
-    "round.doubledRivalYou": "{ender} a terminé avec {raw} mais tu avais {other}\u00a0: {score}",
+    "round.doubledYou": "Tu as terminé avec {raw} mais {rival} avait {other}, donc ton score est doublé\u00a0: {raw} devient {score}",
+    "round.doubledRivalYou": "{ender} a terminé avec {raw} mais tu avais {other}, donc le score de {ender} est doublé\u00a0: {raw} devient {score}",
     "round.notPositiveYou": "Tu as terminé avec {raw}\u00a0: un score de 0 ou moins n'est jamais doublé",
     "round.noPenaltyYou": "Tu as terminé avec {raw}\u00a0: dans cette partie, qui termine n'est jamais doublé",
     "round.lowestYou": "Tu as terminé avec {raw}, le score le plus bas\u00a0: pas doublé",
@@ -1113,8 +1155,12 @@ export const STRINGS = {
     "ev.took": "{name} a pris le {card} de la défausse",
     "ev.exchanged": "{name} a posé le {card} en {where} et défaussé le {old}",
     "ev.flipped": "{name} a défaussé le {card} et retourné {flipped} en {where}",
+    "ev.drewPut": "{name} a pioché {card}, l'a posé en {where} et a défaussé le {old}",
+    "ev.drewFlipped": "{name} a pioché {card}, l'a défaussé et a retourné {flipped} en {where}",
+    "ev.tookPut": "{name} a pris le {card} de la défausse, l'a posé en {where} et a défaussé le {old}",
     "ev.cleared": "{name} a éliminé une colonne de {card}",
-    "ev.reshuffled": "La pioche était vide\u00a0: {n} cartes remélangées",
+    "ev.reshuffled.one": "La pioche était vide\u00a0: {n} carte remélangée",
+    "ev.reshuffled.other": "La pioche était vide\u00a0: {n} cartes remélangées",
     "ev.final": "{name} a retourné toutes ses cartes\u00a0: les autres jouent encore une fois",
     "ev.revealedYou": "Tu as retourné {card} en {where}",
     "ev.revealedEndYou": "Tes dernières cartes ont été retournées\u00a0: {cards}",
@@ -1380,7 +1426,8 @@ export const STRINGS = {
     "front.seatName": "Nom de la place {n}",
     "front.timer": "Temps par coup",
     "front.noTimer": "Illimité",
-    "front.seconds": "{n} secondes",
+    "front.seconds.one": "{n} seconde",
+    "front.seconds.other": "{n} secondes",
     "hot.pass": "Passe l'appareil à {name}",
     "hot.passHelp": "Le plateau reste caché jusqu'à ce que {name} soit prêt\u00a0: personne d'autre ne doit voir la carte que {name} pioche.",
     "hot.ready": "Je suis {name}\u00a0: montrer mes cartes",
@@ -1406,7 +1453,14 @@ export const STRINGS = {
     "offline.now": "Tu es hors ligne. L'application continue de marcher là où elle peut et se reconnecte toute seule au retour de la connexion.",
     "offline.back": "De nouveau en ligne.",
     "offline.needed": "Tu es hors ligne\u00a0: il faut la connexion au serveur pour cela.",
-    "offline.room": "Tu es hors ligne\u00a0: la salle {code} s'ouvrira toute seule au retour de la connexion.",
+    "offline.room": "Tu es hors ligne, et une partie a besoin de la connexion au serveur\u00a0: la salle {code} s'ouvrira toute seule au retour de la connexion. La feuille de score marche hors ligne.",
+    "offline.scorepad": "Ouvrir la feuille de score",
+    "net.unreachable": "Le serveur ne répond pas, et une partie en a besoin\u00a0: la salle {code} s'ouvrira toute seule dès qu'il répondra. La feuille de score marche hors ligne.",
+    "net.offline": "Tu es hors ligne\u00a0: les coups attendent le retour de la connexion. La partie se reconnecte toute seule.",
+    "net.lost": "Connexion perdue\u00a0: reconnexion… Les coups attendent son retour.",
+    "net.back": "De nouveau connecté.",
+    "net.refused": "Pas envoyé\u00a0: il n'y a pas de connexion. Rejoue ce coup au retour de la connexion.",
+    "net.yourTurn": "À toi de jouer, dès le retour de la connexion",
     "offline.replay": "Tu es hors ligne\u00a0: la rediffusion s'ouvrira toute seule au retour de la connexion.",
     "offline.rooms": "Les parties ouvertes s'afficheront au retour de la connexion.",
   },
@@ -1424,6 +1478,8 @@ export const STRINGS = {
     "front.you": "Du",
     "front.player": "Spieler",
     "front.defaultTitle": "Bei {name}",
+    "room.botsTitle": "Bot-Tisch",
+    "seat.botName": "Bot {level}",
     "front.friend": "Ein Freund (per Code)",
     "front.target": "Spielende bei",
     "front.penalty": "Strafe fürs Beenden der Runde",
@@ -1435,7 +1491,8 @@ export const STRINGS = {
     "front.watch": "Zuschauen",
     "front.open": "Offene Spiele",
     "front.none": "Gerade gibt es kein offenes Spiel.",
-    "front.seats": "{free} von {n} Plätzen frei",
+    "front.seats.one": "{free} von {n} Plätzen frei",
+    "front.seats.other": "{free} von {n} Plätzen frei",
     "level.random": "Zufall (Anfänger)",
     "level.greedy": "Gierig (leicht)",
     "level.basic": "Einfach (leicht)",
@@ -1466,7 +1523,8 @@ export const STRINGS = {
     "tab.room": "Raum",
     "side.label": "Der Raum, die Punkte, der Verlauf und der Chat",
     "drawer.close": "Bereich schließen",
-    "chat.unread": "{n} neu",
+    "chat.unread.one": "{n} neue Nachricht",
+    "chat.unread.other": "{n} neue Nachrichten",
     "room.round": "Runde {n}",
     "room.spectating": "Du schaust zu",
     "room.connecting": "Verbinde…",
@@ -1491,15 +1549,16 @@ export const STRINGS = {
     "lobby.whoSeat": "Wer Platz {n} spielt",
     "lobby.friend": "Ein Freund",
     "lobby.drop": "Platz entfernen",
-    "lobby.dropWho": "Den Platz von {name} vom Tisch entfernen",
+    "lobby.dropWho": "Platz entfernen: {name}",
     "lobby.free": "Platz freigeben",
     "lobby.freeWho": "Platz freigeben: {name}",
     "lobby.start": "Spiel starten",
-    "lobby.emptyOne": "{names} ist noch frei.",
-    "lobby.emptyMany": "{names} sind noch frei.",
+    "lobby.nobody.one": "{names} ist noch frei.",
+    "lobby.nobody.other": "{names} sind noch frei.",
     "lobby.botsLevel": "Bots für die leeren Plätze",
     "lobby.startBots": "Mit Bots auf den leeren Plätzen starten",
-    "lobby.startDrop": "Ohne sie starten ({n} Spieler)",
+    "lobby.startDrop.one": "Ohne sie starten ({n} Spieler)",
+    "lobby.startDrop.other": "Ohne sie starten ({n} Spieler)",
     "lobby.waitHost": "Warten, bis {name} das Spiel startet.",
     "lobby.watching": "Du schaust zu. Das Spiel beginnt, wenn {name} es startet.",
     "lobby.timer": "{n} s pro Zug",
@@ -1519,7 +1578,8 @@ export const STRINGS = {
     "act.discard": "Ablegen und aufdecken",
     "act.cancel": "Doch lieber tauschen",
     "act.next": "Nächste Runde",
-    "pile.draw": "Nachziehstapel: {n} Karten",
+    "pile.draw.one": "Nachziehstapel: {n} Karte",
+    "pile.draw.other": "Nachziehstapel: {n} Karten",
     "pile.discard": "Ablagestapel: oben liegt {card}",
     "pile.empty": "Ablagestapel: leer",
     "pile.held": "Hand",
@@ -1546,12 +1606,12 @@ export const STRINGS = {
     "scores.round": "R{n}",
     "scores.total": "Gesamt",
     "round.over": "Runde {n} vorbei",
-    "round.doubled": "{ender} hat die Runde mit {raw} beendet, aber {rival} hatte {other}: {score}",
+    "round.doubled": "{ender} hat die Runde mit {raw} beendet, aber {rival} hatte {other}, also wird das Ergebnis von {ender} verdoppelt: Aus {raw} wird {score}",
     "round.notPositive": "{ender} hat die Runde mit {raw} beendet: 0 oder weniger wird nie verdoppelt",
     "round.noPenalty": "{ender} hat die Runde mit {raw} beendet: In diesem Spiel wird nie verdoppelt",
     "round.lowest": "{ender} hat die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt",
-    "round.doubledYou": "Du hast die Runde mit {raw} beendet, aber {rival} hatte {other}: {score}",
-    "round.doubledRivalYou": "{ender} hat die Runde mit {raw} beendet, aber du hattest {other}: {score}",
+    "round.doubledYou": "Du hast die Runde mit {raw} beendet, aber {rival} hatte {other}, also wird dein Ergebnis verdoppelt: Aus {raw} wird {score}",
+    "round.doubledRivalYou": "{ender} hat die Runde mit {raw} beendet, aber du hattest {other}, also wird das Ergebnis von {ender} verdoppelt: Aus {raw} wird {score}",
     "round.notPositiveYou": "Du hast die Runde mit {raw} beendet: 0 oder weniger wird nie verdoppelt",
     "round.noPenaltyYou": "Du hast die Runde mit {raw} beendet: In diesem Spiel wird nie verdoppelt",
     "round.lowestYou": "Du hast die Runde mit {raw} beendet, dem niedrigsten Wert: nicht verdoppelt",
@@ -1583,8 +1643,12 @@ export const STRINGS = {
     "ev.took": "{name} hat die {card} vom Ablagestapel genommen",
     "ev.exchanged": "{name} hat die {card} in {where} hingelegt und die {old} abgelegt",
     "ev.flipped": "{name} hat die {card} abgelegt und {flipped} in {where} aufgedeckt",
+    "ev.drewPut": "{name} hat {card} gezogen, in {where} hingelegt und die {old} abgelegt",
+    "ev.drewFlipped": "{name} hat {card} gezogen, abgelegt und {flipped} in {where} aufgedeckt",
+    "ev.tookPut": "{name} hat die {card} vom Ablagestapel genommen, in {where} hingelegt und die {old} abgelegt",
     "ev.cleared": "{name} hat eine {card}er-Spalte abgeräumt",
-    "ev.reshuffled": "Der Nachziehstapel war leer: {n} Karten neu gemischt",
+    "ev.reshuffled.one": "Der Nachziehstapel war leer: {n} Karte neu gemischt",
+    "ev.reshuffled.other": "Der Nachziehstapel war leer: {n} Karten neu gemischt",
     "ev.final": "{name} hat alle Karten aufgedeckt: Alle anderen sind noch einmal dran",
     "ev.revealedYou": "Du hast {card} in {where} aufgedeckt",
     "ev.revealedEndYou": "Deine letzten Karten wurden aufgedeckt: {cards}",
@@ -1850,14 +1914,15 @@ export const STRINGS = {
     "front.seatName": "Name für Platz {n}",
     "front.timer": "Zeit pro Zug",
     "front.noTimer": "Unbegrenzt",
-    "front.seconds": "{n} Sekunden",
+    "front.seconds.one": "{n} Sekunde",
+    "front.seconds.other": "{n} Sekunden",
     "hot.pass": "Gib das Gerät an {name} weiter",
     "hot.passHelp": "Der Tisch bleibt verdeckt, bis {name} bereit ist: Niemand sonst soll die Karte sehen, die {name} zieht.",
     "hot.ready": "Ich bin {name}: meine Karten zeigen",
     "timer.left": "Noch {n} s",
     "ev.timedOut": "Zeit abgelaufen: Ein Bot hat für {name} gespielt",
     "host.remove": "Entfernen",
-    "host.removeWho": "{name} vom Platz entfernen",
+    "host.removeWho": "Entfernen: {name} vom Platz",
     language: "Sprache",
     colon: "{before}: {after}",
     "skip.table": "Zum Tisch springen",
@@ -1876,7 +1941,14 @@ export const STRINGS = {
     "offline.now": "Du bist offline. Die App läuft weiter, wo sie kann, und verbindet sich von selbst wieder, sobald die Verbindung zurück ist.",
     "offline.back": "Wieder online.",
     "offline.needed": "Du bist offline: Dafür braucht es die Verbindung zum Server.",
-    "offline.room": "Du bist offline: Raum {code} öffnet sich von selbst, sobald die Verbindung zurück ist.",
+    "offline.room": "Du bist offline, und ein Spiel braucht die Verbindung zum Server: Raum {code} öffnet sich von selbst, sobald die Verbindung zurück ist. Der Punkteblock funktioniert offline.",
+    "offline.scorepad": "Punkteblock öffnen",
+    "net.unreachable": "Der Server ist nicht erreichbar, und ein Spiel braucht ihn: Raum {code} öffnet sich von selbst, sobald er antwortet. Der Punkteblock funktioniert offline.",
+    "net.offline": "Du bist offline: Züge warten, bis die Verbindung zurück ist. Das Spiel verbindet sich von selbst wieder.",
+    "net.lost": "Verbindung verloren: verbinde neu… Züge warten, bis sie zurück ist.",
+    "net.back": "Wieder verbunden.",
+    "net.refused": "Nicht gesendet: Es gibt keine Verbindung. Spiel den Zug noch einmal, sobald die Verbindung zurück ist.",
+    "net.yourTurn": "Du bist dran, sobald die Verbindung zurück ist",
     "offline.replay": "Du bist offline: Die Wiederholung öffnet sich von selbst, sobald die Verbindung zurück ist.",
     "offline.rooms": "Die offenen Spiele erscheinen, sobald die Verbindung zurück ist.",
   },
@@ -1900,12 +1972,15 @@ export function language() {
   return current;
 }
 
-/** Switch the language and remember the choice. */
+/** Switch the language and remember the choice; the page links the web app manifest in
+ * that language (skyjo.web.pwa: its description and shortcut's name, for an install). */
 export function setLanguage(code) {
   if (!STRINGS[code]) return;
   current = code;
   localStorage.setItem("skyjo:language", code);
   document.documentElement.lang = code;
+  const manifest = document.querySelector?.('link[rel="manifest"]');
+  if (manifest) manifest.setAttribute("href", code === "en" ? "/manifest.webmanifest" : `/manifest.${code}.webmanifest`);
 }
 
 /** A French word that takes "d'" and "qu'" before it: one that starts with a vowel (a name
@@ -1926,6 +2001,31 @@ export function fillIn(template, value) {
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return fillIn(text, (name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+const RULES = new Map();
+
+/** The plural category of the number `n` in the current language, as Unicode's CLDR
+ * rules say (`Intl.PluralRules`): "one" or "other" in English and German ("1 card",
+ * "0 cards"); French puts 0 with 1 ("0 carte", "1 carte", "2 cartes"); Spanish and
+ * French also have "many" (a million), which falls back to "other". */
+export function pluralCategory(n, code = current) {
+  if (!RULES.has(code)) RULES.set(code, new Intl.PluralRules(code));
+  return RULES.get(code).select(n);
+}
+
+/** The form of `key` for the number `n` in `table` (the current language's): the
+ * "<key>.<category>" sentence, else "<key>.other". Every counted word has both. */
+export function pluralKey(table, key, n) {
+  const own = `${key}.${pluralCategory(n)}`;
+  return table[own] !== undefined ? own : `${key}.other`;
+}
+
+/** A sentence with a counted word, in the form for `n` ("Draw pile: 1 card", "Draw pile:
+ * 5 cards"; "1 place libre sur 2", "2 places libres sur 3"), `n` filled as {n} unless
+ * `params` says otherwise. */
+export function plural(key, n, params = {}) {
+  return t(pluralKey(STRINGS[current], key, n), { n, ...params });
 }
 
 /** A refusal of the server (an `error` message, or an HTTP error's `error`: `{code, message, kind,
@@ -1970,9 +2070,43 @@ const AND = { en: " and ", es: " y ", fr: " et ", de: " und " };
 
 /** How a page names seat `i` (from 0) of a room's `seats`: a human seat nobody has taken
  * is "Seat 3, free" in the page's language, never the name the server keeps for it (a
- * person who joins without a name becomes "Player 3"); any other seat by its name. */
+ * person who joins without a name becomes "Player 3"); any other seat by its name
+ * (`seatName`). */
 export function seatLabel(seat, i) {
-  return seat.human && !seat.claimed ? t("seat.freeName", { n: i + 1 }) : seat.name;
+  return seat.human && !seat.claimed ? t("seat.freeName", { n: i + 1 }) : seatName(seat);
+}
+
+/** A seat's name as the page shows it: a bot's name the server gave from its level
+ * ("Greedy bot", "Greedy bot 2": skyjo.web.seat_names) in the page's language ("Bot
+ * glouton 2", "Bot Gierig"); any other name as it is. */
+export function seatName(seat) {
+  const number = levelNumber(seat);
+  if (number === null) return seat?.name;
+  return t("seat.botName", { level: t(`levelShort.${seat.bot}`) }) + number;
+}
+
+/** Whether the seat is a bot whose name says its level (the server's: "Greedy bot 2"). */
+export function namedByLevel(seat) {
+  return levelNumber(seat) !== null;
+}
+
+/** What follows "Greedy bot" in a bot's name the server gave from its level ("", " 2"),
+ * or null for any other name. */
+function levelNumber(seat) {
+  const name = seat?.name;
+  if (!seat?.bot || typeof name !== "string" || STRINGS[current][`levelShort.${seat.bot}`] === undefined) return null;
+  const base = `${seat.bot.charAt(0).toUpperCase()}${seat.bot.slice(1)} bot`;
+  const number = name.startsWith(base) ? name.slice(base.length) : null;
+  return number !== null && /^( [0-9]+)?$/.test(number) ? number : null;
+}
+
+/** A room's title as the page shows it: the server's default one (`default_title`: "NAME's
+ * table" for the host's seat, "Bots" without one) in the page's language ("Chez Ana"); a
+ * title someone chose as it is. `seats` are the room's (a state's are beside its room). */
+export function roomTitle(room, seats = room.seats) {
+  if (!room.default_title) return room.title;
+  const host = (seats || []).find((seat) => seat.host);
+  return host ? t("front.defaultTitle", { name: host.name }) : t("room.botsTitle");
 }
 
 /** A list of names joined as words: "Ana, Ben and Cleo" / "Ana, Ben y Cleo" / "Ana, Ben et

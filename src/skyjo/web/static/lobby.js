@@ -4,7 +4,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { joinNames, seatLabel, t } from "./i18n.js";
+import { joinNames, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { serverErrorText } from "./text.js";
 
 const LADDER = FACTS.bots; // the server's (facts.js)
@@ -17,11 +17,11 @@ export function renderLobby(root, game, ui) {
   const host = state.seats.find((seat) => seat.host);
   replace(root, h("div", { class: "lobby" },
     h("header", { class: "lobby-head" },
-      h("h1", {}, room.title),
+      h("h1", {}, roomTitle(room, state.seats)),
       h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
         state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null),
-      game.status === "reconnecting" ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
-    invite(room),
+      ["reconnecting", "offline"].includes(game.status) ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
+    invite(room, roomTitle(room, state.seats)),
     h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },
       h("h2", { id: "lobby-seats-title" }, t("lobby.seats", { n: state.seats.length })),
       h("ul", {}, state.seats.map((seat, i) => seatLine(game, state, seat, i)))),
@@ -45,7 +45,7 @@ function tell(root, game, ui) {
 }
 
 /** The link, the code and the QR code to give the friends. */
-function invite(room) {
+function invite(room, title) {
   const link = `${location.origin}/r/${room.code}`;
   const copy = h("button", { type: "button", "data-key": "lobby-copy", onclick: () => {
     navigator.clipboard?.writeText(link).then(() => { copy.textContent = t("room.copied"); }, () => {});
@@ -60,7 +60,7 @@ function invite(room) {
         h("p", { class: "lobby-code" }, t("lobby.code"), " ", h("strong", { "data-key": "lobby-code" }, room.code)),
         h("input", { class: "link", readonly: true, value: link, "aria-label": t("lobby.link"), "data-key": "lobby-link" }),
         h("div", { class: "row" }, copy,
-          navigator.share ? h("button", { type: "button", onclick: () => navigator.share({ title: room.title, url: link }).catch(() => {}) },
+          navigator.share ? h("button", { type: "button", onclick: () => navigator.share({ title, url: link }).catch(() => {}) },
             t("lobby.shareButton")) : null))));
 }
 
@@ -81,7 +81,7 @@ function seatLine(game, state, seat, i) {
 }
 
 function hostTools(game, state, seat, i) {
-  const who = seat.human && !seat.claimed ? t("lobby.whoSeat", { n: i + 1 }) : t("lobby.who", { name: seat.name });
+  const who = seat.human && !seat.claimed ? t("lobby.whoSeat", { n: i + 1 }) : t("lobby.who", { name: seatName(seat) });
   return h("span", { class: "host-tools" },
     h("select", { "data-key": `lobby-who-${i}`, "aria-label": who,
       onchange: (e) => game.setSeat(i, e.target.value || null) },
@@ -106,7 +106,7 @@ function starter(game, state, ui) {
   const left = state.seats.length - empty.length;
   return [
     h("p", { class: "lobby-empty", "data-key": "lobby-empty" },
-      t(empty.length === 1 ? "lobby.emptyOne" : "lobby.emptyMany", { names })),
+      plural("lobby.nobody", empty.length, { names })),
     h("div", { class: "lobby-choices" },
       h("label", { for: "lobby-level" }, t("lobby.botsLevel")),
       h("select", { id: "lobby-level", "data-key": "lobby-level", onchange: (e) => { ui.emptyLevel = e.target.value; } },
@@ -114,6 +114,6 @@ function starter(game, state, ui) {
       h("button", { type: "button", class: "start", "data-key": "lobby-start-bots", onclick: () => game.start(ui.emptyLevel) },
         t("lobby.startBots")),
       left >= 2 ? h("button", { type: "button", "data-key": "lobby-start-drop", onclick: () => game.start("drop") },
-        t("lobby.startDrop", { n: left })) : null),
+        plural("lobby.startDrop", left)) : null),
   ];
 }

@@ -1,16 +1,16 @@
 // The client's entry: the page chrome, routing between the front page and a room.
 import { carrySeats, joinRoom, roomInfo, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
-import { renderBoard } from "./board.js";
+import { connectionNeeded, renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
-import { LANGUAGES, language, seatLabel, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, roomTitle, seatLabel, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
 import { themeSwitch } from "./theme.js";
-import { registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
+import { isOffline, registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
 
 const main = document.getElementById("main");
 let game = null; // the room being shown, if any
@@ -156,7 +156,7 @@ async function openRoom(code, watch) {
       "data-key": "join-name", autocomplete: "nickname" });
     const error = h("p", { class: "error", role: "alert", "data-key": "join-error" });
     replace(main, h("section", { class: "panel join-room" },
-      h("h1", {}, room.title),
+      h("h1", {}, roomTitle(room)),
       h("p", {}, t("room.joinPrompt")),
       h("h2", { id: "join-seats" }, t("room.atTable")),
       h("ul", { class: "join-seats", "aria-labelledby": "join-seats", "data-key": "join-seats" },
@@ -177,7 +177,7 @@ async function openRoom(code, watch) {
         h("button", { type: "button", onclick: () => startGame(code, null) }, t("front.watch")))));
   } catch (failure) {
     if (unreachable(failure)) {
-      offlinePage(t("offline.room", { code }));
+      offlinePage(connectionNeeded(code, isOffline()));
       return;
     }
     replace(main, h("section", { class: "panel" }, h("h1", {}, t("room.noRoom", { code })),
@@ -185,11 +185,12 @@ async function openRoom(code, watch) {
   }
 }
 
-/** A page that needs the server, opened without a connection: said so, and opened again as soon
- * as the connection is back (if the address is still the same). */
+/** A page that needs the server, opened without a connection: said so (`text`, or a room's
+ * whole notice), and opened again as soon as the connection is back (if the address is
+ * still the same). */
 function offlinePage(text) {
   const path = location.pathname + location.search;
-  replace(main, h("section", { class: "panel offline-page", "data-key": "offline-page" },
+  replace(main, text instanceof Node ? text : h("section", { class: "panel offline-page", "data-key": "offline-page" },
     h("p", {}, text), h("a", { href: "/" }, t("room.back"))));
   whenOnline(() => {
     if (location.pathname + location.search === path) route();
@@ -234,7 +235,7 @@ function draw() {
     ui.follow(next.code); // the host asked here: on to the next game's lobby
     return;
   }
-  if (game.state) document.title = `Skyjo · ${game.state.room.title}`;
+  if (game.state) document.title = `Skyjo · ${roomTitle(game.state.room, game.state.seats)}`;
   if (game.pending !== undefined && game.pending !== null) renderPass(main, game);
   else if (game.state?.room.lobby) renderLobby(main, game, ui);
   else renderBoard(main, game, ui);

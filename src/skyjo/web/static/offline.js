@@ -10,6 +10,9 @@ export function registerWorker() {
   navigator.serviceWorker.register("/sw.js").catch((failure) => console.warn("no service worker:", failure));
 }
 
+/** How long a page says its connection is back (a room's board), in milliseconds. */
+export const BACK_MS = 4000;
+
 let line = null;
 
 /** The status line (made once, after the top bar: outside what the pages redraw). */
@@ -24,14 +27,16 @@ function statusLine() {
   return line;
 }
 
-/** Say `text` on the status line (empty: hide it); `state` is "offline", "pending" or "back". */
+/** Say `text` on the status line (empty: hide it); `state` is "offline", "pending" or "back".
+ * The live region says it too, unless the line is hidden: a room's board says its
+ * connection's state in its own words (board.js), and one message is enough. */
 export function say(text, state = "") {
   const status = statusLine();
+  status.dataset.state = text ? state : "";
   if (status.textContent !== text) {
     status.textContent = text;
-    announce(text);
+    if (status.checkVisibility?.() ?? true) announce(text);
   }
-  status.dataset.state = text ? state : "";
 }
 
 /** Whether the browser knows it has no connection. */

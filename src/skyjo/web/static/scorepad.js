@@ -9,7 +9,7 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
-import { columnText, gridText, mistakeText, reasonText, st } from "./scorepad-i18n.js";
+import { columnText, gridText, mistakeText, reasonText, st, stn } from "./scorepad-i18n.js";
 import { isOffline, registerWorker, say } from "./offline.js";
 
 const main = document.getElementById("main");
@@ -244,10 +244,10 @@ function netStatus() {
   const id = state.sheet?.id;
   const pending = id ? pendingOf(id) : { rounds: Object.values(remembered(PENDING)).flatMap((p) => p.rounds) };
   const n = pending.rounds.length;
-  if (isOffline()) say(st(n ? (n === 1 ? "pad.offlineOne" : "pad.offlineMany") : "pad.offline", { n }), "offline");
+  if (isOffline()) say(n ? stn("pad.offlineKept", n) : st("pad.offline"), "offline");
   else if (pending.held) say(st("pad.heldStatus"), "offline");
-  else if (n) say(st(n === 1 ? "pad.sendingOne" : "pad.sendingMany", { n }), "pending");
-  else if (state.synced) say(st(state.synced === 1 ? "pad.syncedOne" : "pad.syncedMany", { n: state.synced }), "back");
+  else if (n) say(stn("pad.sending", n), "pending");
+  else if (state.synced) say(stn("pad.synced", state.synced), "back");
   else say("");
 }
 
@@ -418,7 +418,7 @@ function listPanel(sheets) {
         h("button", { type: "button", class: "danger", "data-key": `delete-${info.id}`,
           onclick: () => { state.confirm = { kind: "sheet", id: info.id }; drawList(sheets); } }, st("pad.delete")));
     }
-    const rounds = info.rounds === 1 ? st("pad.oneRound") : st("pad.rounds", { n: info.rounds });
+    const rounds = stn("pad.rounds", info.rounds);
     return h("li", { class: "pad-sheet", "data-id": info.id },
       h("div", { class: "pad-sheet-head" },
         link(`/scorepad/${info.id}`, title, { class: "title" }),
@@ -629,12 +629,12 @@ function statusPanel(sheet) {
   const lines = [];
   if (summary.finished) {
     const total = summary.totals[summary.winners[0]];
-    const key = summary.winners.length > 1 ? "pad.over.many" : "pad.over.one";
-    lines.push(h("p", { class: "pad-winners", "data-key": "winners" }, st(key, { names: joinNames(summary.winners), total })));
+    lines.push(h("p", { class: "pad-winners", "data-key": "winners" },
+      stn("pad.won", summary.winners.length, { names: joinNames(summary.winners), total })));
   } else if (summary.leaders.length) {
     const total = summary.totals[summary.leaders[0]];
-    const key = summary.leaders.length > 1 ? "pad.leaders" : "pad.leader";
-    lines.push(h("p", { class: "pad-leader", "data-key": "leader" }, st(key, { names: joinNames(summary.leaders), total })));
+    lines.push(h("p", { class: "pad-leader", "data-key": "leader" },
+      stn("pad.leading", summary.leaders.length, { names: joinNames(summary.leaders), total })));
   } else {
     lines.push(h("p", { class: "notice" }, st("pad.start")));
   }
@@ -642,7 +642,7 @@ function statusPanel(sheet) {
     lines.push(h("ul", { class: "pad-to-go", "data-key": "to-go" }, sheet.players.map((name) => {
       const left = summary.to_target[name];
       return h("li", { class: summary.winners.includes(name) ? "winner" : "" },
-        left > 0 ? st("pad.toGo", { name, n: left }) : st("pad.reached", { name }));
+        left > 0 ? stn("pad.toGo", left, { name }) : st("pad.reached", { name }));
     })));
   }
   return h("section", { class: `panel pad-status${summary.finished ? " over" : ""}` }, lines);
@@ -893,7 +893,7 @@ function showPreview(sheet, form, answer) {
     const typing = beingTyped(form, name);
     let text = "";
     if (typing) {
-      text = typing.written ? st("pad.progress", typing) : "";
+      text = typing.written ? stn("pad.progress", typing.written, typing) : "";
     } else if (entry && !entry.error) {
       const score = answer.round ? answer.round.scores[name] : entry.raw;
       text = entry.grid ? gridText(entry.grid) : String(entry.raw);

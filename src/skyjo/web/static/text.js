@@ -1,5 +1,5 @@
 // Words for what happened: a line per event, and the round's end explained.
-import { aCard, errorSentence, errorText, joinNames, t } from "./i18n.js";
+import { aCard, errorSentence, errorText, joinNames, plural, seatName, t } from "./i18n.js";
 
 /** A grid position ([row, column] from 0, as RULES.md writes it) in the cards' own words:
  * "row 2, column 3", as the cards' labels count them (from 1). */
@@ -122,7 +122,7 @@ export function serverErrorText(error, words = {}) {
 /** The seat's name, or "You" for the viewer's own seat. */
 export function nameOf(seats, seat, you) {
   if (seat === you && you !== null) return t("you");
-  return seats[seat]?.name ?? "?";
+  return seats[seat] ? seatName(seats[seat]) ?? "?" : "?";
 }
 
 /** The sentence `key`, or its second-person form (`keyYou`: "You drew", "Robaste")
@@ -131,11 +131,41 @@ function about(key, seat, you, params) {
   return t(seat === you && you !== null ? `${key}You` : key, params);
 }
 
-/** The lines that tell one step's events (a discard and its flip make one line). */
-export function describeEvents(events, seats, you) {
+/** One line for another player's whole move, when `events` from `i` on are one: a card
+ * drawn (or the discard taken) and then placed, "Ben drew a 7 and put it at row 2,
+ * column 3, discarding the 9"; else null. The viewer's own moves keep a line per step. */
+function wholeMove(events, i, seats, you) {
+  const [first, second, third] = events.slice(i, i + 3);
+  const mine = (event) => event?.player === first.player;
+  if (first.player === you || !["drew", "took_discard"].includes(first.kind) || !mine(second)) return null;
+  const name = nameOf(seats, first.player, you);
+  if (second.kind === "exchanged") {
+    const put = { name, where: where(second.position), old: second.cards[0] };
+    return first.kind === "drew"
+      ? { line: t("ev.drewPut", { ...put, card: aCard(second.card) }), used: 2 }
+      : { line: t("ev.tookPut", { ...put, card: second.card }), used: 2 };
+  }
+  if (first.kind === "drew" && second.kind === "discarded" && third?.kind === "flipped" && mine(third)) {
+    const line = t("ev.drewFlipped", { name, card: aCard(second.card), flipped: aCard(third.card), where: where(third.position) });
+    return { line, used: 3 };
+  }
+  return null;
+}
+
+/** The lines that tell one step's events (a discard and its flip make one line); with
+ * `whole`, another player's draw (or take) and its placement make one line too (the
+ * live region's: one sentence a turn). */
+export function describeEvents(events, seats, you, { whole = false } = {}) {
   const lines = [];
   let discarded = null;
-  for (const event of events) {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    const merged = whole ? wholeMove(events, i, seats, you) : null;
+    if (merged) {
+      lines.push(merged.line);
+      i += merged.used - 1;
+      continue;
+    }
     const name = nameOf(seats, event.player, you);
     const say = (key, params) => about(key, event.player, you, params);
     switch (event.kind) {
@@ -163,7 +193,7 @@ export function describeEvents(events, seats, you) {
         lines.push(say("ev.cleared", { name, card: event.card }));
         break;
       case "reshuffled":
-        lines.push(t("ev.reshuffled", { n: event.count }));
+        lines.push(plural("ev.reshuffled", event.count));
         break;
       case "timed_out":
         lines.push(say("ev.timedOut", { name }));
