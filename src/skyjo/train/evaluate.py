@@ -1,8 +1,8 @@
 """A policy's strength against the compiled ladder, with NumPy only: whole
 2-player (or n-player) games on the vector environment, each table's first
 game counted once, the learner's seat drawn from each game's seed, so seats
-rotate. A win is the environment's (`reward="win"`: the lowest total, shared
-wins included). The interval is Wilson's 95% score interval.
+rotate. A win is the lowest total; a win shared by k players counts 1/k, as
+`skyjo tournament` counts it. The interval is Wilson's 95% score interval.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Strength:
 
     opponents: tuple[str, ...]
     games: int
-    wins: int
+    wins: float
 
     @property
     def rate(self) -> float:
@@ -46,7 +46,7 @@ class Strength:
         )
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson's score interval of a proportion (95% with z = 1.96)."""
     if games == 0:
         return 0.0, 1.0
@@ -73,14 +73,19 @@ def evaluate(
     envs = SkyjoVectorEnv(games, opponents=list(opponents), reward="win", slots=slots)
     obs, info = envs.reset(seed=seed)
     playing = np.ones(games, bool)
-    wins = 0
+    wins = 0.0
+    layout = envs.layout
+    totals, present = layout.offsets["totals"], layout.offsets["present"]
     while playing.any():
         if advice:
             obs = with_advice(obs, envs.teacher_actions(advice))
         actions = np.asarray(policy(obs, info["action_mask"]), np.int64)
         obs, rewards, terminated, truncated, info = envs.step(actions)
         ended = (terminated | truncated) & playing
-        wins += int(np.count_nonzero(rewards[ended] > 0))
+        for b in np.flatnonzero(ended & (rewards > 0)).tolist():
+            final = info["final_obs"][b]  # the last totals: how many share the lowest
+            seated = final[totals][final[present] > 0]
+            wins += 1 / int(np.count_nonzero(seated == seated[0]))
         playing &= ~ended
     envs.close()
     return Strength(tuple(opponents), games, wins)
