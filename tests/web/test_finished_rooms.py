@@ -55,6 +55,9 @@ def test_a_finished_room_leaves_memory_once_nobody_watches_and_stays_a_replay() 
         shown = client.get(f"/api/rooms/{code}/replay").json()
         assert shown["finished"] and len(shown["frames"]) == steps + 1
         assert code not in rooms  # a replay is read from the database, not from a room
+        # the host's seat and whether the title is the server's default, read back too
+        assert [seat["host"] for seat in shown["seats"]] == [False, False]  # bots: no host seat
+        assert shown["title"] == "Bots" and shown["default_title"] is True
         # a visitor of the room's page sees the end of the game, loaded again...
         visitor = Conn(client, code)
         state = visitor.hello()

@@ -46,6 +46,9 @@ def test_a_finished_game_gives_its_record_and_its_frames(client: TestClient) -> 
     assert replay(record).finished
     shown = client.get(f"/api/rooms/{code}/replay").json()
     assert shown["code"] == code and shown["finished"] and shown["seats"][1]["bot"] == "greedy"
+    # issue 46: the default title ("Ana's table") is worded by each page, as a room's
+    assert shown["title"] == "Ana's table" and shown["default_title"] is True
+    assert [seat["host"] for seat in shown["seats"]] == [True, False]
     frames = shown["frames"]
     assert [f["number"] for f in frames] == list(range(ana.number + 1))
     assert frames[-1]["observation"]["phase"] == "game_over"

@@ -25,7 +25,7 @@ from skyjo.bots import make_bot
 from skyjo.match import Match, MatchError
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
-from skyjo.web.room_config import RoomConfig
+from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.settings import Settings
 from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, RoomRecord, Store
@@ -226,14 +226,20 @@ class Lobby:
                 if not room.match.over:
                     raise _not_over(code)
                 seats = [seat.to_dict() for seat in room.match.seats]
-                return {"title": room.title, "seats": seats, "record": room.match.record()}
+                host = next((i for i, seat in enumerate(room.seats()) if seat["host"]), None)
+                return {
+                    "title": room.title, "seats": seats, "host": host,
+                    "record": room.match.record(),
+                }  # fmt: skip
         record = await self._run_db(self.store.load, code) if len(code) == CODE_LENGTH else None
         if record is None:
             raise ProtocolError("no_room", f"there is no room {code!r:.20}")
         if not record.finished:
             raise _not_over(code)
         seats = list(record.match["seats"])
-        return {"title": record.title, "seats": seats, "record": record.match["record"]}
+        host = record.tokens.get(record.host)
+        record_ = record.match["record"]
+        return {"title": record.title, "seats": seats, "host": host, "record": record_}
 
     async def replay(self, code: str) -> dict[str, Any]:
         """The frames of a finished room's game (`replays.frames`), kept for the
@@ -244,7 +250,13 @@ class Lobby:
             return cached
         game = await self.finished(code)
         shown = await asyncio.to_thread(frames, game["record"])
-        shown.update(code=code, title=game["title"], seats=game["seats"])
+        host = game["host"]
+        seats = [{**seat, "host": i == host} for i, seat in enumerate(game["seats"])]
+        named = None if host is None else seats[host]["name"]
+        shown.update(
+            code=code, title=game["title"], seats=seats,
+            default_title=game["title"] == default_title(named),
+        )  # fmt: skip
         self._remember(code, shown)
         return shown
 

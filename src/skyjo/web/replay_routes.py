@@ -93,6 +93,7 @@ class SeatName(BaseModel):
     model_config = ANSWER
     name: str
     bot: str | None
+    host: bool = False  # the seat of the room's host (a room's replay)
 
 
 class RoomReplay(Replay):
@@ -100,6 +101,9 @@ class RoomReplay(Replay):
 
     code: str
     title: str
+    default_title: bool = Field(
+        description="the title is the server's default for the host's seat (a page words it)"
+    )
     seats: list[SeatName]
 
 

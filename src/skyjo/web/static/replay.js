@@ -23,7 +23,7 @@ export class Replay {
     this.chat = [];
     this.motions = []; // the animations of the step just shown (one step on only)
     const seats = data.seats || data.players.map((name) => ({ name, bot: null }));
-    this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true }));
+    this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true, host: Boolean(seat.host) }));
   }
 
   get last() {
@@ -40,7 +40,7 @@ export class Replay {
     const over = obs.phase === "game_over";
     return {
       number: this.frame.number,
-      room: { code: this.data.code || null, title: this.data.title || t("replay.uploaded"), rules: this.data.rules },
+      room: { code: this.data.code || null, title: this.data.title || t("replay.uploaded"), default_title: Boolean(this.data.default_title), rules: this.data.rules },
       you: null,
       host: false,
       seats: this.seats,
