@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from i18n_js import OMITTABLE, run_js
+from i18n_js import OMITTABLE, render, run_js
 
 from skyjo.scoring import score_round
 from skyjo.web import app as web_app
@@ -326,6 +326,37 @@ PAD_COUNTS = (
 )
 
 
+#: A refusal with a count, at 1 and 2 cards in a row (issue 46: "row 2 has 1 cards").
+ROW_OF = {
+    "en": [
+        "Ana's cards: row 2 has 1 card instead of 4",
+        "Ana's cards: row 2 has 2 cards instead of 4",
+    ],
+    "es": [
+        "Cartas de Ana: la fila 2 tiene 1 carta en vez de 4",
+        "Cartas de Ana: la fila 2 tiene 2 cartas en vez de 4",
+    ],
+    "fr": [
+        "Cartes d'Ana\u00a0: la ligne 2 a 1 carte au lieu de 4",
+        "Cartes d'Ana\u00a0: la ligne 2 a 2 cartes au lieu de 4",
+    ],
+    "de": [
+        "Karten von Ana: Zeile 2 hat 1 Karte statt 4",
+        "Karten von Ana: Zeile 2 hat 2 Karten statt 4",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ROW_OF)
+def test_a_refusal_with_a_count_takes_its_plural_form(language: str) -> None:
+    errors = [
+        {"kind": "row_length", "params": {"player": "Ana", "row": 1, "count": n, "size": 4},
+         "message": "EN"}
+        for n in (1, 2)
+    ]  # fmt: skip
+    assert render(SCOREPAD, "mistakeText", language, errors) == ROW_OF[language]
+
+
 @pytest.mark.parametrize("language", COUNTED)
 def test_counted_words_take_their_language_s_plural_form(language: str) -> None:
     said = node(I18N, GAME_COUNTS, saved=language) + node(SCOREPAD, PAD_COUNTS, saved=language)
@@ -342,7 +373,9 @@ def test_every_counted_word_has_its_forms_and_the_form_follows_cldr(
     assert len(counted) >= 5
     for language, table in strings.items():
         for key in counted:
-            assert {f"{key}.one", f"{key}.other"} <= set(table), (language, key)
+            # a refusal's counted sentence: its "one" form beside the kind's own sentence
+            other = f"{key}.other" if not key.startswith("mistake.") else key
+            assert {f"{key}.one", other} <= set(table), (language, key)
         assert not [k for k in table if re.search(r"(One|Many)$", k)], language
     rules = "[0, 1, 2, 5, 1000000].map((n) => mod.pluralCategory(n, input))"
     categories = {code: run_js(I18N, rules, code) for code in LANGUAGES}

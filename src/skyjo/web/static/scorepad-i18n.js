@@ -7,7 +7,7 @@
 // or shows the server's English message for a kind this page does not know. The server counts a
 // grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
 // counts them from 1, as people do: "row 1, column 1" is the top left card.
-import { fillIn, joinNames, language, pluralKey } from "./i18n.js";
+import { fillIn, joinNames, language, pluralCategory, pluralKey } from "./i18n.js";
 
 export const STRINGS = {
   en: {
@@ -123,6 +123,7 @@ export const STRINGS = {
     // A refusal of the model (SheetError): its kind and params (docs/scorepad.md).
     "pad.inRound": "round {round}: {text}",
     "mistake.card_count": "{player}: {count} cards written, but a grid has {size} (or write one number, the round total)",
+    "mistake.card_count.one": "{player}: {count} card written, but a grid has {size} (or write one number, the round total)",
     "mistake.not_a_total": "{player}: {text} is not a round total: write a whole number",
     "mistake.not_a_card": "{player}: {text} is not a card: write a number from -2 to 12 or x",
     "mistake.entry_shape": "{player}'s entry must be a total or 12 cards, not {value}",
@@ -136,6 +137,7 @@ export const STRINGS = {
     "mistake.grid_too_many": "{player}'s cards: the grid holds {count} cards of {value} but the deck has only {deck}",
     "mistake.grid_rows": "{player}'s cards: a grid has {rows} rows, not {count}",
     "mistake.row_length": "{player}'s cards: row {row} has {count} cards instead of {size}",
+    "mistake.row_length.one": "{player}'s cards: row {row} has {count} card instead of {size}",
     "mistake.grid_not_list": "{player}'s cards: a grid is a list of {rows} rows, not {type}",
     "mistake.grid_row_not_list": "{player}'s cards: row {row} must be a list of {size} cards, not {value}",
     "mistake.rules_type": "rules must be Rules, not {value}",
@@ -335,6 +337,7 @@ export const STRINGS = {
     // Un rechazo del modelo (SheetError): su kind y sus params (docs/scorepad.md).
     "pad.inRound": "ronda {round}: {text}",
     "mistake.card_count": "{player}: hay {count} cartas escritas, pero una cuadrícula tiene {size} (o escribe un solo número, el total de la ronda)",
+    "mistake.card_count.one": "{player}: hay {count} carta escrita, pero una cuadrícula tiene {size} (o escribe un solo número, el total de la ronda)",
     "mistake.not_a_total": "{player}: {text} no es un total de ronda: escribe un número entero",
     "mistake.not_a_card": "{player}: {text} no es una carta: escribe un número de -2 a 12 o x",
     "mistake.entry_shape": "Lo apuntado para {player} debe ser un total o 12 cartas, no {value}",
@@ -348,6 +351,7 @@ export const STRINGS = {
     "mistake.grid_too_many": "Cartas de {player}: la cuadrícula tiene {count} cartas de {value}, pero la baraja solo tiene {deck}",
     "mistake.grid_rows": "Cartas de {player}: una cuadrícula tiene {rows} filas, no {count}",
     "mistake.row_length": "Cartas de {player}: la fila {row} tiene {count} cartas en vez de {size}",
+    "mistake.row_length.one": "Cartas de {player}: la fila {row} tiene {count} carta en vez de {size}",
     "mistake.grid_not_list": "Cartas de {player}: una cuadrícula es una lista de {rows} filas, no {type}",
     "mistake.grid_row_not_list": "Cartas de {player}: la fila {row} debe ser una lista de {size} cartas, no {value}",
     "mistake.rules_type": "Las reglas no son válidas: {value}",
@@ -547,6 +551,7 @@ export const STRINGS = {
     // Un refus du modèle (SheetError) : son kind et ses params (docs/scorepad.md).
     "pad.inRound": "manche {round}\u00a0: {text}",
     "mistake.card_count": "{player}\u00a0: {count} cartes écrites, mais une grille en a {size} (ou écris un seul nombre, le total de la manche)",
+    "mistake.card_count.one": "{player}\u00a0: {count} carte écrite, mais une grille en a {size} (ou écris un seul nombre, le total de la manche)",
     "mistake.not_a_total": "{player}\u00a0: {text} n'est pas un total de manche\u00a0: écris un nombre entier",
     "mistake.not_a_card": "{player}\u00a0: {text} n'est pas une carte\u00a0: écris un nombre de -2 à 12 ou x",
     "mistake.entry_shape": "La saisie de {player} doit être un total ou 12 cartes, pas {value}",
@@ -560,6 +565,7 @@ export const STRINGS = {
     "mistake.grid_too_many": "Cartes de {player}\u00a0: la grille a {count} cartes de {value}, mais le paquet n'en a que {deck}",
     "mistake.grid_rows": "Cartes de {player}\u00a0: une grille a {rows} lignes, pas {count}",
     "mistake.row_length": "Cartes de {player}\u00a0: la ligne {row} a {count} cartes au lieu de {size}",
+    "mistake.row_length.one": "Cartes de {player}\u00a0: la ligne {row} a {count} carte au lieu de {size}",
     "mistake.grid_not_list": "Cartes de {player}\u00a0: une grille est une liste de {rows} lignes, pas {type}",
     "mistake.grid_row_not_list": "Cartes de {player}\u00a0: la ligne {row} doit être une liste de {size} cartes, pas {value}",
     "mistake.rules_type": "Les règles ne sont pas valables\u00a0: {value}",
@@ -759,6 +765,7 @@ export const STRINGS = {
     // Eine Ablehnung des Modells (SheetError): ihr kind und ihre params (docs/scorepad.md).
     "pad.inRound": "Runde {round}: {text}",
     "mistake.card_count": "{player}: {count} Karten eingetragen, aber eine Auslage hat {size} (oder trag eine einzige Zahl ein, die Rundensumme)",
+    "mistake.card_count.one": "{player}: {count} Karte eingetragen, aber eine Auslage hat {size} (oder trag eine einzige Zahl ein, die Rundensumme)",
     "mistake.not_a_total": "{player}: {text} ist keine Rundensumme: Trag eine ganze Zahl ein",
     "mistake.not_a_card": "{player}: {text} ist keine Karte: Trag eine Zahl von -2 bis 12 oder x ein",
     "mistake.entry_shape": "Der Eintrag von {player} muss eine Summe oder 12 Karten sein, nicht {value}",
@@ -772,6 +779,7 @@ export const STRINGS = {
     "mistake.grid_too_many": "Karten von {player}: Die Auslage hat {count} Karten mit {value}, aber das Spiel hat nur {deck}",
     "mistake.grid_rows": "Karten von {player}: Eine Auslage hat {rows} Zeilen, nicht {count}",
     "mistake.row_length": "Karten von {player}: Zeile {row} hat {count} Karten statt {size}",
+    "mistake.row_length.one": "Karten von {player}: Zeile {row} hat {count} Karte statt {size}",
     "mistake.grid_not_list": "Karten von {player}: Eine Auslage ist eine Liste von {rows} Zeilen, nicht {type}",
     "mistake.grid_row_not_list": "Karten von {player}: Zeile {row} muss eine Liste von {size} Karten sein, nicht {value}",
     "mistake.rules_type": "Die Regeln sind ungültig: {value}",
@@ -958,7 +966,12 @@ function countedFromOne(params) {
 export function mistakeText(error) {
   if (!error) return "";
   const fallback = error.message ?? "";
-  const template = error.kind ? STRINGS[language()]?.[`mistake.${error.kind}`] : undefined;
+  const table = STRINGS[language()];
+  const key = `mistake.${error.kind}`;
+  // a sentence with a count has its "one" form beside the kind's own (the other form)
+  const count = error.params?.count;
+  const one = Number.isInteger(count) && pluralCategory(count, language()) === "one" ? table?.[`${key}.one`] : undefined;
+  const template = error.kind ? one ?? table?.[key] : undefined;
   if (template === undefined) return fallback;
   const params = countedFromOne(error.params || {});
   const text = filled(template, params);
