@@ -357,6 +357,37 @@ def test_a_refusal_with_a_count_takes_its_plural_form(language: str) -> None:
     assert render(SCOREPAD, "mistakeText", language, errors) == ROW_OF[language]
 
 
+#: An illegal move's refusal with a count, at 1 and 3 cards in the draw pile.
+PILE_OF = {
+    "en": [
+        "the draw pile still holds 1 card: there is nothing to reshuffle",
+        "the draw pile still holds 3 cards: there is nothing to reshuffle",
+    ],
+    "es": [
+        "Al mazo le queda 1 carta: no hay nada que barajar",
+        "Al mazo le quedan 3 cartas: no hay nada que barajar",
+    ],
+    "fr": [
+        "La pioche a encore 1 carte\u00a0: il n'y a rien à remélanger",
+        "La pioche a encore 3 cartes\u00a0: il n'y a rien à remélanger",
+    ],
+    "de": [
+        "Der Nachziehstapel hat noch 1 Karte: Es gibt nichts zu mischen",
+        "Der Nachziehstapel hat noch 3 Karten: Es gibt nichts zu mischen",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", PILE_OF)
+def test_an_illegal_moves_refusal_with_a_count_takes_its_plural_form(language: str) -> None:
+    errors = [
+        {"code": "illegal", "kind": "draw_pile_not_empty", "params": {"draw_pile_size": n},
+         "message": "EN"}
+        for n in (1, 3)
+    ]  # fmt: skip
+    assert render(I18N, "errorText", language, errors) == PILE_OF[language]
+
+
 @pytest.mark.parametrize("language", COUNTED)
 def test_counted_words_take_their_language_s_plural_form(language: str) -> None:
     said = node(I18N, GAME_COUNTS, saved=language) + node(SCOREPAD, PAD_COUNTS, saved=language)
@@ -374,7 +405,8 @@ def test_every_counted_word_has_its_forms_and_the_form_follows_cldr(
     for language, table in strings.items():
         for key in counted:
             # a refusal's counted sentence: its "one" form beside the kind's own sentence
-            other = f"{key}.other" if not key.startswith("mistake.") else key
+            refusal = key.startswith(("mistake.", "illegal.", "kind."))
+            other = key if refusal else f"{key}.other"
             assert {f"{key}.one", other} <= set(table), (language, key)
         assert not [k for k in table if re.search(r"(One|Many)$", k)], language
     rules = "[0, 1, 2, 5, 1000000].map((n) => mod.pluralCategory(n, input))"

@@ -298,6 +298,7 @@ export const STRINGS = {
     "illegal.place_heldYou": "you must place the card in your hand, not {action}",
     "illegal.round_not_over": "a new round is dealt only once a round is over (the game is in phase {phase})",
     "illegal.draw_pile_not_empty": "the draw pile still holds {draw_pile_size} cards: there is nothing to reshuffle",
+    "illegal.draw_pile_not_empty.one": "the draw pile still holds {draw_pile_size} card: there is nothing to reshuffle",
     "illegal.reshuffle_not_discard_pile": "the reshuffled draw pile is not the discard pile less its top card ({given} cards, not {expected})",
     "kind.spectator_chat": "spectators watch: they do not chat",
     "kind.too_long": "a chat line has at most {max}",
@@ -785,6 +786,7 @@ export const STRINGS = {
     "illegal.place_heldYou": "Debes colocar la carta que tienes en la mano, no {action}",
     "illegal.round_not_over": "Solo se reparte una ronda nueva cuando la anterior ha terminado",
     "illegal.draw_pile_not_empty": "Al mazo le quedan {draw_pile_size} cartas: no hay nada que barajar",
+    "illegal.draw_pile_not_empty.one": "Al mazo le queda {draw_pile_size} carta: no hay nada que barajar",
     "illegal.reshuffle_not_discard_pile": "El mazo barajado no es el descarte sin su carta de encima ({given} cartas, no {expected})",
     "kind.spectator_chat": "Los espectadores miran: no escriben en el chat",
     "kind.too_long": "Un mensaje del chat tiene como mucho {max} caracteres",
@@ -1273,6 +1275,7 @@ export const STRINGS = {
     "illegal.place_heldYou": "Tu dois poser la carte que tu as en main, pas {action}",
     "illegal.round_not_over": "Une nouvelle manche ne se distribue qu'une fois la précédente terminée",
     "illegal.draw_pile_not_empty": "La pioche a encore {draw_pile_size} cartes\u00a0: il n'y a rien à remélanger",
+    "illegal.draw_pile_not_empty.one": "La pioche a encore {draw_pile_size} carte\u00a0: il n'y a rien à remélanger",
     "illegal.reshuffle_not_discard_pile": "La pioche remélangée n'est pas la défausse sans sa carte du dessus ({given} cartes, pas {expected})",
     "kind.spectator_chat": "Les spectateurs regardent\u00a0: ils n'écrivent pas dans le chat",
     "kind.too_long": "Un message du chat fait au plus {max} caractères",
@@ -1761,6 +1764,7 @@ export const STRINGS = {
     "illegal.place_heldYou": "Du musst die Karte in deiner Hand hinlegen und kannst nicht {action}",
     "illegal.round_not_over": "Eine neue Runde wird erst ausgeteilt, wenn die vorige vorbei ist",
     "illegal.draw_pile_not_empty": "Der Nachziehstapel hat noch {draw_pile_size} Karten: Es gibt nichts zu mischen",
+    "illegal.draw_pile_not_empty.one": "Der Nachziehstapel hat noch {draw_pile_size} Karte: Es gibt nichts zu mischen",
     "illegal.reshuffle_not_discard_pile": "Der neu gemischte Nachziehstapel ist nicht der Ablagestapel ohne seine oberste Karte ({given} Karten, nicht {expected})",
     "kind.spectator_chat": "Zuschauer schauen zu: Sie schreiben nicht im Chat",
     "kind.too_long": "Eine Chatnachricht hat höchstens {max} Zeichen",
@@ -2043,13 +2047,20 @@ export function errorText(error, words = {}) {
 
 /** `errorText`'s sentence, or undefined when this client has none for the error (its kind is
  * unknown, or a value its sentence names is missing). */
+/** The param a refusal's sentence counts, where it is not `count`. */
+const COUNTED_PARAM = { "illegal.draw_pile_not_empty": "draw_pile_size" };
+
 export function errorSentence(error, words = {}) {
   if (!error?.kind) return undefined;
   const prefixes = words.prefixes ?? [error.code === "illegal" ? "illegal" : "kind"];
   const key = prefixes.map((prefix) => `${prefix}.${error.kind}`).find((k) => STRINGS[current][k] !== undefined);
   if (key === undefined) return undefined;
-  const own = words.you && STRINGS[current][`${key}You`] !== undefined ? `${key}You` : key;
   const params = error.params || {};
+  const mine = words.you && STRINGS[current][`${key}You`] !== undefined ? `${key}You` : key;
+  // a sentence with a count has its "one" form beside the kind's own (the other form)
+  const count = params[COUNTED_PARAM[key] ?? "count"];
+  const one = Number.isInteger(count) && pluralCategory(count) === "one" ? `${mine}.one` : undefined;
+  const own = one !== undefined && STRINGS[current][one] !== undefined ? one : mine;
   const word = words.param ?? ((name, value) => String(value));
   let missing = false;
   const text = fillIn(STRINGS[current][own], (name) => {
