@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 from skyjo.bots import make_bot
-from skyjo.bots.encoding import encode_float32
+from skyjo.bots.encoding import encode_float32, with_advice
 from skyjo.bots.learned import load_policy
 from skyjo.observation import Observation
 
@@ -36,7 +36,7 @@ for line in sys.stdin:
         observation = Observation.from_dict(message["observation"])
         x = encode_float32(observation, slots=policy.slots)  # the environments' observation
         if advisor is not None:  # the advisor's move, one-hot, after it
-            x = np.concatenate([x, np.eye(39, dtype=np.float32)[advisor.choose(observation)]])
+            x = with_advice(x[None], np.array([advisor.choose(observation)]))[0]
         logits = policy.logits(x)  # your network: a score for each of the 39 action ids
         best = max(observation.legal_actions, key=lambda action: (logits[action], -action))
         answer = {"action": best}

@@ -822,6 +822,7 @@ def train_command(
     """Train a policy: imitation of a bot, then PPO, on the vector environment (docs/env.md)."""
     with user_input():
         try:
+            from skyjo.bots import split_specs
             from skyjo.train.command import train
             from skyjo.train.trainer import TrainConfig
         except ModuleNotFoundError as error:
@@ -831,7 +832,7 @@ def train_command(
         config = TrainConfig(
             out=out,
             players=players,
-            opponents=tuple(split_names(opponents)),
+            opponents=tuple(split_specs(opponents)),
             teacher=teacher,
             imitation=imitation,
             decisions=decisions,
@@ -843,7 +844,7 @@ def train_command(
             eval_every=eval_every,
             eval_games=eval_games,
             evaluate_against=tuple(
-                tuple(split_names(lineup)) for lineup in evaluate_against.split(";")
+                tuple(split_specs(lineup)) for lineup in evaluate_against.split(";")
             ),
             seed=seed,
             threads=threads,
@@ -854,11 +855,6 @@ def train_command(
         print_json(summary)
     else:
         console().print(f"policy: {summary['policy']} ({summary['seconds']:.0f} s)")
-
-
-def split_names(text: str) -> list[str]:
-    """A comma-separated list's non-empty items."""
-    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 @app.command("report")

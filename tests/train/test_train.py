@@ -16,9 +16,10 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
+from skyjo.bots.encoding import with_advice
+from skyjo.bots.learned import load_policy
 from skyjo.cli import app
 from skyjo.env import SkyjoVectorEnv
-from skyjo.train.advice import with_advice
 from skyjo.train.evaluate import wilson
 from skyjo.train.ppo import Potential, advantages
 from skyjo.train.trainer import Run, TrainConfig
@@ -35,15 +36,6 @@ def numpy_policy(path: Path) -> tuple[dict[str, Any], list[tuple[np.ndarray, np.
         meta = json.loads(str(data["meta"]))
         layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(len(meta["config"]["hidden"]) + 1)]
     return meta, layers
-
-
-def numpy_actions(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray, mask: np.ndarray):
-    x = obs
-    for i, (w, b) in enumerate(layers):
-        x = x @ w + b
-        if i < len(layers) - 1:
-            x = np.tanh(x)
-    return np.where(mask > 0, x, -np.inf).argmax(axis=1)
 
 
 def test_a_tiny_run_writes_its_policy_checkpoint_and_curve(tmp_path: Path) -> None:
@@ -80,19 +72,19 @@ def test_a_tiny_run_writes_its_policy_checkpoint_and_curve(tmp_path: Path) -> No
 
 
 def test_the_policy_file_plays_as_the_trainer_does(tmp_path: Path) -> None:
-    """NumPy over the file gives the trainer's deterministic choices (the
-    `learned` bot's inference), on real observations."""
+    """The `learned` bot's NumPy inference over the file gives the trainer's
+    deterministic choices, on real observations."""
     run = Run(TrainConfig(out=str(tmp_path), hidden=(24, 12), tables=32))
     for _ in range(3):  # move the weights away from their start
         run._imitate(1.0)
     run.write_policy(tmp_path / "p.npz")
-    _, layers = numpy_policy(tmp_path / "p.npz")
+    policy = load_policy(tmp_path / "p.npz")  # the learned bot's NumPy inference
     envs = SkyjoVectorEnv(64, opponents=["greedy"], slots=8)
     obs, info = envs.reset(seed=5)
     for _ in range(30):
         advised = with_advice(obs, envs.teacher_actions("expected"))
         mine = run.policy(advised, info["action_mask"])
-        np.testing.assert_array_equal(numpy_actions(layers, advised, info["action_mask"]), mine)
+        np.testing.assert_array_equal(policy.actions(advised, info["action_mask"]), mine)
         assert (info["action_mask"][np.arange(64), mine] == 1).all()
         obs, _, _, _, info = envs.step(mine)
 

@@ -25,7 +25,7 @@ A policy file, format `skyjo-policy/1` (docs/bots.md), is a NumPy `.npz`:
   also plays (`random`, `greedy`, `basic`, `expected`) whose move the network
   sees: its input is then the observation followed by that bot's choice as
   a one-hot of the 39 actions (`in_0` 39 larger), as `skyjo train` feeds it
-  (`skyjo.train.advice`). The bot asks its own advisor, seeded with its seed.
+  (`skyjo.bots.encoding.with_advice`). The bot asks its own advisor, seeded with its seed.
 
 `load_policy` reads a file without pickle and checks all of it, once per
 process for each file (by its resolved path and modification time): a file
@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from skyjo.bots.base import BotError
-from skyjo.bots.encoding import encode_float32
+from skyjo.bots.encoding import encode_float32, with_advice
 from skyjo.engine import NUM_ACTIONS
 from skyjo.kernel.layout import Layout
 from skyjo.observation import Observation
@@ -135,7 +135,7 @@ class Policy:
         if self.advice is not None:
             if advised is None:
                 raise ValueError(f"policy {self.path} needs the move of its advisor, {self.advice}")
-            x = np.concatenate([x, np.eye(NUM_ACTIONS, dtype=np.float32)[advised]])
+            x = with_advice(x[None], np.array([advised]))[0]
         return self.act(x, observation.legal_actions)
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skyjo.bots.encoding import with_advice
 from skyjo.env.vector import SkyjoVectorEnv
-from skyjo.train.advice import with_advice
 
 #: A batched policy: float32 observations (k, size) and int8 masks (k, 39) in, k actions out.
 BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]

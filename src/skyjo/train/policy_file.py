@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-FORMAT = "skyjo-policy/1"
-ACTIVATIONS = ("tanh", "relu")
+from skyjo.bots.learned import ACTIVATIONS, FORMAT
 
 
 def write_policy(
@@ -34,7 +33,9 @@ def write_policy(
     `meta` with at least `slots` and `activation`; the critic's layers too
     when given (as vw_i, vb_i)."""
     if meta.get("activation") not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ACTIVATIONS}, not {meta.get('activation')!r}")
+        raise ValueError(
+            f"activation must be one of {tuple(ACTIVATIONS)}, not {meta.get('activation')!r}"
+        )
     arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps({**meta, "format": FORMAT}))}
     for prefix, stack in (("", layers), ("v", critic)):
         for i, (weight, bias) in enumerate(stack):

@@ -24,10 +24,10 @@ import numpy as np
 import torch
 from torch.distributions import Categorical
 
+from skyjo.bots.encoding import with_advice
 from skyjo.engine import NUM_ACTIONS
 from skyjo.env.vector import SkyjoVectorEnv, kernel_policy
 from skyjo.kernel.policies import POLICIES
-from skyjo.train.advice import with_advice
 from skyjo.train.evaluate import Strength, evaluate
 from skyjo.train.policy_file import write_policy
 from skyjo.train.ppo import ActorCritic, Potential, advantages
@@ -190,7 +190,7 @@ class Run:
         shape = (c.steps, c.tables)
         buf = {
             "obs": np.empty((*shape, self.size), np.float32),
-            "mask": np.empty((*shape, 39), np.int8),
+            "mask": np.empty((*shape, NUM_ACTIONS), np.int8),
             "action": np.empty(shape, np.int64),
             "logp": np.empty(shape, np.float32),
             "value": np.empty(shape, np.float32),
@@ -207,8 +207,9 @@ class Run:
                 dist = Categorical(logits=logits)
                 action = dist.sample()
             actions = action.numpy()
-            if teacher:
-                labels = self.envs.teacher_actions(c.teacher)
+            if teacher:  # the teacher's moves, asked once when it is also the advice
+                same = c.teacher == c.advice and self.advice is not None
+                labels = self.advice if same else self.envs.teacher_actions(c.teacher)
                 buf["label"][t] = labels
                 if beta > 0:
                     actions = np.where(self.rng.random(c.tables) < beta, labels, actions)
@@ -241,8 +242,10 @@ class Run:
         advising bot's move as a one-hot of the 39 actions."""
         advice = self.config.advice
         if not advice:
+            self.advice = None
             return obs
-        return with_advice(obs, envs.teacher_actions(advice))
+        self.advice = envs.teacher_actions(advice)  # the labels too, where it is the teacher
+        return with_advice(obs, self.advice)
 
     def _batches(self, size: int) -> list[np.ndarray]:
         c = self.config

@@ -237,9 +237,9 @@ class Lobby:
         if not record.finished:
             raise _not_over(code)
         seats = list(record.match["seats"])
+        game = record.match["record"]
         host = record.tokens.get(record.host)
-        record_ = record.match["record"]
-        return {"title": record.title, "seats": seats, "host": host, "record": record_}
+        return {"title": record.title, "seats": seats, "host": host, "record": game}
 
     async def replay(self, code: str) -> dict[str, Any]:
         """The frames of a finished room's game (`replays.frames`), kept for the

@@ -2047,6 +2047,14 @@ export function errorText(error, words = {}) {
 
 /** `errorText`'s sentence, or undefined when this client has none for the error (its kind is
  * unknown, or a value its sentence names is missing). */
+/** A refusal's sentence `key` of `table` for the count `n`: its "<key>.one" form where the
+ * language says one for `n` and the table has it, else the kind's own sentence (the other
+ * form). */
+export function countedForm(table, key, n, code = current) {
+  const one = `${key}.one`;
+  return Number.isInteger(n) && pluralCategory(n, code) === "one" && table?.[one] !== undefined ? one : key;
+}
+
 /** The param a refusal's sentence counts, where it is not `count`. */
 const COUNTED_PARAM = { "illegal.draw_pile_not_empty": "draw_pile_size" };
 
@@ -2058,9 +2066,7 @@ export function errorSentence(error, words = {}) {
   const params = error.params || {};
   const mine = words.you && STRINGS[current][`${key}You`] !== undefined ? `${key}You` : key;
   // a sentence with a count has its "one" form beside the kind's own (the other form)
-  const count = params[COUNTED_PARAM[key] ?? "count"];
-  const one = Number.isInteger(count) && pluralCategory(count) === "one" ? `${mine}.one` : undefined;
-  const own = one !== undefined && STRINGS[current][one] !== undefined ? one : mine;
+  const own = countedForm(STRINGS[current], mine, params[COUNTED_PARAM[key] ?? "count"]);
   const word = words.param ?? ((name, value) => String(value));
   let missing = false;
   const text = fillIn(STRINGS[current][own], (name) => {

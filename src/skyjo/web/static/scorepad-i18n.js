@@ -7,7 +7,7 @@
 // or shows the server's English message for a kind this page does not know. The server counts a
 // grid's rows and columns from 0 (machine facts, as in a game's record); every sentence here
 // counts them from 1, as people do: "row 1, column 1" is the top left card.
-import { fillIn, joinNames, language, pluralCategory, pluralKey } from "./i18n.js";
+import { countedForm, fillIn, joinNames, language, pluralKey } from "./i18n.js";
 
 export const STRINGS = {
   en: {
@@ -967,11 +967,8 @@ export function mistakeText(error) {
   if (!error) return "";
   const fallback = error.message ?? "";
   const table = STRINGS[language()];
-  const key = `mistake.${error.kind}`;
-  // a sentence with a count has its "one" form beside the kind's own (the other form)
-  const count = error.params?.count;
-  const one = Number.isInteger(count) && pluralCategory(count, language()) === "one" ? table?.[`${key}.one`] : undefined;
-  const template = error.kind ? one ?? table?.[key] : undefined;
+  const key = countedForm(table, `mistake.${error.kind}`, error.params?.count, language());
+  const template = error.kind ? table?.[key] : undefined;
   if (template === undefined) return fallback;
   const params = countedFromOne(error.params || {});
   const text = filled(template, params);
