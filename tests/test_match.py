@@ -23,7 +23,7 @@ from skyjo.match import (
     name_key,
 )
 from skyjo.observation import FACE_DOWN, Observation, observe
-from skyjo.rules import MAX_TARGET_SCORE, Rules, RulesError
+from skyjo.rules import MAX_TARGET_SCORE, Rules, RulesError, check_deck
 from skyjo.seeds import bot_seed
 
 
@@ -344,3 +344,13 @@ def test_rules_bound_the_target_score_for_every_interface() -> None:
     with pytest.raises(RulesError) as refusal:
         Rules.from_dict([1])
     assert (refusal.value.kind, refusal.value.params) == ("rules_shape", {"type": "list"})
+
+
+def test_a_wrong_deck_is_refused_with_its_count_in_words() -> None:
+    """RULES.md 1: a deck is the 150 cards; the refusal counts what was given ("1 card")."""
+    for cards, held in (([5], "1 card"), ([5, 5, 5], "3 cards")):
+        with pytest.raises(RulesError) as refusal:
+            check_deck(cards)
+        assert refusal.value.kind == "deck_wrong"
+        assert refusal.value.params["count"] == len(cards)
+        assert f"({held}; " in str(refusal.value)

@@ -166,8 +166,9 @@ def check_deck(cards: Any) -> tuple[int, ...]:
             if counts.get(v, 0) != CARD_COUNTS.get(v, 0)
         ]
         shown = "; ".join(wrong[:3])
+        held = f"{len(cards)} card" if len(cards) == 1 else f"{len(cards)} cards"
         raise RulesError(
-            f"the deck is not the {DECK_SIZE} Skyjo cards ({len(cards)} cards; {shown})",
+            f"the deck is not the {DECK_SIZE} Skyjo cards ({held}; {shown})",
             "deck_wrong",
             {"size": DECK_SIZE, "count": len(cards), "wrong": shown},
         )

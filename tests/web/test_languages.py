@@ -388,6 +388,26 @@ def test_an_illegal_moves_refusal_with_a_count_takes_its_plural_form(language: s
     assert render(I18N, "errorText", language, errors) == PILE_OF[language]
 
 
+#: A refused deck's sentence ends in its count: "(1 card; ...)" and "(3 cards; ...)".
+DECK_OF = {
+    "en": ["(1 card; 1 of 5)", "(3 cards; 1 of 5)"],
+    "es": ["(1 carta; 1 of 5)", "(3 cartas; 1 of 5)"],
+    "fr": ["(1 carte\u00a0; 1 of 5)", "(3 cartes\u00a0; 1 of 5)"],
+    "de": ["(1 Karte; 1 of 5)", "(3 Karten; 1 of 5)"],
+}
+
+
+@pytest.mark.parametrize("language", DECK_OF)
+def test_a_refused_decks_count_takes_its_plural_form(language: str) -> None:
+    errors = [
+        {"code": "bad_request", "kind": "deck_wrong",
+         "params": {"size": 150, "count": n, "wrong": "1 of 5"}, "message": "EN"}
+        for n in (1, 3)
+    ]  # fmt: skip
+    said = render(I18N, "errorText", language, errors)
+    assert [text[text.index("(") :] for text in said] == DECK_OF[language]
+
+
 @pytest.mark.parametrize("language", COUNTED)
 def test_counted_words_take_their_language_s_plural_form(language: str) -> None:
     said = node(I18N, GAME_COUNTS, saved=language) + node(SCOREPAD, PAD_COUNTS, saved=language)

@@ -323,8 +323,8 @@ def test_after_the_games_end_the_page_says_who_won_not_what_is_left_to_go(
 
 #: Whether the focused element is where a person sees it: inside the visual viewport (what a
 #: phone's keyboard leaves), above the page's keypad, and on top (a tap at its middle reaches it).
-SEEN = """() => {
-  const el = document.activeElement;
+SEEN = """(selector) => {
+  const el = selector ? document.querySelector(selector) : document.activeElement;
   const box = el.getBoundingClientRect();
   const view = window.visualViewport;
   let bottom = view.offsetTop + view.height;
@@ -340,8 +340,9 @@ SEEN = """() => {
 BOTTOM_ROW_GRID = "7 5 2 4 / 7 9 3 1 / 7 0 8 2".replace("/", " ")
 
 
-def seen(page: Page) -> bool:
-    return page.evaluate(SEEN)
+def seen(page: Page, selector: str | None = None) -> bool:
+    """Whether the focused element (or `selector`'s) is wholly on screen above the keypad."""
+    return page.evaluate(SEEN, selector)
 
 
 def settled(page: Page) -> None:
@@ -370,6 +371,9 @@ def test_the_focused_field_stays_in_view_above_the_keypad_and_the_keyboard(
             assert focused(page) == f"card-{i}-{k}"
             settled(page)  # the preview's lines above it written: the field has not moved since
             assert seen(page), f"card-{i}-{k} is hidden"
+            if (i, k) == (2, 11):  # the last field: Save, its next stop, is in sight too
+                assert seen(page, "[data-key=save-round]"), "Save is under the keypad"
+                page.screenshot(path=artifacts / "scorepad-keypad-last-field-phone.png")
             if card == "1":
                 keypad_type(page, card)  # a 1 waits for Next
             else:

@@ -1274,7 +1274,8 @@ function niceStep(raw) {
 /** Keep `element` of the round's form where the person typing sees it: inside the visual viewport
  * (above a phone's keyboard, which shrinks the page: `interactive-widget=resizes-content` in
  * scorepad.html) and above the page's keypad, which sticks to the bottom of the screen. The Save
- * button is kept with the round's preview above it when both fit. */
+ * button is kept with the round's preview above it when both fit, and the last field with Save
+ * below it. */
 function keepInView(element) {
   const form = main.querySelector("[data-key=round-form]");
   if (!element || !form || !form.contains(element) || element.closest(".keypad")) return;
@@ -1291,8 +1292,16 @@ function keepInView(element) {
     const above = reason.getBoundingClientRect().top;
     if (box.bottom - above <= bottom - top) start = above;
   }
+  let end = box.bottom;
+  // the last field: Save, where Enter (or Next) goes from it, is kept in sight below it when both fit
+  const fields = entryFields();
+  const save = form.querySelector("[data-key=save-round]");
+  if (save && element === fields[fields.length - 1]) {
+    const under = save.getBoundingClientRect().bottom;
+    if (under - start <= bottom - top) end = Math.max(end, under);
+  }
   let by = 0;
-  if (box.bottom > bottom) by = box.bottom - bottom;
+  if (end > bottom) by = end - bottom;
   if (start - by < top) by = start - top;
   if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
 }
