@@ -94,7 +94,7 @@ function deal() {
 function turn() {
   const move = (name) => h("li", {}, h("strong", {}, rt(`rules.turn.${name}Name`)), " ", rt(`rules.turn.${name}`));
   return section("turn",
-    h("p", {}, rt("rules.turn.one")),
+    h("p", {}, rt("rules.turn.choose")),
     h("ul", { class: "rules-moves" }, move("take"), move("swap"), move("flip")),
     h("p", {}, rt("rules.turn.exchange")),
     figure(h("div", { class: "rules-row" }, card(null, { label: t("card.down"), extra: " pile" }),
