@@ -21,7 +21,7 @@ export function renderLobby(root, game, ui) {
       h("h1", {}, roomTitle(room, state.seats)),
       h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
         state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null,
-        " · ", h("a", { href: "/rules", "data-key": "rules-link" }, rt("rules.link"))),
+        " · ", h("a", { href: `/rules?back=${room.code}`, "data-key": "rules-link" }, rt("rules.link"))),
       ["reconnecting", "offline"].includes(game.status) ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
     invite(room, roomTitle(room, state.seats)),
     h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },

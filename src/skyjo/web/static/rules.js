@@ -57,16 +57,11 @@ function section(id, ...children) {
     h("h2", { id: `${id}-title` }, rt(title)), children);
 }
 
-/** Where "back" goes: the game this page was opened from (the same site's room), else home. */
+/** Where "back" goes: the room this page was opened from (`?back=CODE`: a room's lobby and
+ * panel link here so, as the site sends no referrer), else the front page. */
 function back() {
-  let from = null;
-  try {
-    const referrer = new URL(document.referrer);
-    if (referrer.origin === location.origin && /^\/r\/[A-Za-z0-9]{1,12}$/.test(referrer.pathname)) from = referrer.pathname;
-  } catch {
-    from = null;
-  }
-  return from ? h("a", { href: from, "data-key": "rules-back" }, rt("rules.backGame"))
+  const code = new URLSearchParams(location.search).get("back") ?? "";
+  return /^[A-Za-z0-9]{1,12}$/.test(code) ? h("a", { href: `/r/${code}`, "data-key": "rules-back" }, rt("rules.backGame"))
     : h("a", { href: "/", "data-key": "rules-back" }, t("room.back"));
 }
 
