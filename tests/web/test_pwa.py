@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from skyjo.web import pwa
 
-PAGES = ("/", "/scorepad")
+PAGES = ("/", "/scorepad", "/rules")
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -120,7 +120,7 @@ def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client: Test
     assert "script-src 'self'" in response.headers["content-security-policy"]
     build = worker_build(response.text)
     assert re.fullmatch(r"[0-9a-f]{16}", build["version"])
-    assert build["shells"] == ["/", "/scorepad", "/replay"]
+    assert build["shells"] == ["/", "/scorepad", "/replay", "/rules"]
     static = pwa.STATIC
     every = {
         f"/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()
@@ -132,7 +132,8 @@ def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client: Test
         "/manifest.de.webmanifest",
         "/favicon.ico",
     }
-    for name in ("main.js", "game.js", "scorepad.js", "replay.js", "offline.js", "style.css"):
+    kept = ("main.js", "game.js", "scorepad.js", "replay.js", "offline.js", "style.css", "rules.js")
+    for name in kept:
         assert f"/static/{name}" in build["files"]
     for url in build["shells"] + build["files"]:
         assert client.get(url).status_code == 200, url

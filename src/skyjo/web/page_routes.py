@@ -1,8 +1,10 @@
-"""The client's pages: the game's (static/index.html) and the scorepad's
-(static/scorepad.html), each with the server's facts (`facts.page`).
+"""The client's pages: the game's (static/index.html), the scorepad's
+(static/scorepad.html) and the rules' (static/rules.html), each with the server's
+facts (`facts.page`).
 
     GET /, /r/{code}, /r/{code}/replay, /replay, /replay/{key}   the game's page
     GET /scorepad, /scorepad/{sheet_id}                          the scorepad's page
+    GET /rules                                                   the rules (docs/RULES.md)
 
 Pages, not the API: /openapi.json leaves them out (as the static files and the
 installed app's: `pwa`).
@@ -37,5 +39,9 @@ def pages_router(settings: Settings) -> APIRouter:
     @router.get("/scorepad/{sheet_id}")
     async def scorepad_page(sheet_id: str = "") -> HTMLResponse:
         return facts_page(STATIC / "scorepad.html", settings)
+
+    @router.get("/rules")
+    async def rules_page() -> HTMLResponse:
+        return facts_page(STATIC / "rules.html", settings)
 
     return router

@@ -8,7 +8,7 @@
 The service worker is served from the root so that its scope is the whole app. The
 server puts its build before its text: `const BUILD = {version, shells, files};` where
 `files` is every file of static/ (the pages' scripts, styles and icons) and the manifest
-and favicon, `shells` the three pages' addresses, and `version` a hash of every file
+and favicon, `shells` the four pages' addresses, and `version` a hash of every file
 of static/ (sw.js's own text too). Any change to a file changes the version, which
 makes the browser install the new worker: it fills a new cache and drops the old one.
 No one bumps a number by hand. tools/make_icons.py draws the icons.
@@ -33,8 +33,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 STATIC = Path(__file__).parent / "static"
 WORKER = STATIC / "sw.js"
 #: The pages a visit keeps for offline use: the front page (also a room's and a replay's
-#: page: the same file), the scorepad (also a sheet's page) and the replay viewer.
-SHELLS = ["/", "/scorepad", "/replay"]
+#: page: the same file), the scorepad (also a sheet's page), the replay viewer and the rules.
+SHELLS = ["/", "/scorepad", "/replay", "/rules"]
 #: The manifest's words in each language of the pages (as static/i18n.js and
 #: static/scorepad-i18n.js write them): its description, the scorepad's name.
 WORDS = {

@@ -10,6 +10,7 @@ import { themeSwitch } from "./theme.js";
 import { animate, motionMap } from "./motion.js";
 import { BACK_MS } from "./offline.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
+import { rt } from "./rules-i18n.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
@@ -615,6 +616,9 @@ function roomPanel(view) {
       h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
     h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages), " ",
       themeSwitch({ "data-key": "room-theme" })),
+    // the rules page offers the way back to this room (the site sends no referrer)
+    h("p", { class: "rules-link-row" }, h("a", { href: live ? `/rules?back=${room.code}` : "/rules", "data-key": "rules-link" },
+      rt("rules.link"))),
     h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
       if (!view.ui.navigate) return;
       e.preventDefault();

@@ -4,6 +4,7 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { plural, roomTitle, seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
+import { rt } from "./rules-i18n.js";
 
 // The levels, the defaults, the bounds and the limits are the server's (facts.js).
 const LEVELS = FACTS.bots;
@@ -127,7 +128,8 @@ function join(navigate) {
       h("button", { type: "button", onclick: () => go(true) }, t("front.watch"))),
     h("p", { class: "replay-link" }, h("a", { href: "/replay", "data-key": "upload-link",
       onclick: (e) => { e.preventDefault(); navigate("/replay"); } }, t("replay.uploadTitle"))),
-    h("p", { class: "replay-link" }, h("a", { href: "/scorepad", "data-key": "scorepad-link" }, st("pad.link"))));
+    h("p", { class: "replay-link" }, h("a", { href: "/scorepad", "data-key": "scorepad-link" }, st("pad.link"))),
+    h("p", { class: "replay-link" }, h("a", { href: "/rules", "data-key": "rules-link" }, rt("rules.link"))));
 }
 
 function openGames(navigate) {

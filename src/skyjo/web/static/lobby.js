@@ -5,6 +5,7 @@ import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { joinNames, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
+import { rt } from "./rules-i18n.js";
 import { serverErrorText } from "./text.js";
 
 const LADDER = FACTS.bots; // the server's (facts.js)
@@ -19,7 +20,8 @@ export function renderLobby(root, game, ui) {
     h("header", { class: "lobby-head" },
       h("h1", {}, roomTitle(room, state.seats)),
       h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
-        state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null),
+        state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null,
+        " · ", h("a", { href: `/rules?back=${room.code}`, "data-key": "rules-link" }, rt("rules.link"))),
       ["reconnecting", "offline"].includes(game.status) ? h("p", { class: "notice" }, t("room.reconnecting")) : null),
     invite(room, roomTitle(room, state.seats)),
     h("section", { class: "panel lobby-seats", "aria-labelledby": "lobby-seats-title" },

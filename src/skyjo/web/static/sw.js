@@ -1,6 +1,6 @@
 // The service worker: the app's own files kept for offline use (skyjo.web.pwa serves it at /sw.js,
 // with `const BUILD = {version, shells, files}` put before this text).
-// - On install, every file of static/ and the three page shells (/, /scorepad, /replay) go into a
+// - On install, every file of static/ and the page shells (/, /scorepad, /replay, /rules) go into a
 //   cache named after the build's version; on activation the caches of other versions are dropped.
 // - A page (a navigation) and a file of the app: the network first, its answer kept in the cache;
 //   without a connection, the cached copy: a room's page (/r/CODE) and a replay's are the front
@@ -31,6 +31,7 @@ self.addEventListener("activate", (event) => {
 function shellOf(path) {
   if (/^\/scorepad(\/[A-Za-z0-9]{1,16})?\/?$/.test(path)) return "/scorepad";
   if (/^\/replay(\/[A-Za-z0-9]{1,20})?\/?$/.test(path)) return "/replay";
+  if (/^\/rules\/?$/.test(path)) return "/rules";
   if (path === "/" || /^\/r\/[A-Za-z0-9]{1,12}(\/replay)?\/?$/.test(path)) return "/";
   return null;
 }
