@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browsing import (
+    PHONE,
     SCREENS,
     SMALL,
     TABLE,
@@ -129,6 +130,13 @@ def test_a_phone_at_200_percent_zoom_scrolls_down_only_and_keeps_every_part_usab
     reachable(page, ".choice", 2)
     page.screenshot(path=artifacts / f"zoom-phone-200-{players}p.png", full_page=True)
     assert violations(page) == []
+    page.click("[data-key=tab-log]")  # the drawer: its close button over no title
+    close = page.locator("[data-key=drawer-close]").bounding_box()
+    title = page.locator(".side .log h2").bounding_box()
+    assert close and title and close["y"] + close["height"] <= title["y"], (close, title)
+    assert page.evaluate(MEASURE)["scrollWidth"] <= ZOOMED["width"]
+    page.keyboard.press("Escape")
+    expect(page.locator(".side")).to_be_hidden()
     click_and_wait(page, "[data-key=pile-draw]")  # the piles work: a card drawn, in hand
     expect(page.locator(".held .card")).to_have_count(1)
     check_table(page)  # the longer prompt and a third pile
@@ -183,6 +191,13 @@ def test_eight_seats_on_a_phone_give_the_others_readable_cards_and_names(
         assert min(mine) >= 44, mine  # still a tap target
         check_table(page)  # the names (their level) and badges not cut either
         page.screenshot(path=artifacts / f"zoom-8-seats-{language}-{moment}.png")
+    # a shorter phone (360x740): the others' cards as large as four grids a row made them
+    # (15 px), the names whole (four a row cut them), your cards still a tap target
+    page.set_viewport_size(PHONE)
+    on_one_screen(page, [*TABLE, ".mine .card"])
+    check_table(page)
+    assert min(widths(page, ".mine .card")) >= 44
+    assert min(widths(page, ".others .card")) >= 14.9
 
 
 @pytest.mark.parametrize("language", ["en", "es", "fr", "de"])
