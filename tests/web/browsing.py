@@ -40,12 +40,20 @@ TABLE = [".seat", ".card.pile", ".prompt", ".choice"]
 
 
 def open_page(
-    browser: Browser, viewport: dict[str, int], problems: list[str], still: bool = True
+    browser: Browser,
+    viewport: dict[str, int],
+    problems: list[str],
+    still: bool = True,
+    scale: float = 1,
 ) -> Page:
     """A page in a fresh context; script errors and dialogs are noted in `problems`.
-    `still` asks for reduced motion (steady screenshots, and the setting honoured)."""
+    `still` asks for reduced motion (steady screenshots, and the setting honoured);
+    `scale` is the device pixels per CSS pixel (a phone zoomed in: 4 for 200% at 2)."""
     motion = "reduce" if still else "no-preference"
-    page = browser.new_context(viewport=viewport, reduced_motion=motion).new_page()
+    context = browser.new_context(
+        viewport=viewport, reduced_motion=motion, device_scale_factor=scale
+    )
+    page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.on("dialog", lambda box: (problems.append(f"dialog: {box.message}"), box.dismiss()))
     page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
