@@ -124,7 +124,7 @@ export function places(root, motions) {
   const boxes = new Map();
   if (still() || document.hidden) return boxes;
   for (const motion of motions || []) {
-    if (motion.kind !== "travel" || motion.flown) continue;
+    if (motion.kind !== "travel" || motion.flown !== undefined) continue;
     for (const key of motion.from) {
       const element = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (element && !boxes.has(key)) boxes.set(key, element.getBoundingClientRect());
@@ -139,23 +139,25 @@ export function places(root, motions) {
  * from where it left (`first`, from `places`) to there, and the card itself stays
  * invisible meanwhile (it is in place already, so a click or a key reaches it at once).
  * A travel still under way when the board is drawn again keeps its card invisible until
- * it lands. Nothing under prefers-reduced-motion.
+ * it lands (`flown` true); one that could not fly is never tried again (`flown` false).
+ * Nothing under prefers-reduced-motion.
  */
 export function fly(root, motions, first, now = performance.now()) {
   if (still()) return;
   for (const motion of motions || []) {
     if (motion.kind !== "travel") continue;
     const left = TRAVEL_MS - (now - motion.at);
-    if (left <= 0) continue;
+    if (left <= 0 || motion.flown === false) continue;
     const target = root.querySelector(`[data-key="${CSS.escape(motion.to)}"]`);
-    if (!target) continue;
     if (motion.flown) {
-      hide(target, left);
+      if (target) hide(target, left);
       continue;
     }
-    motion.flown = true;
+    // a travel flies in the first board that shows its step, or never (its card was
+    // placed again before a frame showed it: drawn and played within one frame)
     const key = motion.from.find((place) => first.has(place));
-    if (key !== undefined) launch(target, first.get(key), key, motion.to, left);
+    motion.flown = Boolean(target && key !== undefined);
+    if (motion.flown) launch(target, first.get(key), key, motion.to, left);
   }
 }
 
