@@ -144,6 +144,7 @@ export function places(root, motions) {
  */
 export function fly(root, motions, first, now = performance.now()) {
   if (still()) return;
+  let drawn = false; // a card came into a hand since the board before: the hand there held another
   for (const motion of motions || []) {
     if (motion.kind !== "travel") continue;
     const left = TRAVEL_MS - (now - motion.at);
@@ -155,7 +156,8 @@ export function fly(root, motions, first, now = performance.now()) {
     }
     // a travel flies in the first board that shows its step, or never (its card was
     // placed again before a frame showed it: drawn and played within one frame)
-    const key = motion.from.find((place) => first.has(place));
+    const key = motion.from.find((place) => first.has(place) && !(place === HELD && drawn));
+    if (motion.to === HELD) drawn = true;
     motion.flown = Boolean(target && key !== undefined);
     if (motion.flown) launch(target, first.get(key), key, motion.to, left);
   }
