@@ -251,3 +251,58 @@ def test_no_card_travels_under_reduced_motion(
     my_draw(page)
     assert ghosts(page) == []
     assert page.evaluate("() => document.getAnimations().length") == 0
+
+
+#: motion.js alone, on a board of its own (four cards at known places): a bot's card drawn
+#: and placed before a frame showed it in hand, the board before holding an older card in
+#: hand; then the same board drawn again with a card in hand. The copies that flew.
+BURST = """async () => {
+  const { motionsOf, places, fly } = await import("/static/motion.js");
+  const board = (keys) => {
+    const root = document.createElement("div");
+    keys.forEach(([key, left]) => {
+      const card = document.createElement("span");
+      card.className = "card low";
+      card.dataset.key = key;
+      card.style.position = "fixed";
+      card.style.left = `${left}px`;
+      card.style.top = "100px";
+      root.append(card);
+    });
+    return root;
+  };
+  const piles = [["pile-draw", 0], ["pile-discard", 100]];
+  const root = board([...piles, ["pile-held", 200], ["cell-1-3", 300]]);
+  document.body.append(root);
+  const before = {source: null}, drawing = {source: "deck"};
+  const motions = [
+    ...motionsOf([{kind: "drew", player: 1}], before, drawing),
+    ...motionsOf([{kind: "exchanged", player: 1, position: [0, 3]}], drawing, before),
+  ];
+  const flown = () => [...document.querySelectorAll(".ghost")]
+    .map((ghost) => `${ghost.dataset.from}>${ghost.dataset.to}`);
+  let first = places(root, motions);
+  root.replaceChildren(...board([...piles, ["cell-1-3", 300]]).children);
+  fly(root, motions, first);
+  const burst = flown();
+  first = places(root, motions);
+  root.replaceChildren(...board([...piles, ["pile-held", 200], ["cell-1-3", 300]]).children);
+  fly(root, motions, first);
+  const again = flown();
+  root.remove();
+  return {burst, again};
+}"""
+
+
+def test_a_card_drawn_and_placed_within_one_frame_travels_from_its_pile_once(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems, still=False)
+    page.context.add_init_script(WATCH_TRAVEL)
+    page.goto(server.base)
+    page.wait_for_selector(".solo")
+    page.evaluate("() => { window.freezeMotion = true; }")
+    seen = page.evaluate(BURST)
+    # from the draw pile, not from the older card in hand; its draw to the hand never flies
+    assert seen["burst"] == ["pile-draw>cell-1-3", "cell-1-3>pile-discard"], seen
+    assert seen["again"] == seen["burst"], seen  # a board drawn again flies nothing more
