@@ -283,11 +283,11 @@ BURST = """async () => {
     .map((ghost) => `${ghost.dataset.from}>${ghost.dataset.to}`);
   let first = places(root, motions);
   root.replaceChildren(...board([...piles, ["cell-1-3", 300]]).children);
-  fly(root, motions, first);
+  fly(root, motions, first, () => null);
   const burst = flown();
   first = places(root, motions);
   root.replaceChildren(...board([...piles, ["pile-held", 200], ["cell-1-3", 300]]).children);
-  fly(root, motions, first);
+  fly(root, motions, first, () => null);
   const again = flown();
   root.remove();
   return {burst, again};
@@ -306,3 +306,46 @@ def test_a_card_drawn_and_placed_within_one_frame_travels_from_its_pile_once(
     # from the draw pile, not from the older card in hand; its draw to the hand never flies
     assert seen["burst"] == ["pile-draw>cell-1-3", "cell-1-3>pile-discard"], seen
     assert seen["again"] == seen["burst"], seen  # a board drawn again flies nothing more
+
+
+#: motion.js alone: a card placed where its column was then cleared (the step's events:
+#: exchanged, column_cleared). The copy that flew to the cleared place, and that place.
+CLEARED = """async () => {
+  const { motionsOf, places, fly } = await import("/static/motion.js");
+  const { card } = await import("/static/board.js");
+  const place = (key, left, value) => {
+    const shown = card(value, {label: key, key});
+    shown.style.position = "fixed";
+    shown.style.left = `${left}px`;
+    shown.style.top = "100px";
+    return shown;
+  };
+  const root = document.createElement("div");
+  root.append(place("pile-held", 0, 5), place("cell-0-3", 200, 7), place("pile-discard", 400, 3));
+  document.body.append(root);
+  const events = [{kind: "exchanged", player: 0, position: [0, 3], card: 5, cards: [7]},
+                  {kind: "column_cleared", player: 0, position: [0, 3], card: 5, cards: [5, 5, 5]}];
+  const motions = motionsOf(events, {source: "deck"}, {source: null});
+  const first = places(root, motions);
+  root.replaceChildren(place("cell-0-3", 200, "x"), place("pile-discard", 400, 5));
+  fly(root, motions, first, (value) => card(value, {label: ""}));
+  const ghost = document.querySelector(".ghost[data-to='cell-0-3']");
+  const slot = document.querySelector("[data-key='cell-0-3']");
+  const seen = {ghost: ghost && {look: ghost.className, value: ghost.dataset.value},
+                slot: slot.getAnimations().map((a) => a.id)};
+  root.remove();
+  return seen;
+}"""
+
+
+def test_a_card_placed_in_a_column_then_cleared_flies_as_itself_to_the_cleared_place(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, DESKTOP, problems, still=False)
+    page.context.add_init_script(WATCH_TRAVEL)
+    page.goto(server.base)
+    page.wait_for_selector(".solo")
+    page.evaluate("() => { window.freezeMotion = true; }")
+    seen = page.evaluate(CLEARED)
+    assert seen["ghost"] == {"look": "card ghost mid", "value": "5"}, seen  # the 5 placed
+    assert seen["slot"] == [], seen  # the cleared place stays in view

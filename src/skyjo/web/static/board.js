@@ -52,7 +52,7 @@ export function renderBoard(root, game, ui) {
     side(game, view)),
   );
   restore(root, kept, ui);
-  fly(root, game.motions, first, view.motion.now);
+  fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);
   if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();

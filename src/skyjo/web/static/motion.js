@@ -21,7 +21,8 @@ const COLS = 4;
  * "clear"; cells are grid indices row * 4 + col), `{at, kind, pile}` for a pile ("land"
  * on the discard pile, "shuffle" of the draw pile) and `{at, kind: "travel", from, to}`
  * for a card that moves from one place to another (data-keys of board.js: the first of
- * `from` that was on the board before is where it leaves from). `before` is the
+ * `from` that was on the board before is where it leaves from; `card` its value, when
+ * the events tell it). `before` is the
  * observation before the step (for the cards a round's end turned up, and the pile a card
  * in hand came from), if known.
  */
@@ -29,7 +30,7 @@ export function motionsOf(events, before = null, after = null, at = performance.
   const motions = [];
   const cell = (kind, seat, cells, card) => motions.push({ at, kind, seat, cells, card });
   const pile = (kind, name) => motions.push({ at, kind, pile: name });
-  const travel = (from, to) => motions.push({ at, kind: "travel", from, to });
+  const travel = (from, to, card) => motions.push({ at, kind: "travel", from, to, card });
   // the card in hand leaves from the hand, or (never drawn there: drawn and placed within
   // one frame) from the pile it was taken from
   let source = before?.source === "discard" ? "pile-discard" : "pile-draw";
@@ -49,11 +50,11 @@ export function motionsOf(events, before = null, after = null, at = performance.
         travel([source], HELD);
         break;
       case "exchanged":
-        travel([HELD, source], `cell-${event.player}-${k}`);
-        travel([`cell-${event.player}-${k}`], "pile-discard");
+        travel([HELD, source], `cell-${event.player}-${k}`, event.card);
+        travel([`cell-${event.player}-${k}`], "pile-discard", event.cards?.[0]);
         break;
       case "discarded":
-        travel([HELD, source], "pile-discard");
+        travel([HELD, source], "pile-discard", event.card);
         break;
       case "column_cleared":
         cell("clear", event.player, [k, k + COLS, k + 2 * COLS], event.card);
@@ -140,9 +141,11 @@ export function places(root, motions) {
  * invisible meanwhile (it is in place already, so a click or a key reaches it at once).
  * A travel still under way when the board is drawn again keeps its card invisible until
  * it lands (`flown` true); one that could not fly is never tried again (`flown` false).
+ * A card placed where its column was then cleared flies as itself (`face(value)` draws
+ * it), onto the cleared place, which stays in view (its own animation plays there).
  * Nothing under prefers-reduced-motion.
  */
-export function fly(root, motions, first, now = performance.now()) {
+export function fly(root, motions, first, face, now = performance.now()) {
   if (still()) return;
   let drawn = false; // a card came into a hand since the board before: the hand there held another
   for (const motion of motions || []) {
@@ -151,7 +154,7 @@ export function fly(root, motions, first, now = performance.now()) {
     if (left <= 0 || motion.flown === false) continue;
     const target = root.querySelector(`[data-key="${CSS.escape(motion.to)}"]`);
     if (motion.flown) {
-      if (target) hide(target, left);
+      if (target && !target.classList.contains("cleared")) hide(target, left);
       continue;
     }
     // a travel flies in the first board that shows its step, or never (its card was
@@ -159,7 +162,11 @@ export function fly(root, motions, first, now = performance.now()) {
     const key = motion.from.find((place) => first.has(place) && !(place === HELD && drawn));
     if (motion.to === HELD) drawn = true;
     motion.flown = Boolean(target && key !== undefined);
-    if (motion.flown) launch(target, first.get(key), key, motion.to, left);
+    if (!motion.flown) continue;
+    const gone = target.classList.contains("cleared");
+    if (gone && typeof motion.card !== "number") continue;
+    launch(target, gone ? face(motion.card) : target, first.get(key), key, motion.to, left);
+    if (!gone) hide(target, left);
   }
 }
 
@@ -170,16 +177,16 @@ function hide(target, duration) {
   target.animate({ opacity: [0, 0] }, { duration, id: "travel-hidden" });
 }
 
-/** A copy of `target` (data-key `to`) flown from the box `from` (of data-key `key`) onto
- * it, for `duration` ms. */
-function launch(target, from, key, to, duration) {
+/** A copy of the card `shown` flown from the box `from` (of data-key `key`) onto `target`
+ * (data-key `to`), for `duration` ms. */
+function launch(target, shown, from, key, to, duration) {
   const box = target.getBoundingClientRect();
   if (!box.width || !from.width) return;
   const ghost = document.createElement("span");
-  const look = [...target.classList].filter((name) => FACES.includes(name));
+  const look = [...shown.classList].filter((name) => FACES.includes(name));
   ghost.className = ["card", "ghost", ...look].join(" ");
-  ghost.textContent = target.textContent;
-  if (target.dataset.value !== undefined) ghost.dataset.value = target.dataset.value;
+  ghost.textContent = shown.textContent;
+  if (shown.dataset.value !== undefined) ghost.dataset.value = shown.dataset.value;
   ghost.dataset.from = key;
   ghost.dataset.to = to;
   ghost.setAttribute("aria-hidden", "true");
@@ -198,5 +205,4 @@ function launch(target, from, key, to, duration) {
   const land = () => ghost.remove();
   flight.addEventListener("finish", land);
   flight.addEventListener("cancel", land);
-  hide(target, duration);
 }
