@@ -1,8 +1,8 @@
-"""The board's animations in a real browser: a card turned up, an exchange, a
-card landing on the discard pile, a column cleared and a reshuffle each get a
-short animation (at most 400 ms) from the step's visible events, the board
-showing the new state at once; under `prefers-reduced-motion: reduce` the same
-steps run no animation at all.
+"""The board's animations in a real browser: a card turned up, a column cleared
+(its cards landing on the discard pile) and a reshuffle each get a short animation
+(at most 400 ms) from the step's visible events, the board showing the new state at
+once; under `prefers-reduced-motion: reduce` the same steps run no animation at all.
+(A card drawn, exchanged or discarded travels instead: test_browser_cards.py.)
 
 A script in the page notes, for every card drawn with an animation class, the
 animation the stylesheet gives it (`getComputedStyle`, when it is drawn), and
@@ -46,7 +46,6 @@ new MutationObserver((records) => {
 #: The keyframes of each motion (static/style.css).
 KEYFRAMES = {
     "flip": "card-flip",
-    "exchange": "card-exchange",
     "land": "card-land",
     "clear": "card-clear",
     "shuffle": "card-shuffle",

@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { LANGUAGES, joinNames, language, namedByLevel, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
-import { animate, motionMap } from "./motion.js";
+import { HELD, animate, fly, motionMap, places } from "./motion.js";
 import { BACK_MS } from "./offline.js";
 import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
 import { rt } from "./rules-i18n.js";
@@ -32,6 +32,7 @@ export function renderBoard(root, game, ui) {
   const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
   const apart = view.you !== null && !end; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
+  const first = places(root, game.motions); // where the cards about to travel are now
   replace(
     root,
     h("div", {
@@ -52,6 +53,7 @@ export function renderBoard(root, game, ui) {
     side(game, view)),
   );
   restore(root, kept, ui);
+  fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);
   if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
@@ -405,13 +407,16 @@ function cardWords(value) {
   return String(value);
 }
 
-/** A card: a button when clicking it plays a move, else a labelled picture. */
+/** A card: a button when clicking it plays a move, else a labelled picture. A face's
+ * value is its text, drawn large in the middle; style.css draws it small in two corners
+ * too (from data-value), as on a real card. */
 export function card(value, { label, action = null, key = undefined, extra = "" }) {
   const kind = value === null ? "down" : value === "x" ? "cleared" : band(value);
   const attrs = {
     class: `card ${kind}${action ? " playable" : ""}${extra}`,
     "aria-label": label,
     "data-key": key,
+    "data-value": typeof value === "number" ? value : null,
   };
   const face = value === null || value === "x" ? "" : String(value);
   if (action) return h("button", { ...attrs, type: "button", onclick: action }, face);
@@ -446,7 +451,7 @@ function centre(view) {
       view.motion.pile("discard"), view.motion.now),
       h("figcaption", { "aria-hidden": "true" }, t("pile.discardShort"))),
       holding ? h("figure", { class: "held" },
-        card(obs.held, { label: heldLabel, extra: " pile" }),
+        card(obs.held, { label: heldLabel, extra: " pile", key: HELD }),
         h("figcaption", { "aria-hidden": "true" }, obs.held === null ? t("pile.heldShort", { name: holder }) : t("pile.held"))) : null),
     choices(view, top));
 }
