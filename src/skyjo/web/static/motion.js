@@ -173,7 +173,10 @@ export function fly(root, motions, first, face, now = performance.now()) {
 /** The classes of a card's look (board.js), the only ones a travelling copy takes. */
 const FACES = ["down", "neg", "zero", "low", "mid", "high"];
 
+/** Keep `target` invisible for `duration` ms while its copy flies; once: a board drawn again
+ * may keep the same element, still hidden by the travel's first frame. */
 function hide(target, duration) {
+  if (target.getAnimations().some((animation) => animation.id === "travel-hidden")) return;
   target.animate({ opacity: [0, 0] }, { duration, id: "travel-hidden" });
 }
 
