@@ -272,6 +272,14 @@ def test_the_front_page_the_lobby_and_the_game_s_room_panel_lead_to_the_rules(
     link = page.locator(".room-info [data-key=rules-link]")
     expect(link).to_be_visible()
     expect(link).to_have_attribute("href", f"/rules?back={game['code']}")
+    # a spectator goes back to watching, not to the room's join page
+    page.goto(f"{server.base}/r/{game['code']}?watch")
+    link = page.locator(".room-info [data-key=rules-link]")
+    expect(link).to_have_attribute("href", f"/rules?back={game['code']}&watch")
+    link.click()
+    expect(page.locator("[data-key=rules-back]")).to_have_attribute(
+        "href", f"/r/{game['code']}?watch"
+    )
     page.context.close()
 
 

@@ -621,8 +621,9 @@ function roomPanel(view) {
       h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
     h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages), " ",
       themeSwitch({ "data-key": "room-theme" })),
-    // the rules page offers the way back to this room (the site sends no referrer)
-    h("p", { class: "rules-link-row" }, h("a", { href: live ? `/rules?back=${room.code}` : "/rules", "data-key": "rules-link" },
+    // the rules page offers the way back to this room (the site sends no referrer), a spectator's
+    // to watching it
+    h("p", { class: "rules-link-row" }, h("a", { href: live ? `/rules?back=${room.code}${view.you === null ? "&watch" : ""}` : "/rules", "data-key": "rules-link" },
       rt("rules.link"))),
     h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
       if (!view.ui.navigate) return;

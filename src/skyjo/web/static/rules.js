@@ -60,8 +60,10 @@ function section(id, ...children) {
 /** Where "back" goes: the room this page was opened from (`?back=CODE`: a room's lobby and
  * panel link here so, as the site sends no referrer), else the front page. */
 function back() {
-  const code = new URLSearchParams(location.search).get("back") ?? "";
-  return /^[A-Za-z0-9]{1,12}$/.test(code) ? h("a", { href: `/r/${code}`, "data-key": "rules-back" }, rt("rules.backGame"))
+  const query = new URLSearchParams(location.search);
+  const code = query.get("back") ?? "";
+  const room = `/r/${code}${query.has("watch") ? "?watch" : ""}`; // a spectator goes back to watching
+  return /^[A-Za-z0-9]{1,12}$/.test(code) ? h("a", { href: room, "data-key": "rules-back" }, rt("rules.backGame"))
     : h("a", { href: "/", "data-key": "rules-back" }, t("room.back"));
 }
 
