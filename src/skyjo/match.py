@@ -404,6 +404,26 @@ class Match:
         match.stalled = data.get("stalled")
         return match
 
+    def replay_moves(self, moves: Sequence[tuple[int, int, int]]) -> None:
+        """Play again the steps saved after this match's snapshot (a room's move log:
+        `(number, seat, action)` each, `skyjo.web.storage`): each must be the next
+        step, by the seat whose turn it is, and legal, else `MatchError`
+        (`saved_match_damaged`, as any damaged save) and the match is as far as the
+        last good one."""
+        for number, seat, action in moves:
+            problem = None
+            if self.over or number != self.steps + 1 or seat != self.state.player:
+                problem = f"step {number} by seat {seat} does not follow step {self.steps}"
+            else:
+                try:
+                    self._apply(seat, action)
+                except IllegalActionError as error:
+                    problem = f"step {number} is illegal: {error}"
+            if problem is not None:
+                raise MatchError(
+                    f"a damaged saved match: {problem}", "saved_match_damaged", {"error": problem}
+                )
+
     # --- inside -------------------------------------------------------------------
 
     def _check_seat(self, seat: Any) -> None:
