@@ -18,6 +18,12 @@ with no thinking time (`--no-think-seconds`), the greatest moves/s.
 
     python bench/server.py                       # 200 rooms, 30 s, then 10 s flat out
     python bench/server.py --rooms 50 --seconds 10 --json
+    python bench/server.py --baseline 5caa9ff --runs 2   # flat out: that commit, this, ...
+
+With `--baseline REV`, the git revision REV's `src` (exported with `git archive`
+into a temporary folder) is served too: flat-out runs only, a fresh server and
+database each, alternating REV's server and this tree's (A, B, A, B: `--runs`
+pairs), each run's figures printed with the load average it began under.
 
 Everything stays on 127.0.0.1, and every loop ends at its deadline.
 """
@@ -124,9 +130,10 @@ class Cores:
 
 
 class Server:
-    """`skyjo serve` on a free port with a temporary database."""
+    """`skyjo serve` on a free port with a temporary database; `source` a folder
+    whose `skyjo` package is served (None: the one this Python imports)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, source: Path | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -135,8 +142,11 @@ class Server:
             "SKYJO_BOT_DELAY": "0",
             "SKYJO_RATE": "1000",
             "SKYJO_ROOMS_PER_HOUR": "0",  # all its rooms come from one address: no limit
+            "SKYJO_JOINS_PER_HOUR": "0",  # nor on the seats they join
             "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
         }
+        if source is not None:
+            env["PYTHONPATH"] = str(source)
         db = f"sqlite:///{folder / 'bench.db'}"
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
@@ -294,6 +304,37 @@ async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[floa
     return tally.summary(rooms, time.monotonic() - opened, setup, load, used)
 
 
+def export(revision: str, folder: Path) -> Path:
+    """The `src` folder of git `revision` of this repository, exported into `folder`."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", revision, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder / "src"
+
+
+def compare(revision: str, runs: int, rooms: int, bot_every: int,
+            seconds: float) -> list[dict[str, Any]]:  # fmt: skip
+    """Flat-out runs of `revision`'s server and this tree's, alternating, `runs` of each."""
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        baseline = export(revision, Path(folder) / "baseline")
+        for index in range(2 * runs):
+            which, source = (revision, baseline) if index % 2 == 0 else ("this tree", None)
+            with tempfile.TemporaryDirectory() as data:
+                server = Server(Path(data), source)
+                try:
+                    begun = os.getloadavg()
+                    flat = asyncio.run(
+                        run(server.base, server.process.pid, rooms, bot_every, (0.0, 0.0), seconds)
+                    )
+                finally:
+                    server.stop()
+            results.append({"run": index + 1, "server": which, "load_before": begun, **flat})
+    return results
+
+
 def main(
     rooms: Annotated[int, typer.Option(help="Rooms at once.")] = 200,
     seconds: Annotated[float, typer.Option(help="Length of the human-paced run.")] = 30.0,
@@ -304,8 +345,20 @@ def main(
     ),
     bot_every: Annotated[int, typer.Option(help="Every Nth room seats bots (0: none).")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    baseline: Annotated[
+        str | None, typer.Option(help="A git revision to compare with, flat out.")
+    ] = None,
+    runs: Annotated[int, typer.Option(help="With --baseline: runs of each server.")] = 2,
 ) -> None:
     """Measure the web server under many rooms of scripted clients."""
+    if baseline is not None:
+        compared = compare(baseline, runs, rooms, bot_every, no_think_seconds)
+        if as_json:
+            print(json.dumps({"machine": describe(), "runs": compared}))
+            return
+        for result in compared:
+            print(", ".join(f"{k} {v}" for k, v in result.items()))
+        return
     with tempfile.TemporaryDirectory() as folder:
         server = Server(Path(folder))
         try:
