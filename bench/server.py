@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -133,7 +134,9 @@ class Server:
     """`skyjo serve` on a free port with a temporary database; `source` a folder
     whose `skyjo` package is served (None: the one this Python imports)."""
 
-    def __init__(self, folder: Path, source: Path | None = None) -> None:
+    def __init__(
+        self, folder: Path, source: Path | None = None, profile: Path | None = None
+    ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -149,6 +152,8 @@ class Server:
             env["PYTHONPATH"] = str(source)
         db = f"sqlite:///{folder / 'bench.db'}"
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
+        if profile is not None:  # the server under cProfile, its statistics written when it stops
+            command[1:1] = ["-m", "cProfile", "-o", str(profile)]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
@@ -160,8 +165,10 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
+        """Ctrl-C: uvicorn stops, then raises it again, which cProfile lets by (SIGTERM,
+        raised again, would end the process before cProfile writes)."""
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=60)
 
 
 class Clock:
@@ -310,6 +317,7 @@ def export(revision: str, folder: Path) -> Path:
     archive = subprocess.run(
         ["git", "-C", str(root), "archive", revision, "src"], check=True, capture_output=True
     ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder / "src"
 
@@ -349,6 +357,9 @@ def main(
         str | None, typer.Option(help="A git revision to compare with, flat out.")
     ] = None,
     runs: Annotated[int, typer.Option(help="With --baseline: runs of each server.")] = 2,
+    profile: Annotated[
+        Path | None, typer.Option(help="Run the server under cProfile, its statistics here.")
+    ] = None,
 ) -> None:
     """Measure the web server under many rooms of scripted clients."""
     if baseline is not None:
@@ -360,7 +371,7 @@ def main(
             print(", ".join(f"{k} {v}" for k, v in result.items()))
         return
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder))
+        server = Server(Path(folder), profile=profile)
         try:
             pid = server.process.pid
             paced = asyncio.run(run(server.base, pid, rooms, bot_every, think, seconds))

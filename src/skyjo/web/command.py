@@ -16,10 +16,12 @@ WS_MAX_SIZE = 1024 * 1024
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
     """Serve the web app on `host:port` with the database `db` (see `Settings.from_env`).
     The app reads the proxy headers itself (`Settings.trusted_proxies`), so
-    uvicorn's own reading is off: one setting decides whom to trust."""
+    uvicorn's own reading is off: one setting decides whom to trust. Messages
+    under `transport.MIN_COMPRESSED` bytes go uncompressed (`skyjo.web.transport`)."""
     import uvicorn
 
     from skyjo.web.app import create_app
+    from skyjo.web.transport import WebSocketProtocol
 
     settings = Settings.from_env(db)
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
@@ -29,6 +31,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
         host=host,
         port=port,
         log_level="warning",
+        ws=WebSocketProtocol,  # permessage-deflate for large messages only
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20,
         proxy_headers=False,

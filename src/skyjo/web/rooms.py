@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import math
 import secrets
@@ -56,6 +55,7 @@ from skyjo.web.protocol import (
     Resync,
     SeatChange,
     Start,
+    encode,
     error,
     refusal,
     refused,
@@ -223,11 +223,6 @@ class Client:
                 return
             except asyncio.QueueFull:
                 self.queue.get_nowait()
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A server message's text: compact JSON."""
-    return json.dumps(message, separators=(",", ":"))
 
 
 Saver = Callable[[RoomRecord], Awaitable[None]]
