@@ -13,7 +13,10 @@ percentile of move latency (a client sends a move until it sees its update),
 the slowest, errors, the 1-minute load average at the window's start and end
 (other work on the machine slows every figure) and the cores the server
 process, its bot workers and the clients used over the window (a server
-using far less than a core is not what limits the figures); then the same
+using far less than a core is not what limits the figures), and the moves per
+second of the server's CPU (`moves_per_server_core_s`: moves/s over its cores,
+what it makes on one core of its own, the figure least moved by other work on
+the machine, though not unmoved: a busy machine slows each core); then the same
 with no thinking time (`--no-think-seconds`), the greatest moves/s.
 
     python bench/server.py                       # 200 rooms, 30 s, then 10 s flat out
@@ -84,6 +87,13 @@ class Tally:
             "first_errors": self.errors[:5],
             "load_avg_1min": [round(load[0], 2), round(os.getloadavg()[0], 2)],
             **cores,
+            # the moves one core of the server makes a second: what it would reach
+            # flat out on a core of its own (not slowed by other work on the machine)
+            "moves_per_server_core_s": (
+                round(self.moves / seconds / cores["server_cores"])
+                if cores.get("server_cores")
+                else None
+            ),
         }
 
 

@@ -5,6 +5,7 @@ small messages sent without compression (`skyjo.web.transport`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -12,8 +13,10 @@ from typing import Any
 
 import pytest
 from liveserver import Server
-from sqlalchemy import create_engine, text
-from webapp import serving
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from webapp import make_settings, serving
 from webclient import Conn, create_room, join_room
 from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
@@ -22,8 +25,10 @@ from websockets.extensions.permessage_deflate import (
 from websockets.frames import TEXT, Frame
 from websockets.sync.client import connect
 
+from skyjo.database import MoveRow
 from skyjo.match import Match, Seat
 from skyjo.web import protocol, rooms
+from skyjo.web.lobby import Lobby
 from skyjo.web.storage import SCHEMA_VERSION, MoveRecord, RoomRecord, Store
 from skyjo.web.transport import MIN_COMPRESSED
 
@@ -293,3 +298,25 @@ def test_small_messages_go_uncompressed_and_large_ones_compressed(tmp_path: Path
     size = len(json.dumps(message, separators=(",", ":")).encode())
     assert size >= MIN_COMPRESSED and (size, True) in seen[updates:]  # the state, with its log
     assert all(compressed == (n >= MIN_COMPRESSED) for n, compressed in seen[updates:])
+
+
+def test_a_room_s_failed_step_fails_that_room_alone(tmp_path: Path) -> None:
+    """Steps of two rooms in one transaction, one of them a number its room's log
+    already holds: that room's step is refused, the other's written."""
+    store = Store(f"sqlite:///{tmp_path / 'skyjo.db'}")
+    store.append([MoveRecord("AAAAAA", 1, 0, 3)])
+    lobby = Lobby(make_settings(), store)
+
+    async def both() -> list[BaseException | None]:
+        return await asyncio.gather(
+            lobby.append(MoveRecord("AAAAAA", 1, 1, 4)),  # step 1 again
+            lobby.append(MoveRecord("BBBBBB", 1, 0, 5)),
+            return_exceptions=True,
+        )
+
+    again, other = asyncio.run(both())
+    assert isinstance(again, IntegrityError) and other is None
+    with Session(store.engine) as session:
+        rows = session.execute(select(MoveRow.code, MoveRow.seq, MoveRow.action)).all()
+    assert sorted(rows) == [("AAAAAA", 1, 3), ("BBBBBB", 1, 5)]
+    store.close()

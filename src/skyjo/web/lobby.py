@@ -105,15 +105,23 @@ class Lobby:
         await future
 
     async def _append_all(self) -> None:
-        """Write the waiting steps, a transaction at a time, until none waits."""
+        """Write the waiting steps, a transaction at a time, until none waits. A
+        transaction that fails is tried again a step at a time: one room's bad
+        step (a number already there) fails that room's alone."""
         while self._moves:
             batch, self._moves = self._moves, []
             try:
                 await self._run_db(self.store.append, [move for move, _ in batch])
-            except Exception as failure:  # each room hears of it (`Room._commit`)
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(failure)
+            except Exception:
+                for move, future in batch:  # each alone: a room's failure is its own
+                    try:
+                        await self._run_db(self.store.append, [move])
+                    except Exception as failure:  # the room hears of it (`Room._commit`)
+                        if not future.done():
+                            future.set_exception(failure)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
             else:
                 for _, future in batch:
                     if not future.done():
@@ -393,6 +401,8 @@ class Lobby:
             await next(iter(self._loading.values())).wait()
         for room in list(self.rooms.values()):
             await room.close()
+        if self._appender is not None:  # the steps already made are written
+            await self._appender
         self._db.shutdown(wait=True)
         self._matches.shutdown(wait=True)
         if self.thinkers is not None:
