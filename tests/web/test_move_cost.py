@@ -320,3 +320,19 @@ def test_a_room_s_failed_step_fails_that_room_alone(tmp_path: Path) -> None:
         rows = session.execute(select(MoveRow.code, MoveRow.seq, MoveRow.action)).all()
     assert sorted(rows) == [("AAAAAA", 1, 3), ("BBBBBB", 1, 5)]
     store.close()
+
+
+def test_an_update_s_views_made_at_once_are_each_viewer_s_own() -> None:
+    match = Match([Seat("Ana"), Seat("Ben"), Seat("Cleo", "greedy")], seed=5)
+    rng = random.Random(5)
+    viewers = [None, 2, 0, 1]
+    while not match.over and match.steps < 400:
+        seat = match.state.player
+        if match.seats[seat].human:
+            update = match.play(seat, rng.choice(match.observation(seat).legal_actions))
+        else:
+            update = match.play_bot()
+        assert update is not None
+        assert update.views(viewers) == {viewer: update.view(viewer) for viewer in viewers}
+        assert list(update.views([1, None, 1])) == [1, None]
+    match.close()

@@ -968,23 +968,25 @@ class Room:
             self._ready.clear()
             self._owed.clear()
         await self._store_step(update)
-        views: dict[int | None, str] = {}  # each distinct view encoded once
-        for client in list(self.clients):
-            text = views.get(client.seat)
-            if text is None:
-                message = self._update_message(update, client.seat)
-                if timed_out:
-                    message["timed_out"] = True
-                text = views[client.seat] = encode(message)
-            client.send_text(text)
+        clients = list(self.clients)
+        extras = self._update_extras(update)
+        if timed_out:
+            extras["timed_out"] = True
+        texts = {  # each distinct view made and encoded once
+            viewer: encode({"type": "update", **view, **extras})
+            for viewer, view in update.views(c.seat for c in clients).items()
+        }
+        for client in clients:
+            client.send_text(texts[client.seat])
         self._announce_ready()
         if self.match.over:
             self.match.close()
             self._on_idle()  # saved: the lobby may drop the room once nobody watches it
 
-    def _update_message(self, update: Update, viewer: int | None) -> dict[str, Any]:
-        """The `update` message of one step for `viewer`."""
-        message: dict[str, Any] = {"type": "update", **update.view(viewer)}
+    def _update_extras(self, update: Update) -> dict[str, Any]:
+        """What every viewer's `update` of a step says alike, besides its view: the
+        round's summary when it ended, the winners, the stall, the turn timer."""
+        message: dict[str, Any] = {}
         if any(event.kind == "round_ended" for event in update.events):
             message["round"] = round_summaries(update.state, self.match.names)[-1]
         if update.state.phase == Phase.GAME_OVER:
