@@ -141,11 +141,11 @@ class Cores:
 
 
 class Server:
-    """`skyjo serve` on a free port with a temporary database; `source` a folder
+    """`skyjo serve` on a free port with a temporary database; `source` the PYTHONPATH
     whose `skyjo` package is served (None: the one this Python imports)."""
 
     def __init__(
-        self, folder: Path, source: Path | None = None, profile: Path | None = None
+        self, folder: Path, source: str | None = None, profile: Path | None = None
     ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -159,7 +159,7 @@ class Server:
             "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
         }
         if source is not None:
-            env["PYTHONPATH"] = str(source)
+            env["PYTHONPATH"] = source
         db = f"sqlite:///{folder / 'bench.db'}"
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
         if profile is not None:  # the server under cProfile, its statistics written when it stops
@@ -321,15 +321,32 @@ async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[floa
     return tally.summary(rooms, time.monotonic() - opened, setup, load, used)
 
 
-def export(revision: str, folder: Path) -> Path:
-    """The `src` folder of git `revision` of this repository, exported into `folder`."""
+#: Packages this tree's server uses when they are installed and an older revision may
+#: not have asked for: hidden from a baseline whose pyproject.toml does not name them.
+OPTIONAL = ("uvloop",)
+
+
+def export(revision: str, folder: Path) -> str:
+    """The PYTHONPATH of git `revision`'s server: its `src` folder, exported into
+    `folder`, and before it a folder that hides the packages of `OPTIONAL` its
+    pyproject.toml does not name (uvicorn then runs as it did with that revision's
+    dependencies: without uvloop, on asyncio's own loop)."""
     root = Path(__file__).resolve().parent.parent
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", revision, "src"], check=True, capture_output=True
-    ).stdout
+    git = ["git", "-C", str(root)]
+    archive = subprocess.run([*git, "archive", revision, "src"], check=True, capture_output=True)
     folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder / "src"
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    wanted = subprocess.run(
+        [*git, "show", f"{revision}:pyproject.toml"], check=True, capture_output=True, text=True
+    ).stdout
+    hidden = folder / "hidden"
+    for name in OPTIONAL:
+        if f'"{name}==' not in wanted:
+            (hidden / name).mkdir(parents=True)
+            (hidden / name / "__init__.py").write_text(
+                f"raise ImportError('{name} is not a dependency of {revision}')\n"
+            )
+    return f"{hidden}{os.pathsep}{folder / 'src'}"
 
 
 def compare(revision: str, runs: int, rooms: int, bot_every: int,

@@ -31,6 +31,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
         host=host,
         port=port,
         log_level="warning",
+        loop="auto",  # uvloop (a dependency), else asyncio's own loop
         ws=WebSocketProtocol,  # permessage-deflate for large messages only
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20,
