@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -336,3 +338,17 @@ def test_an_update_s_views_made_at_once_are_each_viewer_s_own() -> None:
         assert update.views(viewers) == {viewer: update.view(viewer) for viewer in viewers}
         assert list(update.views([1, None, 1])) == [1, None]
     match.close()
+
+
+def test_the_server_s_garbage_collector_is_tuned() -> None:
+    """`skyjo serve` freezes what its start made out of the collections and collects
+    far less often (`command.tune_gc`): run in a process of its own."""
+    script = (
+        "import gc; from skyjo.web.command import GC_THRESHOLDS, tune_gc; "
+        "before = gc.get_threshold(); tune_gc(); "
+        "print(before, gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split(")")
+    assert shown[0] == "(700, 10, 10" and shown[1].split() == ["True", "True"]
