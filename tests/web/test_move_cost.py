@@ -352,3 +352,39 @@ def test_the_server_s_garbage_collector_is_tuned() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split(")")
     assert shown[0] == "(700, 10, 10" and shown[1].split() == ["True", "True"]
+
+
+def test_a_save_at_the_same_step_does_not_write_the_match_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a round end each "next round" saves the room's wait, the match unchanged:
+    its column is not written again; a seat handed to a bot changes the match."""
+    url = f"sqlite:///{tmp_path / 'skyjo.db'}"
+    saves: list[RoomRecord] = []
+    real = Store.save
+
+    def noted(store: Store, room: RoomRecord) -> None:
+        saves.append(room)
+        real(store, room)
+
+    monkeypatch.setattr(Store, "save", noted)
+    with serving(database_url=url) as client:
+        made = create_room(client, [{"name": "Ana"}, {"name": "Ben"}], rules=LONG)
+        guest = join_room(client, made["code"])
+        ana, ben = Conn(client, made["code"]), Conn(client, made["code"])
+        ana.hello(made["token"])
+        ben.hello(guest["token"])
+        _last_round_over({0: ana, 1: ben}, ana, random.Random(4))
+        ended = saves[-1]
+        assert not ended.same_match and ended.steps == ana.number  # the round's end
+        ana.ready()
+        ana.until(lambda m: m["type"] == "ready" and m["ready"] == [0])
+        ready = saves[-1]
+        assert ready.same_match and ready.match == {} and ready.steps == ended.steps
+        assert ready.options["round_end"]["ready"] == [0]
+        saved = _saved(url, made["code"])
+        assert saved.match == ended.match and saved.options == ready.options  # both kept
+        ana.send({"type": "seat", "seat": 1, "bot": "greedy"})
+        ana.until(lambda m: m["type"] == "seats")
+        handed = saves[-1]
+        assert not handed.same_match and handed.match["seats"][1]["bot"] == "greedy"

@@ -268,6 +268,9 @@ class Room:
         #: (None: unknown, as after a load: the next step writes a snapshot.)
         self._saved_steps = record.steps
         self._saved_options: dict[str, Any] | None = None
+        #: What identifies the match the last snapshot wrote (`_match_key`; None:
+        #: unknown): a snapshot of the same one writes the rest of the room only.
+        self._saved_match: tuple[Any, ...] | None = None
         now = time.monotonic()
         self._absent_since = dict.fromkeys(range(match.num_players), now)  # seats with no one
         self.options = dict(record.options)
@@ -299,16 +302,17 @@ class Room:
 
     # --- reading -----------------------------------------------------------------
 
-    def record(self) -> RoomRecord:
+    def record(self, same_match: bool = False) -> RoomRecord:
         """What the database keeps of the room now (at a round end, its wait too:
-        `_wait_record`)."""
+        `_wait_record`); with `same_match`, without its match (the one saved last)."""
         return RoomRecord(
             code=self.code,
             title=self.title,
             listed=self.listed,
             host=self._host,
             tokens=dict(self._tokens),
-            match=self.match.to_dict(),
+            match={} if same_match else self.match.to_dict(),
+            same_match=same_match,
             finished=self.match.over,
             steps=self.match.steps,
             created_at=self.created_at,
@@ -891,12 +895,22 @@ class Room:
 
     async def _store(self) -> None:
         """(Under the lock) Save the whole room (its snapshot), noting what it holds:
-        the round-end wait, the steps and the options."""
-        record = self.record()
-        self._saved_options = None  # until it is written: a failed write is not saved
+        the round-end wait, the steps, the options and which match. When only the
+        rest changed since the last (a "next round" at a round end, a seat's
+        token), the match is not written again (`RoomRecord.same_match`)."""
+        key = self._match_key()
+        record = self.record(same_match=key == self._saved_match)
+        self._saved_options = self._saved_match = None  # a failed write is not saved
         await self._save(record)
         self._saved_wait = record.options.get("round_end")
         self._saved_steps, self._saved_options = record.steps, record.options
+        self._saved_match = key
+
+    def _match_key(self) -> tuple[Any, ...]:
+        """What makes the saved match differ: which match (a lobby's reseat makes
+        another), its step, its seats (names, bots) and its stall."""
+        match = self.match
+        return (match, match.steps, match.seats, match.stalled)  # the match: by identity
 
     async def _store_step(self, update: Update) -> None:
         """(Under the lock, after a step) Save the step: appended to the move log

@@ -83,6 +83,9 @@ class RoomRecord:
     #: (Loaded) the steps saved after the snapshot `match`, in order: `(number, seat,
     #: action)`, numbers from `steps` + 1 (`Match.replay_moves`).
     moves: list[tuple[int, int, int]] = field(default_factory=list)
+    #: (Saving) the match is the one the room's last save wrote, unchanged (the same
+    #: step, seats and stall): its column is not written again and `match` not read.
+    same_match: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +110,8 @@ class Store:
 
     def save(self, room: RoomRecord) -> None:
         """Write the room's snapshot (update, else insert) and drop the moves it holds
-        (numbers up to its `steps`), in one transaction. (SQLAlchemy Core statements:
-        half the time of the ORM's merge.)"""
+        (numbers up to its `steps`), in one transaction; the match as it is unless
+        `same_match`. (SQLAlchemy Core statements: half the time of the ORM's merge.)"""
         values = {
             "title": room.title,
             "listed": room.listed,
@@ -118,9 +121,10 @@ class Store:
             "steps": room.steps,
             "host": room.host,
             "tokens": json.dumps(room.tokens),
-            "match": json.dumps(room.match, separators=(",", ":")),
             "options": json.dumps(room.options),
         }
+        if not room.same_match:
+            values["match"] = json.dumps(room.match, separators=(",", ":"))
         table, moves = RoomRow.__table__, MoveRow.__table__
         with self.engine.begin() as connection:
             changed = connection.execute(
