@@ -13,11 +13,20 @@ percentile of move latency (a client sends a move until it sees its update),
 the slowest, errors, the 1-minute load average at the window's start and end
 (other work on the machine slows every figure) and the cores the server
 process, its bot workers and the clients used over the window (a server
-using far less than a core is not what limits the figures); then the same
+using far less than a core is not what limits the figures), and the moves per
+second of the server's CPU (`moves_per_server_core_s`: moves/s over its cores,
+what it makes on one core of its own, the figure least moved by other work on
+the machine, though not unmoved: a busy machine slows each core); then the same
 with no thinking time (`--no-think-seconds`), the greatest moves/s.
 
     python bench/server.py                       # 200 rooms, 30 s, then 10 s flat out
     python bench/server.py --rooms 50 --seconds 10 --json
+    python bench/server.py --baseline 5caa9ff --runs 2   # flat out: that commit, this, ...
+
+With `--baseline REV`, the git revision REV's `src` (exported with `git archive`
+into a temporary folder) is served too: flat-out runs only, a fresh server and
+database each, alternating REV's server and this tree's (A, B, A, B: `--runs`
+pairs), each run's figures printed with the load average it began under.
 
 Everything stays on 127.0.0.1, and every loop ends at its deadline.
 """
@@ -29,6 +38,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -77,6 +87,13 @@ class Tally:
             "first_errors": self.errors[:5],
             "load_avg_1min": [round(load[0], 2), round(os.getloadavg()[0], 2)],
             **cores,
+            # the moves one core of the server makes a second: what it would reach
+            # flat out on a core of its own (not slowed by other work on the machine)
+            "moves_per_server_core_s": (
+                round(self.moves / seconds / cores["server_cores"])
+                if cores.get("server_cores")
+                else None
+            ),
         }
 
 
@@ -124,9 +141,12 @@ class Cores:
 
 
 class Server:
-    """`skyjo serve` on a free port with a temporary database."""
+    """`skyjo serve` on a free port with a temporary database; `source` the PYTHONPATH
+    whose `skyjo` package is served (None: the one this Python imports)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(
+        self, folder: Path, source: str | None = None, profile: Path | None = None
+    ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -135,10 +155,15 @@ class Server:
             "SKYJO_BOT_DELAY": "0",
             "SKYJO_RATE": "1000",
             "SKYJO_ROOMS_PER_HOUR": "0",  # all its rooms come from one address: no limit
+            "SKYJO_JOINS_PER_HOUR": "0",  # nor on the seats they join
             "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
         }
+        if source is not None:
+            env["PYTHONPATH"] = source
         db = f"sqlite:///{folder / 'bench.db'}"
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
+        if profile is not None:  # the server under cProfile, its statistics written when it stops
+            command[1:1] = ["-m", "cProfile", "-o", str(profile)]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
@@ -150,8 +175,10 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
+        """Ctrl-C: uvicorn stops, then raises it again, which cProfile lets by (SIGTERM,
+        raised again, would end the process before cProfile writes)."""
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=60)
 
 
 class Clock:
@@ -294,6 +321,55 @@ async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[floa
     return tally.summary(rooms, time.monotonic() - opened, setup, load, used)
 
 
+#: Packages this tree's server uses when they are installed and an older revision may
+#: not have asked for: hidden from a baseline whose pyproject.toml does not name them.
+OPTIONAL = ("uvloop",)
+
+
+def export(revision: str, folder: Path) -> str:
+    """The PYTHONPATH of git `revision`'s server: its `src` folder, exported into
+    `folder`, and before it a folder that hides the packages of `OPTIONAL` its
+    pyproject.toml does not name (uvicorn then runs as it did with that revision's
+    dependencies: without uvloop, on asyncio's own loop)."""
+    root = Path(__file__).resolve().parent.parent
+    git = ["git", "-C", str(root)]
+    archive = subprocess.run([*git, "archive", revision, "src"], check=True, capture_output=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    wanted = subprocess.run(
+        [*git, "show", f"{revision}:pyproject.toml"], check=True, capture_output=True, text=True
+    ).stdout
+    hidden = folder / "hidden"
+    for name in OPTIONAL:
+        if f'"{name}==' not in wanted:
+            (hidden / name).mkdir(parents=True)
+            (hidden / name / "__init__.py").write_text(
+                f"raise ImportError('{name} is not a dependency of {revision}')\n"
+            )
+    return f"{hidden}{os.pathsep}{folder / 'src'}"
+
+
+def compare(revision: str, runs: int, rooms: int, bot_every: int,
+            seconds: float) -> list[dict[str, Any]]:  # fmt: skip
+    """Flat-out runs of `revision`'s server and this tree's, alternating, `runs` of each."""
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        baseline = export(revision, Path(folder) / "baseline")
+        for index in range(2 * runs):
+            which, source = (revision, baseline) if index % 2 == 0 else ("this tree", None)
+            with tempfile.TemporaryDirectory() as data:
+                server = Server(Path(data), source)
+                try:
+                    begun = os.getloadavg()
+                    flat = asyncio.run(
+                        run(server.base, server.process.pid, rooms, bot_every, (0.0, 0.0), seconds)
+                    )
+                finally:
+                    server.stop()
+            results.append({"run": index + 1, "server": which, "load_before": begun, **flat})
+    return results
+
+
 def main(
     rooms: Annotated[int, typer.Option(help="Rooms at once.")] = 200,
     seconds: Annotated[float, typer.Option(help="Length of the human-paced run.")] = 30.0,
@@ -304,10 +380,25 @@ def main(
     ),
     bot_every: Annotated[int, typer.Option(help="Every Nth room seats bots (0: none).")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    baseline: Annotated[
+        str | None, typer.Option(help="A git revision to compare with, flat out.")
+    ] = None,
+    runs: Annotated[int, typer.Option(help="With --baseline: runs of each server.")] = 2,
+    profile: Annotated[
+        Path | None, typer.Option(help="Run the server under cProfile, its statistics here.")
+    ] = None,
 ) -> None:
     """Measure the web server under many rooms of scripted clients."""
+    if baseline is not None:
+        compared = compare(baseline, runs, rooms, bot_every, no_think_seconds)
+        if as_json:
+            print(json.dumps({"machine": describe(), "runs": compared}))
+            return
+        for result in compared:
+            print(", ".join(f"{k} {v}" for k, v in result.items()))
+        return
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder))
+        server = Server(Path(folder), profile=profile)
         try:
             pid = server.process.pid
             paced = asyncio.run(run(server.base, pid, rooms, bot_every, think, seconds))

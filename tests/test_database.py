@@ -18,7 +18,7 @@ from skyjo.scorepad.store import OPEN, OpenSheet, SheetStore, StoreError
 from skyjo.web.storage import RoomRecord, StorageError, Store
 
 TABLES = {"schema_version", "rooms", "uploads", "scorepad_sheets", "scorepad_changes"}
-TABLES |= {"scorepad_keys"}
+TABLES |= {"scorepad_keys", "room_moves"}
 OPENERS = {"web": Store, "scorepad": SheetStore}
 
 
@@ -63,10 +63,10 @@ def test_whichever_part_opens_a_new_database_makes_every_table_and_one_version(
 ) -> None:
     OPENERS[first](url).close()
     assert tables(url) == TABLES  # no `scorepad_schema_version`
-    assert versions(url) == [database.SCHEMA_VERSION] == [4]
+    assert versions(url) == [database.SCHEMA_VERSION] == [5]
     web, pads = Store(url), SheetStore(url)
-    assert web.version() == pads.version() == 4
-    assert versions(url) == [4]
+    assert web.version() == pads.version() == 5
+    assert versions(url) == [5]
     web.close()
     pads.close()
 
@@ -105,11 +105,11 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
 ) -> None:
     """Rooms of the web app's version 1 and sheets of the scorepad's version 1,
     each part with its own version table: opened by either part, the database
-    is at version 4 with one version table, and every room and sheet is there,
+    is at the latest version with one version table, and every room and sheet is there,
     as it was, and goes on."""
     execute(url, *WEB_1, *SCOREPAD_1, no=False)
     OPENERS[first](url).close()
-    assert tables(url) == TABLES and versions(url) == [4]
+    assert tables(url) == TABLES and versions(url) == [5]
     web, pads = Store(url), SheetStore(url)
     room = web.load("ABCDEF")
     assert room is not None and room.title == "Old" and room.options == {}  # version 2
@@ -128,14 +128,14 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
     web.close()
     pads.close()
     again = Store(url)  # a second start changes nothing
-    assert again.version() == 4 and versions(url) == [4] and tables(url) == TABLES
+    assert again.version() == 5 and versions(url) == [5] and tables(url) == TABLES
     again.close()
 
 
 @pytest.mark.parametrize("scorepad", [1, 2])
 def test_a_database_the_scorepad_alone_made_is_upgraded(url: str, scorepad: int) -> None:
     """No `schema_version` (the web app never opened it): the scorepad's tables
-    are brought from their own version to 4, the web app's are made."""
+    are brought from their own version to the latest, the web app's are made."""
     execute(url, *SCOREPAD_1, no=False)
     if scorepad == 2:
         execute(
@@ -148,18 +148,18 @@ def test_a_database_the_scorepad_alone_made_is_upgraded(url: str, scorepad: int)
             rules='{"target_score": 100, "ender_penalty": "none"}',
         )
     store = SheetStore(url)
-    assert store.version() == 4 and tables(url) == TABLES
+    assert store.version() == 5 and tables(url) == TABLES
     assert store.load("oldsheet").sheet.rules.target_score == (1000 if scorepad == 1 else 100)
     store.close()
     web = Store(url)
-    assert web.active() == [] and web.version() == 4
+    assert web.active() == [] and web.version() == 5
     web.close()
 
 
 def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) -> None:
     execute(url, *WEB_1, no=False)
     pads = SheetStore(url)
-    assert pads.version() == 4 and tables(url) == TABLES
+    assert pads.version() == 5 and tables(url) == TABLES
     made = pads.create(Sheet.new(["Ana", "Ben"]))
     assert pads.load(made.id).sheet.players == ("Ana", "Ben")
     pads.close()
@@ -171,12 +171,12 @@ def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) 
 def test_a_newer_database_is_refused_by_both_parts(url: str, first: str) -> None:
     OPENERS[first](url).close()
     execute(url, "UPDATE schema_version SET version = 99")
-    with pytest.raises(StorageError, match="schema version 99, newer than this server's 4"):
+    with pytest.raises(StorageError, match="schema version 99, newer than this server's 5"):
         Store(url)
-    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 4") as refused:
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 5") as refused:
         SheetStore(url)
     assert refused.value.kind == "database_too_new"
-    assert refused.value.params == {"version": 99, "supported": 4}
+    assert refused.value.params == {"version": 99, "supported": 5}
     assert versions(url) == [99]  # nothing written
 
 
@@ -189,15 +189,15 @@ def test_migrations_run_in_order_from_the_database_s_version(
     pads.close()
     ran: list[int] = []
 
-    def to_5(connection: object) -> None:
-        ran.append(5)
+    def to_6(connection: object) -> None:
+        ran.append(6)
         connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 5)
-    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 4: to_5})
+    monkeypatch.setattr(database, "SCHEMA_VERSION", 6)
+    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 5: to_6})
     upgraded = Store(url)
-    assert ran == [5] and upgraded.version() == 5
+    assert ran == [6] and upgraded.version() == 6
     assert SheetStore(url).load(pad.id).sheet == pad.sheet
     Store(url).close()
-    assert ran == [5]  # once only
+    assert ran == [6]  # once only
     upgraded.close()

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from played_states import states  # tests/played_states.py
 
+from skyjo.engine import EngineError
 from skyjo.env.encoding import encode_observation
 from skyjo.kernel.layout import Layout
-from skyjo.observation import CLEARED, Observation, ObservationError, observe
+from skyjo.observation import CLEARED, Observation, ObservationError, observe, observe_views
 
 
 def _without_cleared_values(obs: Observation) -> Observation:
@@ -88,3 +89,22 @@ def test_a_missing_field_or_a_non_object_is_refused() -> None:
         Observation.from_dict(sent)
     with pytest.raises(ObservationError, match="whole must be an object"):
         Observation.from_dict([])
+
+
+@pytest.mark.parametrize(("players", "games"), [(2, 2), (4, 2), (8, 1)])
+def test_every_viewer_s_view_made_at_once_is_its_own(players: int, games: int) -> None:
+    """`observe_views` (what a server sends every viewer after a step, the shared
+    parts made once) gives each viewer exactly `observe(state, viewer).to_dict()`:
+    held cards, legal actions and what a reshuffled pile holds stay each viewer's."""
+    played = states(players, games, seed=players + 10)
+    assert any(s.reshuffles[-1] and s.held is not None for s in played)
+    viewers = [None, *range(players)]
+    for state in played[:: max(1, len(played) // 400)]:
+        for order in (viewers, viewers[::-1], [state.player]):
+            views = observe_views(state, order)
+            assert list(views) == order
+            for viewer in order:
+                assert views[viewer] == observe(state, viewer).to_dict(), (viewer, state.player)
+    assert observe_views(played[0], []) == {}
+    with pytest.raises(EngineError, match="there is no seat"):
+        observe_views(played[0], [players])

@@ -108,6 +108,19 @@ class RoomRow(Base):
     options: Mapped[str] = mapped_column(Text, default="{}")  #: JSON {"turn_seconds"...} (v2)
 
 
+class MoveRow(Base):
+    """A step of a room's game since its row in `rooms` was written (v5): the row
+    holds the room as of its `steps`, and its moves `seq` = steps + 1, + 2, ...
+    follow in this table, one row a step, appended and never changed
+    (`skyjo.web.storage`). `seq` is the step's number, unique in its room."""
+
+    __tablename__ = "room_moves"
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)  #: the seat that made it (checked when replayed)
+    action: Mapped[int] = mapped_column(Integer)  #: the engine's action id
+
+
 class UploadRow(Base):
     """A game record someone uploaded, checked before it was kept (v3)."""
 
@@ -162,7 +175,7 @@ class ChangeRow(Base):
 # --------------------------------------------------------------------------
 
 #: The version of the tables this code writes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: Where the scorepad kept the version of its tables before version 4.
 OLD_SCOREPAD_VERSION = "scorepad_schema_version"
 
@@ -187,6 +200,12 @@ def _one_history(connection: Connection) -> None:
     if found.scalar() == 1:
         _scorepad_owners(connection)
     connection.execute(text(f"DROP TABLE {OLD_SCOREPAD_VERSION}"))
+
+
+def _add_moves(connection: Connection) -> None:
+    """Version 4 to 5: the new table `room_moves` (each room's steps since its row
+    was written), made with the missing tables. Every room of version 4 has its
+    whole game in its row, and so no moves."""
 
 
 def _scorepad_owners(connection: Connection) -> None:
@@ -216,6 +235,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _add_options,
     2: _add_uploads,
     3: _one_history,
+    4: _add_moves,
 }
 
 

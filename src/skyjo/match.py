@@ -30,7 +30,7 @@ The document holds the secret: it stays with the server, as the state does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -50,7 +50,7 @@ from skyjo.engine import (
 from skyjo.errors import SkyjoError
 from skyjo.events import Event, visible_event
 from skyjo.names import MAX_NAME, NameRefused, name_key
-from skyjo.observation import Observation, observe
+from skyjo.observation import Observation, observe, observe_views
 from skyjo.record import Record, RecordError, load_record, read_record, write_record
 from skyjo.replayer import replay
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, check_player_count
@@ -144,6 +144,21 @@ class Update:
             "action": self.action,
             "events": [event.to_dict() for event in self.events_for(viewer)],
             "observation": observe(self.state, viewer).to_dict(),
+        }
+
+    def views(self, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """`view(v)` for each of `viewers` (each once), what they all see alike made
+        once (`skyjo.observation.observe_views`): a server tells every viewer."""
+        observations = observe_views(self.state, dict.fromkeys(viewers))
+        return {
+            viewer: {
+                "number": self.number,
+                "seat": self.seat,
+                "action": self.action,
+                "events": [event.to_dict() for event in self.events_for(viewer)],
+                "observation": observation,
+            }
+            for viewer, observation in observations.items()
         }
 
 
@@ -403,6 +418,26 @@ class Match:
         match.steps = len(match.state.history)
         match.stalled = data.get("stalled")
         return match
+
+    def replay_moves(self, moves: Sequence[tuple[int, int, int]]) -> None:
+        """Play again the steps saved after this match's snapshot (a room's move log:
+        `(number, seat, action)` each, `skyjo.web.storage`): each must be the next
+        step, by the seat whose turn it is, and legal, else `MatchError`
+        (`saved_match_damaged`, as any damaged save) and the match is as far as the
+        last good one."""
+        for number, seat, action in moves:
+            problem = None
+            if self.over or number != self.steps + 1 or seat != self.state.player:
+                problem = f"step {number} by seat {seat} does not follow step {self.steps}"
+            else:
+                try:
+                    self._apply(seat, action)
+                except IllegalActionError as error:
+                    problem = f"step {number} is illegal: {error}"
+            if problem is not None:
+                raise MatchError(
+                    f"a damaged saved match: {problem}", "saved_match_damaged", {"error": problem}
+                )
 
     # --- inside -------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ not import it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, TypeVar
@@ -88,22 +88,24 @@ class Observation:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
-
-        def cell(value: int | None, status: int) -> int | str | None:
-            return "x" if status == CLEARED else value
-
+        private = self.private_dict()
         return {
-            "viewer": self.viewer,
+            "viewer": private["viewer"],
             "num_players": self.num_players,
             "round": self.round,
             "phase": self.phase.name.lower(),
             "current_player": self.current_player,
-            "held": self.held,
+            "held": private["held"],
             "source": self.source,
             "grids": [
                 [
-                    [cell(values[r * COLS + c], status[r * COLS + c]) for c in range(COLS)]
-                    for r in range(GRID_SIZE // COLS)
+                    [
+                        "x" if state == CLEARED else value
+                        for value, state in zip(
+                            values[start : start + COLS], status[start : start + COLS], strict=True
+                        )
+                    ]
+                    for start in range(0, GRID_SIZE, COLS)
                 ]
                 for values, status in zip(self.cards, self.status, strict=True)
             ],
@@ -113,7 +115,7 @@ class Observation:
             "ender": self.ender,
             "totals": list(self.totals),
             "round_scores": [list(s) for s in self.round_scores],
-            "legal_actions": list(self.legal_actions),
+            "legal_actions": private["legal_actions"],
             "rules": self.rules.to_dict(),
             "results": [
                 {
@@ -124,7 +126,18 @@ class Observation:
                 }
                 for r in self.results
             ],
-            "draw_pile_known": None if self.draw_pile_known is None else list(self.draw_pile_known),
+            "draw_pile_known": private["draw_pile_known"],
+        }
+
+    def private_dict(self) -> dict[str, Any]:
+        """The keys of `to_dict` whose values depend on the viewer: `viewer`,
+        `held`, `legal_actions`, `draw_pile_known` (`observe_views`)."""
+        known = self.draw_pile_known
+        return {
+            "viewer": self.viewer,
+            "held": self.held,
+            "legal_actions": list(self.legal_actions),
+            "draw_pile_known": None if known is None else list(known),
         }
 
     @classmethod
@@ -287,24 +300,51 @@ def _status_row(hidden: int, cleared: int) -> tuple[int, ...]:
 def observe(state: State, viewer: int | None) -> Observation:
     """What `viewer` may see of `state`: a seat, or None for a spectator, who
     sees only what is face up (a drawn card only once it is placed)."""
-    if viewer is not None:
-        seat = _integral(viewer)
-        if seat is None:
-            raise EngineError(
-                f"a seat is an integer (or None for a spectator), not {_shown(viewer)}",
-                "seat_not_integer",
-                {"value": _shown(viewer)},
-            )
-        if not 0 <= seat < state.num_players:
-            raise EngineError(
-                f"there is no seat {seat} in a {state.num_players}-player game",
-                "seat_unknown",
-                {"seat": seat, "players": state.num_players},
-            )
-        viewer = seat
-    held = state.held
-    if held is not None and state.source == DRAW and viewer != state.player:
-        held = None
+    viewer = _checked_viewer(state, viewer)
+    return Observation(**_public(state), **_private(state, viewer))
+
+
+def observe_views(state: State, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """`observe(state, v).to_dict()` for each of `viewers`, the parts every viewer
+    sees alike (the grids, the piles, the scores) made once: a server sends every
+    viewer of a table its own view after each step. The dicts share those parts:
+    read them, do not change them."""
+    viewers = list(viewers)
+    public = _public(state) if viewers else {}
+    shared: dict[str, Any] | None = None
+    views: dict[int | None, dict[str, Any]] = {}
+    for viewer in viewers:
+        observation = Observation(**public, **_private(state, _checked_viewer(state, viewer)))
+        if shared is None:
+            shared = observation.to_dict()
+            views[viewer] = shared
+        else:
+            views[viewer] = {**shared, **observation.private_dict()}
+    return views
+
+
+def _checked_viewer(state: State, viewer: Any) -> int | None:
+    """`viewer` as a seat of `state` (None: a spectator), else `EngineError`."""
+    if viewer is None:
+        return None
+    seat = _integral(viewer)
+    if seat is None:
+        raise EngineError(
+            f"a seat is an integer (or None for a spectator), not {_shown(viewer)}",
+            "seat_not_integer",
+            {"value": _shown(viewer)},
+        )
+    if not 0 <= seat < state.num_players:
+        raise EngineError(
+            f"there is no seat {seat} in a {state.num_players}-player game",
+            "seat_unknown",
+            {"seat": seat, "players": state.num_players},
+        )
+    return seat
+
+
+def _public(state: State) -> dict[str, Any]:
+    """The fields of an observation every viewer of `state` sees alike."""
     cards, status = [], []
     cells, hidden_bits, cleared_bits = state.cells, state.hidden_bits, state.cleared_bits
     for shift in range(0, GRID_SIZE * state.num_players, GRID_SIZE):
@@ -317,30 +357,41 @@ def observe(state: State, viewer: int | None) -> Observation:
                 shown[k] = None
             grid = tuple(shown)
         cards.append(grid)
-    source = {DRAW: "deck", TAKE_DISCARD: "discard"}.get(state.source)
-    return Observation(
-        viewer=viewer,
-        num_players=state.num_players,
-        round=state.round,
-        phase=Phase(state.phase),
-        current_player=state.player,
-        held=held,
-        source=source,
-        cards=tuple(cards),
-        status=tuple(status),
-        discard_pile=state.discard_pile,
-        draw_pile_size=len(state.draw_pile) - state.draw_top,
-        starter=state.starter if state.starter >= 0 else None,
-        ender=state.ender,
-        totals=state.totals,
-        round_scores=tuple(r.scores for r in state.results),
-        legal_actions=legal_actions(state)
+    return {
+        "num_players": state.num_players,
+        "round": state.round,
+        "phase": Phase(state.phase),
+        "current_player": state.player,
+        "source": {DRAW: "deck", TAKE_DISCARD: "discard"}.get(state.source),
+        "cards": tuple(cards),
+        "status": tuple(status),
+        "discard_pile": state.discard_pile,
+        "draw_pile_size": len(state.draw_pile) - state.draw_top,
+        "starter": state.starter if state.starter >= 0 else None,
+        "ender": state.ender,
+        "totals": state.totals,
+        "round_scores": tuple(r.scores for r in state.results),
+        "rules": state.rules,
+        "results": state.results,
+    }
+
+
+def _private(state: State, viewer: int | None) -> dict[str, Any]:
+    """The fields of an observation that depend on its viewer (a checked seat or
+    None): a card drawn from the deck is seen by its drawer alone, the legal
+    actions are the player's to move, and what a reshuffled pile holds counts
+    the card someone else holds (`Observation.private_dict`)."""
+    held = state.held
+    if held is not None and state.source == DRAW and viewer != state.player:
+        held = None
+    return {
+        "viewer": viewer,
+        "held": held,
+        "legal_actions": legal_actions(state)
         if viewer is not None and viewer == current_player(state)
         else (),
-        rules=state.rules,
-        results=state.results,
-        draw_pile_known=_draw_pile_known(state, viewer),
-    )
+        "draw_pile_known": _draw_pile_known(state, viewer),
+    }
 
 
 def _draw_pile_known(state: State, viewer: int | None) -> tuple[int, ...] | None:

@@ -74,7 +74,8 @@ def _kept(state: Message) -> Message:
 
 
 def _saved(database: str, code: str) -> tuple[int, list[int]]:
-    """The room's saved steps and its game record's actions, read from the database."""
+    """The room's saved steps and its game's actions, read from the database: its
+    snapshot and the moves logged after it (`storage`)."""
     store = Store(database)
     try:
         record = store.load(code)
@@ -82,8 +83,9 @@ def _saved(database: str, code: str) -> tuple[int, list[int]]:
         store.close()
     assert record is not None
     match = Match.from_dict(record.match)
+    match.replay_moves(record.moves)
     match.close()
-    return record.steps, list(match.state.history)
+    return match.steps, list(match.state.history)
 
 
 def _seat(server: Server, seats: list[Message], **room: Any) -> tuple[Message, list[Message]]:

@@ -91,7 +91,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> 
         )
     engine.dispose()
     store = Store(database)
-    assert store.version() == SCHEMA_VERSION == 4
+    assert store.version() == SCHEMA_VERSION == 5
     old = store.load("ABCDEF")
     assert old is not None and old.title == "Old" and old.options == {}
     store.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
@@ -102,7 +102,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> 
     assert store.load_upload(key) == record and store.save_upload(record) == key
     store.close()
     store = Store(database)  # a second start changes nothing
-    assert store.version() == 4 and store.load_upload(key) == record
+    assert store.version() == 5 and store.load_upload(key) == record
     store.close()
 
 

@@ -28,7 +28,7 @@ from skyjo.web.replays import checked, frames
 from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.settings import Settings
-from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, RoomRecord, Store
+from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, MoveRecord, RoomRecord, Store
 from skyjo.web.thinking import Thinkers
 
 log = logging.getLogger("skyjo.web")
@@ -50,6 +50,13 @@ def _not_over(code: str) -> ProtocolError:
     )
 
 
+def _loaded(record: RoomRecord, make: Any) -> Match:
+    """The match of a saved room: its snapshot, then the steps saved after it."""
+    match = Match.from_dict(record.match, make=make)
+    match.replay_moves(record.moves)
+    return match
+
+
 def _report_resume(task: asyncio.Task[int]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("the rooms could not be resumed", exc_info=task.exception())
@@ -57,7 +64,7 @@ def _report_resume(task: asyncio.Task[int]) -> None:
 
 class Lobby:
     """The rooms of one server process, by code. Database writes go through one
-    thread, in order (`save`), off the event loop."""
+    thread, in order (`save`, `append`), off the event loop."""
 
     def __init__(self, settings: Settings, store: Store, thinkers: Thinkers | None = None) -> None:
         self.settings = settings
@@ -78,10 +85,47 @@ class Lobby:
         #: While `resume` runs, every room in memory since it began: its snapshot of
         #: the database is stale for them (a room dropped since must not come back old).
         self._seen: set[str] | None = None
+        #: Steps waiting for the next `append` transaction, each with its room's future.
+        self._moves: list[tuple[MoveRecord, asyncio.Future[None]]] = []
+        self._appender: asyncio.Task[None] | None = None
 
     async def save(self, record: RoomRecord) -> None:
         """Write a room's record to the database (in the database thread)."""
         await asyncio.get_running_loop().run_in_executor(self._db, self.store.save, record)
+
+    async def append(self, move: MoveRecord) -> None:
+        """Add a step to its room's move log; returns once it is committed. Steps
+        of other rooms that come meanwhile wait for the transaction in progress,
+        then go in the next, together (a group commit): one commit for many steps
+        when many rooms play at once, and none waits for more than two."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._moves.append((move, future))
+        if self._appender is None or self._appender.done():
+            self._appender = asyncio.create_task(self._append_all(), name="skyjo moves")
+        await future
+
+    async def _append_all(self) -> None:
+        """Write the waiting steps, a transaction at a time, until none waits. A
+        transaction that fails is tried again a step at a time: one room's bad
+        step (a number already there) fails that room's alone."""
+        while self._moves:
+            batch, self._moves = self._moves, []
+            try:
+                await self._run_db(self.store.append, [move for move, _ in batch])
+            except Exception:
+                for move, future in batch:  # each alone: a room's failure is its own
+                    try:
+                        await self._run_db(self.store.append, [move])
+                    except Exception as failure:  # the room hears of it (`Room._commit`)
+                        if not future.done():
+                            future.set_exception(failure)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_result(None)
 
     async def _run_db(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
@@ -130,7 +174,9 @@ class Lobby:
         return code
 
     def _room(self, record: RoomRecord, match: Match) -> Room:
-        return Room(record, match, self.settings, self.save, self._idle.set, self.rematch)
+        return Room(
+            record, match, self.settings, self.save, self._idle.set, self.rematch, self.append
+        )
 
     async def _open(self, room: Room) -> None:
         """Keep a new room, save it and start its driver."""
@@ -200,7 +246,7 @@ class Lobby:
         in which a finished room nobody watches yet could be dropped again."""
         loading = self._loading[record.code] = asyncio.Event()
         try:
-            match = await self._match(Match.from_dict, record.match, make=self._maker(record.code))
+            match = await self._match(_loaded, record, make=self._maker(record.code))
         finally:
             del self._loading[record.code]
             loading.set()
@@ -355,6 +401,8 @@ class Lobby:
             await next(iter(self._loading.values())).wait()
         for room in list(self.rooms.values()):
             await room.close()
+        if self._appender is not None:  # the steps already made are written
+            await self._appender
         self._db.shutdown(wait=True)
         self._matches.shutdown(wait=True)
         if self.thinkers is not None:

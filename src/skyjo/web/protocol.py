@@ -18,6 +18,7 @@ import math
 import time
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -263,6 +264,17 @@ class TokenBucket:
 
 
 # --- server messages ------------------------------------------------------------
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message's text: compact JSON in UTF-8, by orjson (a tenth of the
+    time of `json.dumps`, for every update to every viewer). What orjson refuses
+    (a string with a lone surrogate a client sent, echoed in an error; an integer
+    beyond 64 bits) is written by `json.dumps`, with escapes."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 def error(

@@ -2,10 +2,12 @@
 
 A room is created from a JSON request (`skyjo.web.room_config.RoomConfig`), gets a short
 code, and gives the host a token for a seat. Every step of its match goes
-through the room under one `asyncio.Lock`: the step, then saving the room
-(`storage`), then an `update` to every connection with what that viewer may
-see (`Update.view`). Bots and stand-ins for absent humans play from the
-room's driver task, off the event loop (`asyncio.to_thread`), after a pause.
+through the room under one `asyncio.Lock`: the step, then saving it (`storage`:
+the step appended to the room's move log, or now and then the whole room), then
+an `update` to every connection with what that viewer may see (`Update.view`),
+encoded once for all the connections that see the same. Bots and stand-ins for
+absent humans play from the room's driver task, off the event loop
+(`asyncio.to_thread`), after a pause.
 
 A client's bad message gets an `error` and changes nothing; a client that
 floods is disconnected; nothing a client sends can stop the room.
@@ -17,7 +19,6 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import math
 import secrets
@@ -54,6 +55,7 @@ from skyjo.web.protocol import (
     Resync,
     SeatChange,
     Start,
+    encode,
     error,
     refusal,
     refused,
@@ -61,13 +63,17 @@ from skyjo.web.protocol import (
 from skyjo.web.room_config import default_title
 from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
 from skyjo.web.settings import LADDER, Settings
-from skyjo.web.storage import RoomRecord
+from skyjo.web.storage import MoveRecord, RoomRecord
 
 log = logging.getLogger("skyjo.web")
 
 #: Room codes: 6 characters without look-alikes (no 0/O, 1/I).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: A room's snapshot is written at least every this many steps (and at a round's
+#: end, the game's, and any change but a step): a restart plays again at most this
+#: many steps of a room's move log (`storage`).
+SNAPSHOT_EVERY = 64
 
 
 def new_code() -> str:
@@ -192,10 +198,16 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue `message` for this connection."""
+        if not self.closed:
+            self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (`encode`: one text for every connection
+        that gets the same message)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(1013, "too slow: messages piled up")
 
@@ -214,6 +226,8 @@ class Client:
 
 
 Saver = Callable[[RoomRecord], Awaitable[None]]
+#: Adds a step to its room's move log (`Lobby.append`), returning once it is committed.
+Appender = Callable[[MoveRecord], Awaitable[None]]
 #: Opens the room of a table's next game (`Lobby.rematch`): given the room whose game
 #: is over, the new room.
 NextGame = Callable[["Room"], Awaitable["Room"]]
@@ -230,10 +244,12 @@ class Room:
         save: Saver,
         on_idle: Callable[[], None] | None = None,
         next_game: NextGame | None = None,
+        append: Appender | None = None,
     ) -> None:
         """`save` writes the room's record; `on_idle` is called when the room may be
         dropped from memory: its game ended, or its last connection left; `next_game`
-        opens the room of the table's next game (`rematch`)."""
+        opens the room of the table's next game (`rematch`); `append` adds a step to
+        the room's move log (None: every step saves the whole room)."""
         self.code = record.code
         self.title = record.title
         self.listed = record.listed
@@ -246,6 +262,15 @@ class Room:
         self._host = record.host
         self._tokens: dict[str, int | None] = dict(record.tokens)
         self._save = save
+        self._append = append
+        #: The steps and the options (`_options_record`) the database's snapshot holds:
+        #: a step appended to the move log needs the same options and a recent snapshot.
+        #: (None: unknown, as after a load: the next step writes a snapshot.)
+        self._saved_steps = record.steps
+        self._saved_options: dict[str, Any] | None = None
+        #: What identifies the match the last snapshot wrote (`_match_key`; None:
+        #: unknown): a snapshot of the same one writes the rest of the room only.
+        self._saved_match: tuple[Any, ...] | None = None
         now = time.monotonic()
         self._absent_since = dict.fromkeys(range(match.num_players), now)  # seats with no one
         self.options = dict(record.options)
@@ -277,25 +302,30 @@ class Room:
 
     # --- reading -----------------------------------------------------------------
 
-    def record(self) -> RoomRecord:
+    def record(self, same_match: bool = False) -> RoomRecord:
         """What the database keeps of the room now (at a round end, its wait too:
-        `_wait_record`)."""
-        options = {**self.options, "joined": sorted(self._joined)}
-        wait = self._wait_record()
-        if wait is not None:
-            options["round_end"] = wait
+        `_wait_record`); with `same_match`, without its match (the one saved last)."""
         return RoomRecord(
             code=self.code,
             title=self.title,
             listed=self.listed,
             host=self._host,
             tokens=dict(self._tokens),
-            match=self.match.to_dict(),
+            match={} if same_match else self.match.to_dict(),
+            same_match=same_match,
             finished=self.match.over,
             steps=self.match.steps,
             created_at=self.created_at,
-            options=options,
+            options=self._options_record(),
         )
+
+    def _options_record(self) -> dict[str, Any]:
+        """The room's options as saved (`RoomRecord.options`)."""
+        options = {**self.options, "joined": sorted(self._joined)}
+        wait = self._wait_record()
+        if wait is not None:
+            options["round_end"] = wait
+        return options
 
     def free_seats(self) -> list[int]:
         """Human seats nobody holds a token for."""
@@ -416,7 +446,7 @@ class Room:
                     self._revoke(seat)
                     self._joined = held
                     raise
-            await self._save(self.record())
+            await self._store()
         self._broadcast({"type": "seats", "seats": self.seats()})
         return seat, token
 
@@ -619,7 +649,7 @@ class Room:
                 raise ProtocolError("game_over", "the game is over")
             await asyncio.to_thread(self.match.set_player, change.seat, change.bot)
             self._server_name(change.seat)
-            await self._save(self.record())
+            await self._store()
         self._broadcast({"type": "seats", "seats": self.seats()})
         self._announce_ready()
         self._wake.set()
@@ -647,7 +677,7 @@ class Room:
             if self.in_lobby:  # freed before the game: as if nobody had held it ("Seat N")
                 self._joined.discard(seat)
                 self._server_name(seat)
-            await self._save(self.record())
+            await self._store()
         sent_away = (
             error("removed", "the host freed your seat for someone else", "seat_freed")
             if self.in_lobby
@@ -713,7 +743,7 @@ class Room:
             seats = range(self.match.num_players)
             self._absent_since = {s: now for s in seats if s not in present}
             self._last_step = self._decision_since = now
-            await self._save(self.record())
+            await self._store()
         self._restate()
         self._wake.set()
 
@@ -740,7 +770,7 @@ class Room:
         async with self.lock:
             self._check_lobby()
             await self._reseat([s for s in range(self.match.num_players) if s != seat])
-            await self._save(self.record())
+            await self._store()
         self._restate()
 
     async def _reseat(self, kept: list[int]) -> None:
@@ -807,7 +837,7 @@ class Room:
                 client.limits.check("rooms_rate", client.address)
             room = await self._next_game(self)
             self.options["rematch"] = {"code": room.code, "by": self._tokens.get(self._host)}
-            await self._save(self.record())
+            await self._store()
         self._broadcast({"type": "rematch", **self.options["rematch"]})
 
     def next_record(self, code: str) -> RoomRecord:
@@ -864,10 +894,43 @@ class Room:
         self._owed = dict.fromkeys(sorted(awaited - self._ready), now + self.settings.absent_after)
 
     async def _store(self) -> None:
-        """(Under the lock) Save the room, noting the round-end wait now saved."""
-        record = self.record()
+        """(Under the lock) Save the whole room (its snapshot), noting what it holds:
+        the round-end wait, the steps, the options and which match. When only the
+        rest changed since the last (a "next round" at a round end, a seat's
+        token), the match is not written again (`RoomRecord.same_match`)."""
+        key = self._match_key()
+        record = self.record(same_match=key == self._saved_match)
+        self._saved_options = self._saved_match = None  # a failed write is not saved
         await self._save(record)
         self._saved_wait = record.options.get("round_end")
+        self._saved_steps, self._saved_options = record.steps, record.options
+        self._saved_match = key
+
+    def _match_key(self) -> tuple[Any, ...]:
+        """What makes the saved match differ: which match (a lobby's reseat makes
+        another), its step, its seats (names, bots) and its stall."""
+        match = self.match
+        return (match, match.steps, match.seats, match.stalled)  # the match: by identity
+
+    async def _store_step(self, update: Update) -> None:
+        """(Under the lock, after a step) Save the step: appended to the move log
+        when the snapshot holds everything else (the same options, the game not
+        over) and is recent (`SNAPSHOT_EVERY`); else the whole room. A round's end
+        changes the options (its wait), and its deal again: each writes a snapshot."""
+        if (
+            self._append is None
+            or self.match.over
+            or self.match.steps - self._saved_steps >= SNAPSHOT_EVERY
+            or self._saved_options != self._options_record()
+        ):
+            await self._store()
+            return
+        move = MoveRecord(self.code, update.number, update.seat, update.action)
+        try:
+            await self._append(move)
+        except BaseException:
+            self._saved_options = None  # a step missing from the log: the next saves all
+            raise
 
     async def _keep_wait(self) -> None:
         """(The driver) Stop waiting for the seats owed since a restart whose time is
@@ -918,22 +981,26 @@ class Room:
         if update.state.phase != Phase.ROUND_OVER:
             self._ready.clear()
             self._owed.clear()
-        await self._store()
-        views: dict[int | None, dict[str, Any]] = {}
-        for client in list(self.clients):
-            if client.seat not in views:
-                views[client.seat] = self._update_message(update, client.seat)
-                if timed_out:
-                    views[client.seat]["timed_out"] = True
-            client.send(views[client.seat])
+        await self._store_step(update)
+        clients = list(self.clients)
+        extras = self._update_extras(update)
+        if timed_out:
+            extras["timed_out"] = True
+        texts = {  # each distinct view made and encoded once
+            viewer: encode({"type": "update", **view, **extras})
+            for viewer, view in update.views(c.seat for c in clients).items()
+        }
+        for client in clients:
+            client.send_text(texts[client.seat])
         self._announce_ready()
         if self.match.over:
             self.match.close()
             self._on_idle()  # saved: the lobby may drop the room once nobody watches it
 
-    def _update_message(self, update: Update, viewer: int | None) -> dict[str, Any]:
-        """The `update` message of one step for `viewer`."""
-        message: dict[str, Any] = {"type": "update", **update.view(viewer)}
+    def _update_extras(self, update: Update) -> dict[str, Any]:
+        """What every viewer's `update` of a step says alike, besides its view: the
+        round's summary when it ended, the winners, the stall, the turn timer."""
+        message: dict[str, Any] = {}
         if any(event.kind == "round_ended" for event in update.events):
             message["round"] = round_summaries(update.state, self.match.names)[-1]
         if update.state.phase == Phase.GAME_OVER:
@@ -962,8 +1029,9 @@ class Room:
         return self.match.over and self.unwatched and not self.lock.locked()
 
     def _broadcast(self, message: dict[str, Any]) -> None:
+        text = encode(message)
         for client in list(self.clients):
-            client.send(message)
+            client.send_text(text)
 
     # --- the driver: bots and stand-ins ----------------------------------------------------
 

@@ -1,10 +1,18 @@
 """Rooms saved in a database with SQLAlchemy 2.x (SQLite by default, any URL).
 
-A room is one row: its metadata (title, listed, the hashes of its seats'
-tokens) and its match as `Match.to_dict()` JSON, which holds the game record
-(RULES.md 5, half turns included) and the secret seed. The row is written in
-one transaction after every step, so a server killed at any moment restarts
-from the last step every client was told of.
+A room is one row of `rooms`, its snapshot: its metadata (title, listed, the
+hashes of its seats' tokens, its options) and its match as `Match.to_dict()`
+JSON, which holds the game record (RULES.md 5, half turns included) and the
+secret seed, as of step `steps`. The steps after it are rows of `room_moves`,
+one a step (`MoveRecord`: its number, seat and action), appended in one small
+transaction (`append`, several rooms' steps at once) before anyone is told of
+them; a room loads as its snapshot with those moves played again
+(`RoomRecord.moves`, `Match.replay_moves`). The room decides when to write a
+whole snapshot instead (`skyjo.web.rooms.SNAPSHOT_EVERY`: every so many steps,
+at a round's end and the game's, whenever anything but the game changed);
+`save` then drops the moves the snapshot holds, in the same transaction. So a
+server killed at any moment restarts from the last step every client was told
+of, and a step costs one short row, not the whole room.
 
 An uploaded game record, once checked, is one row of `uploads`, under an id made
 of its content (`upload_id`): the same record uploaded twice is one row, one link.
@@ -23,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import delete as sql_delete
 from sqlalchemy import insert as sql_insert
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
@@ -30,6 +39,7 @@ from sqlalchemy.orm import Session
 
 from skyjo.database import (
     SCHEMA_VERSION,
+    MoveRow,
     RoomRow,
     UploadRow,
     engine_for,
@@ -70,10 +80,28 @@ class RoomRecord:
     #: The room's options: `turn_seconds` (the turn timer, or absent), `lobby`, `joined`,
     #: and at a round end `round_end` (its wait: `Room._wait_record`; docs/deploy.md).
     options: dict[str, Any] = field(default_factory=dict)
+    #: (Loaded) the steps saved after the snapshot `match`, in order: `(number, seat,
+    #: action)`, numbers from `steps` + 1 (`Match.replay_moves`).
+    moves: list[tuple[int, int, int]] = field(default_factory=list)
+    #: (Saving) the match is the one the room's last save wrote, unchanged (the same
+    #: step, seats and stall): its column is not written again and `match` not read.
+    same_match: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One step of room `code`'s game: its number `seq` (the match's steps after it,
+    from 1: unique in the room), the seat that made it and the engine's action."""
+
+    code: str
+    seq: int
+    seat: int
+    action: int
 
 
 class Store:
-    """The rooms' database: `save` after every step, `load` and `active` to resume."""
+    """The rooms' database: `append` a step or `save` the room after every step,
+    `load` and `active` to resume."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -81,8 +109,9 @@ class Store:
         self._migrate()
 
     def save(self, room: RoomRecord) -> None:
-        """Write the room (update, else insert) in one transaction. (SQLAlchemy Core
-        statements: half the time of the ORM's merge, for a write after every step.)"""
+        """Write the room's snapshot (update, else insert) and drop the moves it holds
+        (numbers up to its `steps`), in one transaction; the match as it is unless
+        `same_match`. (SQLAlchemy Core statements: half the time of the ORM's merge.)"""
         values = {
             "title": room.title,
             "listed": room.listed,
@@ -92,28 +121,63 @@ class Store:
             "steps": room.steps,
             "host": room.host,
             "tokens": json.dumps(room.tokens),
-            "match": json.dumps(room.match, separators=(",", ":")),
             "options": json.dumps(room.options),
         }
-        table = RoomRow.__table__
+        if not room.same_match:
+            values["match"] = json.dumps(room.match, separators=(",", ":"))
+        table, moves = RoomRow.__table__, MoveRow.__table__
         with self.engine.begin() as connection:
             changed = connection.execute(
                 sql_update(table).where(table.c.code == room.code).values(values)
             )
             if changed.rowcount == 0:
                 connection.execute(sql_insert(table).values(code=room.code, **values))
+            connection.execute(
+                sql_delete(moves).where(moves.c.code == room.code, moves.c.seq <= room.steps)
+            )
+
+    def append(self, moves: list[MoveRecord]) -> None:
+        """Add steps to their rooms' move logs, all in one transaction (one commit
+        for many rooms' steps). A step's number already there (a second writer of
+        the room) fails the whole transaction: nothing is applied twice."""
+        if not moves:
+            return
+        rows = [{"code": m.code, "seq": m.seq, "seat": m.seat, "action": m.action} for m in moves]
+        with self.engine.begin() as connection:
+            connection.execute(sql_insert(MoveRow.__table__), rows)
 
     def load(self, code: str) -> RoomRecord | None:
-        """The room with this code, or None."""
+        """The room with this code (its snapshot and the moves after it), or None."""
         with Session(self.engine) as session:
             row = session.get(RoomRow, code)
-            return None if row is None else _record(row)
+            if row is None:
+                return None
+            record = _record(row)
+            query = (
+                sql_select(MoveRow.seq, MoveRow.seat, MoveRow.action)
+                .where(MoveRow.code == code, MoveRow.seq > row.steps)
+                .order_by(MoveRow.seq)
+            )
+            record.moves = [(seq, seat, action) for seq, seat, action in session.execute(query)]
+            return record
 
     def active(self) -> list[RoomRecord]:
-        """Every room whose game is not finished, oldest first."""
+        """Every room whose game is not finished (with its moves), oldest first."""
         query = sql_select(RoomRow).where(RoomRow.finished.is_(False)).order_by(RoomRow.created_at)
+        moves = (
+            sql_select(MoveRow.code, MoveRow.seq, MoveRow.seat, MoveRow.action)
+            .join(RoomRow, RoomRow.code == MoveRow.code)
+            .where(RoomRow.finished.is_(False), MoveRow.seq > RoomRow.steps)
+            .order_by(MoveRow.code, MoveRow.seq)
+        )
         with Session(self.engine) as session:
-            return [_record(row) for row in session.scalars(query)]
+            records = [_record(row) for row in session.scalars(query)]
+            tails: dict[str, list[tuple[int, int, int]]] = {}
+            for code, seq, seat, action in session.execute(moves):
+                tails.setdefault(code, []).append((seq, seat, action))
+        for record in records:
+            record.moves = tails.get(record.code, [])
+        return records
 
     def save_upload(self, record: dict[str, Any]) -> str:
         """Keep an uploaded record (once: the same record gives the same id); its id."""
