@@ -384,6 +384,9 @@ def test_a_refusal_names_its_kind_and_params_for_the_page_to_write_it(
     assert client.post(f"{API}", json={"players": 3}).json()["error"]["kind"] == "players_missing"
     stale = client.post(f"{API}/{sheet['id']}/undo", json={}).json()["error"]
     assert (stale["code"], stale["kind"]) == ("bad_request", "no_revision")
+    unnamed = client.delete(f"{API}/{sheet['id']}/rounds/1")  # no ?revision= (was a 500)
+    assert unnamed.status_code == 400
+    assert (unnamed.json()["error"]["kind"]) == "no_revision"
     missing = client.get(f"{API}/nosuch").json()["error"]
     assert (missing["code"], missing["kind"], missing["params"]) == ("no_sheet", "no_sheet", {})
     utf8 = client.post("/api/scorepad/import", content=b"\xff", headers=JSON).json()["error"]

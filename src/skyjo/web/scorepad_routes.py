@@ -239,6 +239,11 @@ class ExportedSheet(BaseModel):
     summary: dict[str, Any] | None = None
 
 
+def _no_revision() -> ProtocolError:
+    """The refusal of a change that names no revision (its body's or its query's)."""
+    return ProtocolError("bad_request", "a change names the revision it was made on", "no_revision")
+
+
 def _fields(what: str, model: type[_Request]) -> Refuse:
     """The refusals of a body `model` (`what`, in words): its shape
     (`request_fields`), a revision (`no_revision`), a link's access (`share_access`)."""
@@ -247,9 +252,7 @@ def _fields(what: str, model: type[_Request]) -> Refuse:
     def refuse(error: Error) -> ProtocolError:
         match tuple(error["loc"]):
             case ("revision", *_) if error["type"] != "extra_forbidden":
-                return ProtocolError(
-                    "bad_request", "a change names the revision it was made on", "no_revision"
-                )
+                return _no_revision()
             case ("access", *_) if error["type"] != "extra_forbidden":
                 return ProtocolError(
                     "bad_request",
@@ -644,11 +647,14 @@ def scorepad_router(settings: Settings) -> APIRouter:
     async def delete_round(
         sheet_id: str,
         number: Annotated[RoundNumber, Path()],
-        revision: Annotated[QueryRevision, Query()],
         seen: Changing,
         store: StoreOf,
+        revision: Annotated[QueryRevision | None, Query()] = None,
     ) -> SheetView:
-        """Delete round `number`."""
+        """Delete round `number`, on the revision the page shows (`?revision=`, which a
+        deletion must name as every change does: `no_revision` without it)."""
+        if revision is None:
+            raise _no_revision()
         return await _change(store, sheet_id, revision, lambda o: o.delete_round(number), seen)
 
     @router.post(one + "/undo", responses=errors(400, 403, 404, 409, 413))
