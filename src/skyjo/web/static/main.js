@@ -7,9 +7,9 @@ import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { renderFront } from "./front.js";
 import { renderLobby } from "./lobby.js";
-import { LANGUAGES, language, roomTitle, seatLabel, setLanguage, t } from "./i18n.js";
+import { language, roomTitle, seatLabel, setLanguage, t } from "./i18n.js";
 import { Replay, renderReplay, replayKey, uploadPanel } from "./replay.js";
-import { themeSwitch } from "./theme.js";
+import { topBar } from "./top.js";
 import { isOffline, registerWorker, unreachable, watchConnection, whenOnline } from "./offline.js";
 
 const main = document.getElementById("main");
@@ -23,15 +23,11 @@ function navigate(path) {
 }
 
 function chrome() {
-  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
-    setLanguage(e.target.value);
-    chrome();
-    route({ keep: true });
-  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
-  replace(document.getElementById("top"),
-    h("a", { href: "/", class: "logo", onclick: (e) => { e.preventDefault(); navigate("/"); } }, "Skyjo"),
-    h("span", { class: "tagline" }, t("app.tagline")),
-    select, themeSwitch({ id: "theme", "data-key": "theme" }));
+  topBar({
+    parts: () => [h("span", { class: "tagline" }, t("app.tagline"))],
+    redraw: () => route({ keep: true }),
+    logo: { onclick: (e) => { e.preventDefault(); navigate("/"); } },
+  });
 }
 
 /** Show what the address asks for; `keep` redraws the room without reconnecting. */

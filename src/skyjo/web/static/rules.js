@@ -3,13 +3,12 @@
 // (board.js's `card`), so their colours and looks are the game's. Each picture is decorative
 // (aria-hidden): its caption or the text beside it says what it shows. The page needs no server
 // once the service worker has kept it (sw.js): it is read offline at the table.
-import { skipLink } from "./a11y.js";
 import { card } from "./board.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { language, setLanguage, t } from "./i18n.js";
 import { CLEARED_GRID, EXAMPLES, FAMILIES, clearedText, exampleText, rt } from "./rules-i18n.js";
-import { themeSwitch } from "./theme.js";
+import { topBar } from "./top.js";
 import { registerWorker } from "./offline.js";
 
 const main = document.getElementById("main");
@@ -26,16 +25,7 @@ const SECTIONS = [
 ];
 
 function chrome() {
-  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
-    setLanguage(e.target.value);
-    chrome();
-    draw();
-  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
-  replace(document.getElementById("top"),
-    h("a", { href: "/", class: "logo" }, "Skyjo"),
-    h("span", { class: "tagline" }, rt("rules.name")),
-    select, themeSwitch({ id: "theme", "data-key": "theme" }));
-  skipLink(rt("rules.skip"));
+  topBar({ parts: () => [h("span", { class: "tagline" }, rt("rules.name"))], redraw: draw, skip: () => rt("rules.skip") });
 }
 
 /** A picture's cards: `rows` of values (null: face down, "x": cleared), as on the table. */

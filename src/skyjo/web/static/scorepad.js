@@ -4,11 +4,11 @@
 // A sheet is the browser's that made it: the page keeps the browser's token (localStorage, issued
 // with its first sheet) and sends it with every request, and keeps the key of each link it opened
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
-import { announce, skipLink } from "./a11y.js";
+import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
-import { LANGUAGES, joinNames, language, setLanguage, t } from "./i18n.js";
-import { themeSwitch } from "./theme.js";
+import { joinNames, language, setLanguage } from "./i18n.js";
+import { topBar } from "./top.js";
 import { columnText, gridText, mistakeText, reasonText, st, stn } from "./scorepad-i18n.js";
 import { isOffline, registerWorker, say } from "./offline.js";
 
@@ -272,17 +272,11 @@ function link(path, text, attrs = {}) {
 }
 
 function chrome() {
-  const select = h("select", { id: "language", "aria-label": t("language"), onchange: (e) => {
-    setLanguage(e.target.value);
-    chrome();
-    draw();
-  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
-  replace(document.getElementById("top"),
-    h("a", { href: "/", class: "logo" }, "Skyjo"),
-    link("/scorepad", st("pad.name"), { class: "pad-name" }),
-    h("span", { class: "tagline" }, st("pad.tagline")),
-    select, themeSwitch({ id: "theme", "data-key": "theme" }));
-  skipLink(st("pad.skip"));
+  topBar({
+    parts: () => [link("/scorepad", st("pad.name"), { class: "pad-name" }), h("span", { class: "tagline" }, st("pad.tagline"))],
+    redraw: draw,
+    skip: () => st("pad.skip"),
+  });
 }
 
 function route() {
