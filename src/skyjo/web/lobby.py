@@ -9,6 +9,11 @@ and saved, and nobody has been connected to it for `Settings.finished_linger`
 seconds (or more such rooms than `Settings.finished_kept` wait), the lobby drops
 it (`sweep`). Its row stays in the database: the replay and the record are read
 from there, and a visitor of the room's page loads it again (for a while).
+
+On PostgreSQL the lobby is one process's part of a cluster (`skyjo.web.cluster`):
+it keeps only the rooms whose lock it holds, takes a room's lock before loading
+it (`get`, `locate`), takes the unfinished rooms nobody holds every
+`TAKE_OVER_EVERY` seconds (`take_over`), and lets go of a room it drops.
 """
 
 from __future__ import annotations
