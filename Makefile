@@ -18,7 +18,7 @@ lint: $(BIN)/skyjo
 	$(BIN)/ruff check src tests bench research examples
 	$(BIN)/ruff format --check src tests bench research examples
 
-# The system packages the tests drive (chromium, nodejs, postgresql): installed when
+# The system packages the tests drive (chromium, nodejs, postgresql, nginx): installed when
 # missing and possible, else one line naming them and the command that installs them.
 test: lint
 	bash tools/system-deps.sh

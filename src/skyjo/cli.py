@@ -897,12 +897,19 @@ def serve_command(
             "in the user's data folder)."
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes sharing the port (PostgreSQL only: docs/deploy.md, "
+            '"Several processes").'
+        ),
+    ] = 1,
 ) -> None:
     """Start the web app: play Skyjo in the browser, with friends, bots and spectators."""
     from skyjo.web.command import serve
 
     with user_input():
-        serve(host=host, port=port, db=db)
+        serve(host=host, port=port, db=db, workers=workers)
 
 
 # --------------------------------------------------------------------------

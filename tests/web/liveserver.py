@@ -38,9 +38,10 @@ class Socket:
 class Server:
     """`skyjo serve` on a free localhost port with the database `url`."""
 
-    def __init__(self, url: str, port: int | None = None, **env: str) -> None:
+    def __init__(self, url: str, port: int | None = None, workers: int = 1, **env: str) -> None:
         """Start it, on `port` (else a free one: a server started again after `kill` takes
-        its predecessor's); `env` adds environment variables (SKYJO_BOT_DELAY="0" by default)."""
+        its predecessor's), with `workers` processes (`--workers`); `env` adds environment
+        variables (SKYJO_BOT_DELAY="0" by default)."""
         self.url = url
         if port is None:
             with socket.socket() as probe:
@@ -50,6 +51,8 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "SKYJO_BOT_DELAY": "0", "SKYJO_ABSENT_AFTER": "3600", **env}
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", url]
+        if workers != 1:
+            command += ["--workers", str(workers)]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         banner = self.process.stdout.readline()

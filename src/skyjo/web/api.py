@@ -58,6 +58,7 @@ STATUS = {
     "too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "unavailable": 503,
 }
 
 

@@ -28,6 +28,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from skyjo.web import api
+from skyjo.web.cluster import Forwarder, Ownership, Relay
 from skyjo.web.limits import Limits, RateLimit
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard
@@ -56,6 +57,7 @@ SECURITY_HEADERS = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web app for `settings` (an in-memory SQLite database by default)."""
     settings = settings or Settings()
+    forwarder = Forwarder()  #: the requests relayed to other processes (a cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -63,7 +65,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the unfinished rooms are resumed meanwhile (a room asked for is loaded at once).
         store = await asyncio.to_thread(Store, settings.database_url)
         thinkers = Thinkers(settings.bot_processes) if settings.bot_processes else None
-        lobby = Lobby(settings, store, thinkers)
+        ownership = None
+        if settings.cluster_address is not None:  # one of a cluster: skyjo.web.cluster
+            url, address = settings.database_url, settings.cluster_address
+            ownership = await asyncio.to_thread(Ownership, url, address)
+        lobby = Lobby(settings, store, thinkers, ownership)
         lobby.start_resuming()
         lobby.start_sweeping()
         app.state.lobby = lobby
@@ -79,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await lobby.close()
+            await forwarder.close()
             store.close()
 
     app = FastAPI(
@@ -91,6 +98,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     api.install(app)
+    # A room held by another process of the cluster: relayed there, once the origin
+    # is checked here (inside the guard), before any route (`skyjo.web.cluster`).
+    if settings.cluster_address is not None:
+        app.add_middleware(Relay, forwarder=forwarder)
     # Inside the security headers (its refusals carry them), before every route.
     app.add_middleware(OriginGuard, allowed=settings.allowed_origins)
     app.middleware("http")(_security_headers)

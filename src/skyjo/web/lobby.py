@@ -9,6 +9,11 @@ and saved, and nobody has been connected to it for `Settings.finished_linger`
 seconds (or more such rooms than `Settings.finished_kept` wait), the lobby drops
 it (`sweep`). Its row stays in the database: the replay and the record are read
 from there, and a visitor of the room's page loads it again (for a while).
+
+On PostgreSQL the lobby is one process's part of a cluster (`skyjo.web.cluster`):
+it keeps only the rooms whose lock it holds, takes a room's lock before loading
+it (`get`, `locate`), takes the unfinished rooms nobody holds every
+`TAKE_OVER_EVERY` seconds (`take_over`), and lets go of a room it drops.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 from skyjo.bots import make_bot
 from skyjo.match import Match, MatchError
+from skyjo.web.cluster import Ownership, OwnershipLost
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
 from skyjo.web.room_config import RoomConfig, default_title
@@ -40,6 +46,9 @@ MATCH_THREADS = 4
 #: How soon (seconds) the lobby looks again at a finished room it could not drop
 #: because a step of it was still being saved.
 RETRY_DROP = 0.1
+#: (A cluster) How often (seconds) a process looks for unfinished rooms nobody holds
+#: (their owner died) and takes them (`Lobby.take_over`), and checks its own locks.
+TAKE_OVER_EVERY = 1.0
 
 
 def _not_over(code: str) -> ProtocolError:
@@ -47,6 +56,14 @@ def _not_over(code: str) -> ProtocolError:
         "not_over",
         f"the game of room {code} is still being played: its record, which holds every "
         "deck, is given once the game is over",
+    )
+
+
+def _moving() -> ProtocolError:
+    return ProtocolError(
+        "unavailable",
+        "the room is moving to another server process: try again in a moment",
+        "room_moving",
     )
 
 
@@ -66,10 +83,19 @@ class Lobby:
     """The rooms of one server process, by code. Database writes go through one
     thread, in order (`save`, `append`), off the event loop."""
 
-    def __init__(self, settings: Settings, store: Store, thinkers: Thinkers | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        thinkers: Thinkers | None = None,
+        ownership: Ownership | None = None,
+    ) -> None:
+        """`ownership`: this process is one of a cluster (`skyjo.web.cluster`): it keeps
+        in memory only the rooms whose lock it holds."""
         self.settings = settings
         self.store = store
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
+        self.ownership = ownership
         self.rooms: dict[str, Room] = {}
         self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
         #: Matches are made and loaded in threads of their own, not in the default
@@ -88,6 +114,7 @@ class Lobby:
         #: Steps waiting for the next `append` transaction, each with its room's future.
         self._moves: list[tuple[MoveRecord, asyncio.Future[None]]] = []
         self._appender: asyncio.Task[None] | None = None
+        self._taker: asyncio.Task[None] | None = None
 
     async def save(self, record: RoomRecord) -> None:
         """Write a room's record to the database (in the database thread)."""
@@ -167,11 +194,46 @@ class Lobby:
         return room
 
     async def _new_code(self) -> str:
-        """A code no room has, in memory or in the database."""
-        code = new_code()
-        while code in self.rooms or await self._run_db(self.store.load, code) is not None:
+        """A code no room has, in memory or in the database (in a cluster, its lock
+        taken: held here)."""
+        while True:
             code = new_code()
-        return code
+            if code in self.rooms or not await self._take(code):
+                continue
+            if await self._run_db(self.store.load, code) is None:
+                return code
+            await self._release(code)
+
+    async def _take(self, code: str) -> bool:
+        """(A cluster) Take room `code`'s lock: whether this process holds it now
+        (True outside a cluster)."""
+        if self.ownership is None:
+            return True
+        return bool(await self.ownership.call(self.ownership.take, [code]))
+
+    async def _release(self, code: str) -> None:
+        """(A cluster) Let go of room `code`, no longer in memory here."""
+        if self.ownership is not None and code not in self.rooms and code not in self._loading:
+            try:
+                await self.ownership.call(self.ownership.release, code)
+            except OwnershipLost:
+                log.warning("the lock connection failed while letting go of room %s", code)
+
+    async def locate(self, code: str) -> str | None:
+        """(A cluster) Where room `code` is played: None here (in memory, or its lock
+        just taken: `get` loads it; or no such code), else the address of the
+        process holding it."""
+        assert self.ownership is not None
+        code = code.strip().upper()
+        if len(code) != CODE_LENGTH:
+            return None
+        for _ in range(3):  # the holder may let go between the two looks
+            if code in self.rooms or code in self._loading or await self._take(code):
+                return None
+            owner = await self.ownership.call(self.ownership.owner, code)
+            if owner is not None and owner != self.ownership.address:
+                return owner
+        return None
 
     def _room(self, record: RoomRecord, match: Match) -> Room:
         return Room(
@@ -193,8 +255,11 @@ class Lobby:
             if (loading := self._loading.get(code)) is not None:
                 await loading.wait()  # then in memory (or not: a failure, dropped since)
                 continue
-            record = await self._run_db(self.store.load, code)
+            if not await self._take(code):  # held by another process: `locate` relays
+                raise _moving()
+            record = await self._run_db(self.store.load, code)  # read once the lock is held
             if record is None:
+                await self._release(code)
                 return None
             if code not in self.rooms and code not in self._loading:
                 return await self._resume(record)
@@ -213,7 +278,11 @@ class Lobby:
 
     async def resume(self) -> int:
         """Load every unfinished room from the database (oldest first) that is not
-        in memory yet; returns how many rooms are in memory."""
+        in memory yet; returns how many rooms are in memory. (In a cluster, those
+        whose lock is free: `take_over`.)"""
+        if self.ownership is not None:
+            await self.take_over()
+            return len(self.rooms)
         self._seen = set(self.rooms)
         try:
             records = await self._run_db(self.store.active)
@@ -230,10 +299,61 @@ class Lobby:
         return len(self.rooms)
 
     def start_resuming(self) -> None:
-        """Start resuming every unfinished room (`resume`) in the background."""
+        """Start resuming every unfinished room (`resume`) in the background; in a
+        cluster, then go on taking the rooms whose owner died (`take_over`)."""
         if self._resumer is None:
             self._resumer = asyncio.create_task(self.resume(), name="skyjo lobby resume")
             self._resumer.add_done_callback(_report_resume)
+        if self.ownership is not None and self._taker is None:
+            self._taker = asyncio.create_task(self._taking_over(), name="skyjo lobby take over")
+
+    async def take_over(self) -> list[str]:
+        """(A cluster) Take and load the unfinished rooms nobody holds: a process that
+        held them died (PostgreSQL freed its locks), and their bots and timers must
+        go on without waiting for a viewer. Returns the codes taken."""
+        assert self.ownership is not None
+        codes = await self._run_db(self.store.active_codes)
+        free = [c for c in codes if c not in self.rooms and c not in self._loading]
+        if not free:
+            return []
+        held = set(self.ownership.held)  # taken by a visitor's `get`, which loads them
+        taken = [c for c in await self.ownership.call(self.ownership.take, free) if c not in held]
+        for code in taken:
+            if code in self.rooms or code in self._loading:
+                continue  # a visitor's `get` loaded it meanwhile
+            record = await self._run_db(self.store.load, code)
+            if code in self.rooms or code in self._loading:
+                continue
+            if record is None or record.finished:
+                await self._release(code)
+                continue
+            try:
+                await self._resume(record)
+            except Exception:  # one damaged room must not keep the others
+                log.exception("room %s could not be taken over", code)
+        return taken
+
+    async def _taking_over(self) -> None:
+        """(A cluster) Every `TAKE_OVER_EVERY` seconds: check the lock connection (lost,
+        every room here goes: its clients reconnect and whoever takes the room
+        next has its saved state), then take the rooms nobody holds."""
+        assert self.ownership is not None
+        while True:
+            await asyncio.sleep(TAKE_OVER_EVERY)
+            try:
+                await self.ownership.call(self.ownership.check)
+                await self.take_over()
+            except OwnershipLost:
+                log.error("the lock connection was lost: letting go of every room")
+                await self._abandon()
+            except Exception:
+                log.exception("taking over the rooms nobody holds failed")
+
+    async def _abandon(self) -> None:
+        """Close every room in memory: its lock is gone, another process may hold it."""
+        rooms, self.rooms = list(self.rooms.values()), {}
+        for room in rooms:
+            await room.close()
 
     async def resumed(self) -> int:
         """Wait until the rooms `start_resuming` began to load are in memory; how many
@@ -247,9 +367,13 @@ class Lobby:
         loading = self._loading[record.code] = asyncio.Event()
         try:
             match = await self._match(_loaded, record, make=self._maker(record.code))
-        finally:
+        except BaseException:
             del self._loading[record.code]
             loading.set()
+            await self._release(record.code)
+            raise
+        del self._loading[record.code]
+        loading.set()
         room = self._room(record, match)
         self._keep(room)
         room.start()
@@ -380,6 +504,7 @@ class Lobby:
                 gone.append(self.rooms.pop(room.code))
         for room in gone:
             await room.close()
+            await self._release(room.code)
         if gone:
             log.info("dropped %d finished rooms from memory", len(gone))
         return min(due) if due else None
@@ -392,7 +517,7 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop the sweeper, the resume, every room and the database thread."""
-        for task in (self._sweeper, self._resumer):
+        for task in (self._sweeper, self._resumer, self._taker):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -407,3 +532,5 @@ class Lobby:
         self._matches.shutdown(wait=True)
         if self.thinkers is not None:
             self.thinkers.close()
+        if self.ownership is not None:  # PostgreSQL lets go of every room's lock
+            await asyncio.to_thread(self.ownership.close)

@@ -69,6 +69,10 @@ class Settings:
     finished_linger: float = 60.0
     #: ... and at once when more finished rooms than this have nobody connected.
     finished_kept: int = 100
+    #: (PostgreSQL) Where the other processes of the cluster reach this one ("host:port",
+    #: its own listener: `skyjo.web.cluster`); None: no cluster, the rooms are this
+    #: process's alone.
+    cluster_address: str | None = None
 
     @classmethod
     def from_env(cls, db: str | None = None) -> Settings:

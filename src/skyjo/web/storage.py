@@ -179,6 +179,14 @@ class Store:
             record.moves = tails.get(record.code, [])
         return records
 
+    def active_codes(self) -> list[str]:
+        """The codes of every room whose game is not finished, oldest first."""
+        query = (
+            sql_select(RoomRow.code).where(RoomRow.finished.is_(False)).order_by(RoomRow.created_at)
+        )
+        with Session(self.engine) as session:
+            return list(session.scalars(query))
+
     def save_upload(self, record: dict[str, Any]) -> str:
         """Keep an uploaded record (once: the same record gives the same id); its id."""
         key = upload_id(record)
