@@ -221,7 +221,7 @@ class Relay:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        from skyjo.web.command import WS_MAX_SIZE
+        from skyjo.web.settings import WS_MAX_SIZE
 
         path = _target(scope)
         deadline = time.monotonic() + FIND_FOR

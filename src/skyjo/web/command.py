@@ -11,13 +11,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from skyjo.web.settings import Settings
+from skyjo.web.settings import WS_MAX_SIZE, Settings
 
-#: The largest WebSocket message the transport reads (uvicorn's ws_max_size): far above
-#: the protocol's own limits, so that the app reads an oversized message and answers
-#: it (`too_large`, naming the limit) before it closes the connection (1009). A message
-#: larger still is cut by the transport (1009, its reason naming the size).
-WS_MAX_SIZE = 1024 * 1024
 #: The cyclic garbage collector's thresholds while serving (Python's are 700, 10, 10).
 GC_THRESHOLDS = (50_000, 20, 100)
 

@@ -8,6 +8,13 @@ from dataclasses import dataclass
 from skyjo.database import database_url
 from skyjo.web.origins import parse_origins
 
+#: The largest WebSocket message the transport reads (uvicorn's ws_max_size, and a
+#: relay's to a room's owner: skyjo.web.cluster): far above the protocol's own limits,
+#: so that the app reads an oversized message and answers it (`too_large`, naming the
+#: limit) before it closes the connection (1009). A message larger still is cut by the
+#: transport (1009, its reason naming the size).
+WS_MAX_SIZE = 1024 * 1024
+
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
 LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "learned", "search")
@@ -28,7 +35,7 @@ class Settings:
     #: The largest client message, in bytes of UTF-8: a larger one is answered `too_large`.
     max_message: int = 4096
     #: A message over this many bytes is answered `too_large` and its connection closed
-    #: (1009); the transport takes frames up to `command.WS_MAX_SIZE`.
+    #: (1009); the transport takes frames up to `WS_MAX_SIZE`.
     oversize_close: int = 64 * 1024
     #: Messages a connection may send in a burst, and the sustained rate per second: a
     #: message over them is answered `rate_limited` and dropped; as many again at once
