@@ -153,6 +153,17 @@ class Ownership:
                 return str(name[len(APPLICATION) :])
         return None
 
+    def count_held(self) -> int:
+        """How many room locks the cluster's processes hold (each room in a process's
+        memory holds one; so do the rooms being loaded or made)."""
+        rows = self._run(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+            " AND a.application_name LIKE :named",
+            named=f"{APPLICATION}%",
+        )
+        return int(rows[0][0])
+
     def check(self) -> None:
         """Raise `OwnershipLost` if the lock connection is gone (a round trip); a
         connection lost before is made again."""

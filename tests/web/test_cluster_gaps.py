@@ -1,0 +1,132 @@
+"""What several `skyjo serve` processes on one PostgreSQL share beyond the rooms
+themselves (docs/deploy.md, "Several processes"): the front page's list and the
+health count over every process, the per-address hourly limits counted once for
+the cluster, a room changing hands refused with 1013 ("try again"), a worker of
+`--workers 2` killed and started again, an internal address too long for
+PostgreSQL's application_name refused."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+
+import httpx2
+import pytest
+from liveserver import Server
+from postgres import Postgres
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Connection, Engine
+from webclient import Conn
+from websockets.exceptions import ConnectionClosed
+
+from skyjo.web.cluster import room_key
+
+#: The players answer at once: a connection's message rate is no limit here.
+FAST = {"SKYJO_RATE": "1000"}
+LISTED = {
+    "seats": [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}],
+    "listed": True,
+    "lobby": False,
+}
+
+
+@pytest.fixture
+def pg(postgres: Postgres) -> str:
+    return postgres.database()
+
+
+def _listed(server: Server) -> list[dict]:
+    answer = httpx2.get(f"{server.base}/api/rooms", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["rooms"]
+
+
+def _health(server: Server) -> int:
+    return int(httpx2.get(f"{server.base}/api/health", timeout=10).json()["rooms"])
+
+
+def test_every_process_lists_every_listed_open_room(pg: str) -> None:
+    """A listed room made at A and one made at B: each process lists both, newest
+    first, with their seats as their owner has them (a seat taken through the other
+    process included); an unlisted room is listed by neither; `/api/health` counts
+    the rooms of both processes at either."""
+    a, b = Server(pg, **FAST), Server(pg, **FAST)
+    try:
+        first = a.post("/api/rooms", {**LISTED, "title": "At A"})["code"]
+        b.post(f"/api/rooms/{first}/join", {"name": "Bea"})  # relayed to A, its owner
+        second = b.post("/api/rooms", {**LISTED, "title": "At B"})["code"]
+        hidden = a.post("/api/rooms", {**LISTED, "listed": False})["code"]
+        for server in (a, b):
+            rooms = _listed(server)
+            assert [room["code"] for room in rooms] == [second, first]  # newest first
+            for room in rooms:  # the same facts as the owner's own (relayed) answer
+                own = httpx2.get(f"{server.base}/api/rooms/{room['code']}", timeout=10).json()
+                assert {**room, "seats": None} == {**own, "seats": None}
+                for listed, held in zip(room["seats"], own["seats"], strict=True):
+                    assert {**listed, "connected": None} == {**held, "connected": None}
+            at_a = next(room for room in rooms if room["code"] == first)
+            assert at_a["title"] == "At A" and at_a["free_seats"] == []
+            assert [seat["name"] for seat in at_a["seats"]][:2] == ["Ana", "Bea"]
+            assert hidden not in {room["code"] for room in rooms}
+            assert _health(server) == 3  # A holds two rooms, B one
+    finally:
+        a.kill()
+        b.kill()
+
+
+def _take_lock(engine_url: str, code: str) -> tuple[Engine, Connection]:
+    """Hold room `code`'s advisory lock from a connection that is no member of the
+    cluster (as a process that holds it and whose address nobody can read), once
+    PostgreSQL has let its killed owner's lock go."""
+    engine = create_engine(engine_url)
+    connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    deadline = time.monotonic() + 20
+    while not connection.execute(
+        text("SELECT pg_try_advisory_lock(:key)"), {"key": room_key(code)}
+    ).scalar():
+        assert time.monotonic() < deadline, "the killed owner's lock was never let go"
+        time.sleep(0.05)  # polling a condition: PostgreSQL ends the dead owner's session
+    return engine, connection
+
+
+def test_a_room_changing_hands_closes_the_websocket_with_1013(pg: str) -> None:
+    """A room whose lock is held where nobody can reach (the race of a room changing
+    hands, forced): its WebSocket is answered `room_moving` and closed with 1013, try
+    again, and its facts 503; once the lock is free the same connection is served."""
+    a = Server(pg, **FAST)
+    code = a.post("/api/rooms", LISTED)["code"]
+    a.kill()
+    engine, connection = _take_lock(pg, code)
+    b = Server(pg, **FAST)
+    try:
+        conn = b.conn(code)
+        refused = conn.ws.receive_json()  # at once, before any hello
+        assert refused["type"] == "error" and refused["kind"] == "room_moving", refused
+        with pytest.raises(ConnectionClosed) as closed:
+            conn.ws.receive_json()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        Conn.open.remove(conn)
+        facts = httpx2.get(f"{b.base}/api/rooms/{code}", timeout=30)
+        assert facts.status_code == 503 and facts.json()["error"]["kind"] == "room_moving"
+        connection.invalidate()  # its session ends, the lock is free: B takes the room
+        again = b.conn(code)
+        assert again.hello()["type"] == "state"
+    finally:
+        Conn.close_all()
+        with contextlib.suppress(Exception):
+            connection.close()
+        engine.dispose()
+        b.kill()
+
+
+@contextlib.contextmanager
+def _servers(pg: str, count: int, **env: str) -> Iterator[list[Server]]:
+    servers: list[Server] = []
+    try:
+        for _ in range(count):
+            servers.append(Server(pg, **{**FAST, **env}))
+        yield servers
+    finally:
+        for server in servers:
+            server.kill()
