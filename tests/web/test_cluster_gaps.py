@@ -130,3 +130,31 @@ def _servers(pg: str, count: int, **env: str) -> Iterator[list[Server]]:
     finally:
         for server in servers:
             server.kill()
+
+
+def _create(server: Server) -> httpx2.Response:
+    """A listed room of four humans (three free seats)."""
+    humans = {**LISTED, "seats": [{"name": name} for name in ("Ana", "Ben", "Cy", "Di")]}
+    return httpx2.post(f"{server.base}/api/rooms", json=humans, timeout=10)
+
+
+def test_the_hourly_limits_are_counted_once_for_the_cluster(pg: str) -> None:
+    """Three rooms an hour from one address, over two processes: two made at A and
+    one at B spend the allowance, and the fourth is refused at either (each process
+    alone would allow three), with the limit and the wait of the one bucket; the
+    seats an hour likewise (a join at A, one at B, the third refused)."""
+    with _servers(pg, 2, SKYJO_ROOMS_PER_HOUR="3", SKYJO_JOINS_PER_HOUR="2") as (a, b):
+        assert [_create(s).status_code for s in (a, a, b)] == [201, 201, 201]
+        for server in (b, a):
+            refused = _create(server)
+            assert refused.status_code == 429, refused.text
+            error = refused.json()["error"]
+            assert error["kind"] == "rooms_rate" and error["params"]["limit"] == 3
+            # a token every 1,200 s, the last spent a moment ago
+            assert 1100 <= error["params"]["retry_after"] <= 1200
+            assert refused.headers["retry-after"] == str(error["params"]["retry_after"])
+        code = _listed(a)[0]["code"]
+        assert httpx2.post(f"{a.base}/api/rooms/{code}/join", json={}, timeout=10).is_success
+        assert httpx2.post(f"{b.base}/api/rooms/{code}/join", json={}, timeout=10).is_success
+        third = httpx2.post(f"{b.base}/api/rooms/{code}/join", json={}, timeout=10)
+        assert third.status_code == 429 and third.json()["error"]["kind"] == "joins_rate"

@@ -181,7 +181,7 @@ async def _room(code: str, lobby: LobbyOf) -> Room:
 
 async def _counted_room(request: Request, config: Annotated[RoomSettings, Body()]) -> RoomConfig:
     """A valid room request, counted as a room made by its client address (`rooms_rate`)."""
-    count(request, "rooms_rate")
+    await count(request, "rooms_rate")
     return config  # type: ignore[return-value]  # RoomSettings validates to a RoomConfig
 
 
@@ -191,7 +191,7 @@ async def _counted_join(
     """A valid join, counted as a seat taken by its client address (`joins_rate`)
     when its room is there (or cannot be loaded: its refusal)."""
     if await find_room(lobby, code) is not None:
-        count(request, "joins_rate")
+        await count(request, "joins_rate")
     return asked
 
 
