@@ -158,3 +158,26 @@ def test_the_hourly_limits_are_counted_once_for_the_cluster(pg: str) -> None:
         assert httpx2.post(f"{b.base}/api/rooms/{code}/join", json={}, timeout=10).is_success
         third = httpx2.post(f"{b.base}/api/rooms/{code}/join", json={}, timeout=10)
         assert third.status_code == 429 and third.json()["error"]["kind"] == "joins_rate"
+
+
+def test_an_internal_address_too_long_for_postgresql_is_refused(pg: str) -> None:
+    """PostgreSQL keeps 63 bytes of a connection's application_name ("skyjo " and the
+    process's address): an address that does not fit is refused, naming it and the
+    limit, instead of being cut (the others would relay to a wrong address); one
+    that just fits is read back whole by the other processes."""
+    from skyjo.web.cluster import Ownership
+
+    long = "h" * 52 + ".test:65535"  # 63 bytes: 6 over
+    with pytest.raises(ValueError) as refused:  # `skyjo serve`: the bad-input exit
+        Ownership(pg, long)
+    said = str(refused.value)
+    assert repr(long) in said and "has 63 bytes" in said and "keeps 57 ASCII bytes" in said
+    assert "SKYJO_INTERNAL_HOST" in said
+    fits = "h" * 46 + ".test:65535"  # 57 bytes: "skyjo " and it are 63
+    holder, other = Ownership(pg, fits), Ownership(pg, "127.0.0.1:1")
+    try:
+        assert holder.take(["ABCDEF"]) == ["ABCDEF"]
+        assert other.owner("ABCDEF") == fits
+    finally:
+        holder.close()
+        other.close()
