@@ -8,8 +8,12 @@ PostgreSQL's application_name refused."""
 from __future__ import annotations
 
 import contextlib
+import os
+import random
+import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx2
 import pytest
@@ -17,7 +21,15 @@ from liveserver import Server
 from postgres import Postgres
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
-from webclient import Conn
+from test_cluster import (
+    TWO_HUMANS_A_BOT,
+    _history,
+    _holder,
+    _reconnect,
+    _server_workers,
+    _updates,
+)
+from webclient import Conn, play_game
 from websockets.exceptions import ConnectionClosed
 
 from skyjo.web.cluster import room_key
@@ -181,3 +193,66 @@ def test_an_internal_address_too_long_for_postgresql_is_refused(pg: str) -> None
     finally:
         holder.close()
         other.close()
+
+
+def _listening(port: int, pids: list[int]) -> int:
+    """Which of `pids` listens on TCP `port` (Linux /proc: the socket's inode)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":  # LISTEN
+                inodes.add(f"socket:[{fields[9]}]")
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return pid
+    raise AssertionError(f"none of {pids} listens on port {port}")
+
+
+def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
+    """`--workers 2`: the worker holding a room is killed with SIGKILL (not the
+    supervisor) in the middle of a game. The port keeps answering, the supervisor
+    starts a new worker, the room is taken (by the other worker or the new one) and
+    the game goes on through the port, each step told before the kill in the
+    database once, in order."""
+    server = Server(pg, workers=2, **FAST)
+    try:
+        workers = _server_workers(server, 2)
+        host = server.post("/api/rooms", TWO_HUMANS_A_BOT)
+        code = host["code"]
+        guest = server.post(f"/api/rooms/{code}/join")
+        ana, ben = server.conn(code), server.conn(code)
+        ana.hello(host["token"])
+        ben.hello(guest["token"])
+        rng = random.Random(11)
+        play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 12)
+        ben.until_number(ana.number)
+        told = _updates(ana)
+        owner = _holder(pg, code)
+        assert owner is not None
+        victim = _listening(int(owner.rsplit(":", 1)[1]), workers)
+        os.kill(victim, signal.SIGKILL)
+        assert httpx2.get(f"{server.base}/api/health", timeout=10).status_code == 200
+        for conn in (ana, ben):  # each was served by the killed worker, or relayed to it
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    conn.receive()
+            Conn.open.remove(conn)
+        ana, ben = _reconnect(server, code, host["token"]), _reconnect(server, code, guest["token"])
+        assert min(ana.number, ben.number) >= len(told)
+        again = _server_workers(server, 2)  # the supervisor started a new one
+        assert victim not in again and len(set(again) & set(workers)) == 1
+        assert server.process.poll() is None
+        before = ana.number
+        play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= before + 10)
+        ben.until_number(ana.number)
+        assert _holder(pg, code) not in (None, owner)
+        history = _history(pg, code)
+        assert history[: len(told)] == [action for _, action in told]  # each once, in order
+        since = [action for _, action in _updates(ana)]  # told since the reconnection
+        assert since and history[ana.number - len(since) : ana.number] == since
+    finally:
+        Conn.close_all()
+        server.kill()
