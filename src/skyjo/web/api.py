@@ -334,17 +334,17 @@ def _lobby(request: Request) -> Lobby:
 LobbyOf = Annotated[Lobby, Depends(_lobby)]
 
 
-def count(request: Request, kind: str) -> None:
+async def count(request: Request, kind: str) -> None:
     """Count one `kind` event (`limits.Limits`) of the request's client address: a
     `ProtocolError` (429 `rate_limited`) over the limit."""
     limits: Limits = request.app.state.limits
-    limits.check(kind, client_address(request.scope.get("client")))
+    await limits.check(kind, client_address(request.scope.get("client")))
 
 
-def limited(kind: str) -> Callable[[Request], None]:
+def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency that counts its request against the hourly limit `kind`."""
 
-    def counted(request: Request) -> None:
-        count(request, kind)
+    async def counted(request: Request) -> None:
+        await count(request, kind)
 
     return counted

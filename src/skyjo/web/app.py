@@ -29,7 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from skyjo.web import api
 from skyjo.web.cluster import Forwarder, Ownership, Relay
-from skyjo.web.limits import Limits, RateLimit
+from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard
 from skyjo.web.page_routes import STATIC, pages_router
@@ -73,12 +73,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby.start_resuming()
         lobby.start_sweeping()
         app.state.lobby = lobby
-        app.state.limits = Limits(
+        hourly = (
             settings.rooms_per_hour,
             settings.replays_per_hour,
             settings.sheets_per_hour,
             settings.joins_per_hour,
         )
+        limits = (  # a cluster counts them once for all its processes
+            Limits(*hourly)
+            if ownership is None
+            else await asyncio.to_thread(SharedLimits, settings.database_url, *hourly)
+        )
+        app.state.limits = limits
         per_address = settings.ip_burst if settings.ip_rate > 0 else 0  # 0: no limit
         app.state.messages = RateLimit(per_address, settings.ip_burst / max(settings.ip_rate, 1e-9))
         try:
@@ -86,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await lobby.close()
             await forwarder.close()
+            limits.close()
             store.close()
 
     app = FastAPI(

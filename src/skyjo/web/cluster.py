@@ -66,6 +66,30 @@ def room_key(code: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+#: The most bytes of a connection's application_name PostgreSQL keeps (NAMEDATALEN - 1):
+#: a longer name is cut, and the owner's address with it.
+NAME_BYTES = 63
+
+
+class AddressTooLong(ValueError):
+    """A process's internal address that does not fit in its lock connection's
+    application_name, by which the other processes find it."""
+
+
+def check_address(address: str) -> None:
+    """Refuse an internal `address` (`host:port`) the other processes could not read
+    whole from PostgreSQL (`NAME_BYTES`), naming it and the limit."""
+    name = f"{APPLICATION}{address}"
+    if len(name.encode()) > NAME_BYTES or not name.isascii():
+        room = NAME_BYTES - len(APPLICATION)
+        raise AddressTooLong(
+            f"the internal address {address!r} (SKYJO_INTERNAL_HOST and a port) has "
+            f"{len(address.encode())} bytes: the other processes read it from PostgreSQL's "
+            f"application_name, which keeps {room} ASCII bytes of it; "
+            "set SKYJO_INTERNAL_HOST to a shorter address"
+        )
+
+
 class OwnershipLost(RuntimeError):
     """The lock connection broke: every lock this process held is gone."""
 
@@ -76,11 +100,10 @@ class Ownership:
     named by the process's address. Every call runs in one thread, in order."""
 
     def __init__(self, url: str, address: str) -> None:
+        check_address(address)  # never cut: the others would relay to a wrong address
         self.address = address
         self._engine = create_engine(
-            url,
-            poolclass=NullPool,
-            connect_args={"application_name": f"{APPLICATION}{address}"[:63]},
+            url, poolclass=NullPool, connect_args={"application_name": f"{APPLICATION}{address}"}
         )
         self._connection: Connection | None = None
         #: The rooms whose lock this process holds (each once: the locks stack).
@@ -152,6 +175,17 @@ class Ownership:
             if name and name.startswith(APPLICATION):
                 return str(name[len(APPLICATION) :])
         return None
+
+    def count_held(self) -> int:
+        """How many room locks the cluster's processes hold (each room in a process's
+        memory holds one; so do the rooms being loaded or made)."""
+        rows = self._run(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+            " AND a.application_name LIKE :named",
+            named=f"{APPLICATION}%",
+        )
+        return int(rows[0][0])
 
     def check(self) -> None:
         """Raise `OwnershipLost` if the lock connection is gone (a round trip); a

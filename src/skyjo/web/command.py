@@ -70,6 +70,7 @@ def serve(
         _serve_alone(settings, host, port)
         return
     internal = os.environ.get("SKYJO_INTERNAL_HOST") or "127.0.0.1"
+    check_internal(internal)
     if workers == 1:
         _member(settings, host, port, internal)
         return
@@ -116,6 +117,23 @@ def _listener(host: str, port: int, shared: bool) -> socket.socket:
     return sock
 
 
+def _address(sock: socket.socket) -> str:
+    """The address (`host:port`, IPv6 in brackets) the other processes reach `sock` at."""
+    own_host, own_port = sock.getsockname()[:2]
+    return f"[{own_host}]:{own_port}" if ":" in own_host else f"{own_host}:{own_port}"
+
+
+def check_internal(internal: str) -> None:
+    """Refuse, before any process starts, an `internal` host whose address with the
+    longest port would not fit in the lock connection's application_name
+    (`cluster.check_address`), rather than a worker failing and starting again."""
+    from skyjo.web.cluster import check_address
+
+    with _listener(internal, 0, shared=False) as probe:
+        own_host = _address(probe).rsplit(":", 1)[0]
+    check_address(f"{own_host}:65535")
+
+
 def _member(settings: Settings, host: str, port: int, internal: str) -> None:
     """One process of a cluster: the shared port, and its own at `internal`, whose
     address the others reach it at (`Settings.cluster_address`)."""
@@ -127,8 +145,7 @@ def _member(settings: Settings, host: str, port: int, internal: str) -> None:
 
     public = _listener(host, port, shared=True)
     own = _listener(internal, 0, shared=False)
-    own_host, own_port = own.getsockname()[:2]
-    address = f"[{own_host}]:{own_port}" if ":" in own_host else f"{own_host}:{own_port}"
+    address = _address(own)
     app = create_app(dataclasses.replace(settings, cluster_address=address))
     tune_gc()
     config = uvicorn.Config(app, **_uvicorn_options())

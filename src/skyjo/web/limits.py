@@ -1,5 +1,6 @@
 """Per-client limits: how many rooms, seats, uploads and scoresheets one address takes,
 and how fast its WebSocket messages come (docs/web-protocol.md, "Limits").
+Several processes of a cluster count the hourly ones together (`SharedLimits`).
 
 A limit is a token bucket per key (the client's address): `count` at once,
 refilled at `count` per `window` seconds, so a client that waits gets its
@@ -14,9 +15,11 @@ applies with `Settings.trusted_proxies`: docs/deploy.md).
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +28,8 @@ from skyjo.web.protocol import ProtocolError
 #: The most keys a limit remembers; beyond, the longest unused is forgotten (its
 #: bucket had mostly refilled: forgetting it gives that client a full allowance).
 MAX_KEYS = 50_000
+#: The window of the HTTP limits, in seconds.
+HOUR = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,21 +93,111 @@ def too_many(kind: str, refusal: Refusal) -> ProtocolError:
 
 
 class Limits:
-    """The HTTP limits of one server, per client address (`Settings`)."""
+    """The HTTP limits of one server, per client address (`Settings`), counted in
+    this process's memory."""
 
     def __init__(self, rooms: int, replays: int, sheets: int, joins: int = 0) -> None:
         self.by_kind = {
-            "rooms_rate": RateLimit(rooms, 3600.0),
-            "joins_rate": RateLimit(joins, 3600.0),
-            "replays_rate": RateLimit(replays, 3600.0),
-            "sheets_rate": RateLimit(sheets, 3600.0),
+            "rooms_rate": RateLimit(rooms, HOUR),
+            "joins_rate": RateLimit(joins, HOUR),
+            "replays_rate": RateLimit(replays, HOUR),
+            "sheets_rate": RateLimit(sheets, HOUR),
         }
 
-    def check(self, kind: str, address: str) -> None:
+    async def check(self, kind: str, address: str) -> None:
         """Count one `kind` event of `address`; `ProtocolError` (429) over the limit."""
         refusal = self.by_kind[kind].take(address)
         if refusal is not None:
             raise too_many(kind, refusal)
+
+    def close(self) -> None:
+        """Nothing to let go of (`SharedLimits` has a database)."""
+
+
+#: The table of the cluster's buckets (`SharedLimits`): UNLOGGED, as they are worth
+#: nothing after a crash of the database (every client gets its allowance back), and
+#: cheaper to write; made when missing, outside the versioned schema (it is no data).
+BUCKETS = "skyjo_rate_buckets"
+#: The advisory lock (transaction-level) that makes one process create the table.
+CREATING = 0x736B796A6F726174  # "skyjorat"
+#: Spend one token of a bucket, made full when it is new, in one atomic statement on
+#: the database's clock (the same for every process on every machine): the bucket's
+#: tokens refilled since `at`, one spent when there is one (`spent`), in the row's lock.
+SPEND = f"""
+INSERT INTO {BUCKETS} AS b (kind, address, tokens, at, spent)
+VALUES (:kind, :address, :count - 1, EXTRACT(EPOCH FROM clock_timestamp()), true)
+ON CONFLICT (kind, address) DO UPDATE SET
+    tokens = LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate)
+        - CASE WHEN LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1
+          THEN 1 ELSE 0 END,
+    spent = LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1,
+    at = EXCLUDED.at
+RETURNING tokens, spent
+"""
+#: How often (seconds) a process deletes the buckets full again (unused for the window).
+FORGET_EVERY = 600.0
+
+
+class SharedLimits(Limits):
+    """The HTTP limits of a cluster (`skyjo.web.cluster`): every process counts in one
+    PostgreSQL table of token buckets, one statement per event (`SPEND`), so that N
+    processes allow what one does, not N times as much. The per-connection message
+    rate stays each process's own (`RateLimit`, in memory)."""
+
+    def __init__(self, url: str, rooms: int, replays: int, sheets: int, joins: int = 0) -> None:
+        from sqlalchemy import create_engine
+
+        super().__init__(rooms, replays, sheets, joins)
+        self._engine = create_engine(url, pool_size=2, max_overflow=2, pool_pre_ping=True)
+        self._thread = ThreadPoolExecutor(2, thread_name_prefix="skyjo-limits")
+        self._forgotten = time.monotonic()
+        self._create()
+
+    def _create(self) -> None:
+        from sqlalchemy import text
+
+        with self._engine.begin() as connection:  # one process creates it, the others wait
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CREATING})
+            connection.execute(
+                text(
+                    f"CREATE UNLOGGED TABLE IF NOT EXISTS {BUCKETS} (kind text NOT NULL,"
+                    " address text NOT NULL, tokens double precision NOT NULL,"
+                    " at double precision NOT NULL, spent boolean NOT NULL,"
+                    " PRIMARY KEY (kind, address))"
+                )
+            )
+
+    def _spend(self, limit: RateLimit, kind: str, address: str) -> Refusal | None:
+        from sqlalchemy import text
+
+        values = {"kind": kind, "address": address, "count": limit.count, "rate": limit.rate}
+        with self._engine.begin() as connection:
+            tokens, spent = connection.execute(text(SPEND), values).one()
+            if time.monotonic() - self._forgotten > FORGET_EVERY:
+                self._forgotten = time.monotonic()
+                connection.execute(
+                    text(
+                        f"DELETE FROM {BUCKETS}"
+                        " WHERE at < EXTRACT(EPOCH FROM clock_timestamp()) - :window"
+                    ),
+                    {"window": HOUR},
+                )
+        if spent:
+            return None
+        return Refusal(int(limit.count), limit.window, (1 - tokens) / limit.rate)
+
+    async def check(self, kind: str, address: str) -> None:
+        limit = self.by_kind[kind]
+        if limit.count <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        refusal = await loop.run_in_executor(self._thread, self._spend, limit, kind, address)
+        if refusal is not None:
+            raise too_many(kind, refusal)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        self._engine.dispose()
 
 
 def client_address(scope_client: Any) -> str:

@@ -49,6 +49,8 @@ RETRY_DROP = 0.1
 #: (A cluster) How often (seconds) a process looks for unfinished rooms nobody holds
 #: (their owner died) and takes them (`Lobby.take_over`), and checks its own locks.
 TAKE_OVER_EVERY = 1.0
+#: The most rooms the front page's list shows (the newest).
+LISTED = 50
 
 
 def _not_over(code: str) -> ProtocolError:
@@ -72,6 +74,44 @@ def _loaded(record: RoomRecord, make: Any) -> Match:
     match = Match.from_dict(record.match, make=make)
     match.replay_moves(record.moves)
     return match
+
+
+def snapshot_info(record: RoomRecord) -> dict[str, Any]:
+    """A room's public facts (`Room.info`) from its saved snapshot, for a room another
+    process of the cluster holds. The snapshot is written whenever a seat, the lobby
+    or the round changes (docs/deploy.md), so these are current; who is connected
+    and how many watch only the owner knows: a bot's seat and a claimed one are
+    given as connected, a free one not, and no spectator (`GET /api/rooms/{code}`,
+    relayed to the owner, tells)."""
+    seats = record.match["seats"]
+    game = record.match["record"]
+    held = set(record.tokens.values())
+    host = record.tokens.get(record.host)
+    return {
+        "code": record.code,
+        "title": record.title,
+        "default_title": record.title
+        == default_title(None if host is None else seats[host]["name"]),
+        "listed": record.listed,
+        "rules": game["rules"],
+        "seats": [
+            {
+                "name": seat["name"],
+                "bot": seat["bot"],
+                "human": seat["bot"] is None,
+                "claimed": i in held,
+                "connected": seat["bot"] is not None or i in held,
+                "host": i == host,
+            }
+            for i, seat in enumerate(seats)
+        ],
+        "free_seats": [i for i, s in enumerate(seats) if s["bot"] is None and i not in held],
+        "spectators": 0,
+        "round": max(1, len(game["rounds"])),
+        "over": record.finished,
+        "lobby": bool(record.options.get("lobby")),
+        "rematch": record.options.get("rematch"),
+    }
 
 
 def _report_resume(task: asyncio.Task[int]) -> None:
@@ -510,10 +550,35 @@ class Lobby:
         return min(due) if due else None
 
     def listed(self) -> list[dict[str, Any]]:
-        """The open games of the front page: listed rooms not over, newest first."""
+        """The open games of the front page: listed rooms not over, newest first (the
+        rooms in this process's memory: every room, outside a cluster)."""
         rooms = [r for r in self.rooms.values() if r.listed and not r.match.over]
         rooms.sort(key=lambda r: r.created_at, reverse=True)
-        return [room.info() for room in rooms[:50]]
+        return [room.info() for room in rooms[:LISTED]]
+
+    async def open_rooms(self) -> list[dict[str, Any]]:
+        """The open games of the front page over the whole service: outside a cluster
+        `listed`; in one, the database's listed unfinished rooms, newest first, each
+        as this process has it in memory, else from its last snapshot
+        (`snapshot_info`: one query, no request to the other processes)."""
+        if self.ownership is None:
+            return self.listed()
+        records = await self._run_db(self.store.listed, LISTED)
+        shown = []
+        for record in records:
+            room = self.rooms.get(record.code)
+            if room is None:
+                shown.append(snapshot_info(record))
+            elif not room.match.over:
+                shown.append(room.info())
+        return shown
+
+    async def rooms_held(self) -> int:
+        """How many rooms are in memory: this process's, or in a cluster every
+        member's (the room locks they hold)."""
+        if self.ownership is None:
+            return len(self.rooms)
+        return int(await self.ownership.call(self.ownership.count_held))
 
     async def close(self) -> None:
         """Stop the sweeper, the resume, every room and the database thread."""

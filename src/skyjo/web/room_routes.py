@@ -36,7 +36,8 @@ MAX_BODY = 16 * 1024
 
 
 class Health(BaseModel):
-    """The server answers: the rooms it has in memory, the bots' levels."""
+    """The server answers: the rooms in memory (over every process of a cluster), the
+    bots' levels."""
 
     model_config = ANSWER
     ok: bool
@@ -180,7 +181,7 @@ async def _room(code: str, lobby: LobbyOf) -> Room:
 
 async def _counted_room(request: Request, config: Annotated[RoomSettings, Body()]) -> RoomConfig:
     """A valid room request, counted as a room made by its client address (`rooms_rate`)."""
-    count(request, "rooms_rate")
+    await count(request, "rooms_rate")
     return config  # type: ignore[return-value]  # RoomSettings validates to a RoomConfig
 
 
@@ -190,7 +191,7 @@ async def _counted_join(
     """A valid join, counted as a seat taken by its client address (`joins_rate`)
     when its room is there (or cannot be loaded: its refusal)."""
     if await find_room(lobby, code) is not None:
-        count(request, "joins_rate")
+        await count(request, "joins_rate")
     return asked
 
 
@@ -224,12 +225,12 @@ def rooms_router() -> APIRouter:
     @router.get("/api/health", responses=errors())
     async def health(lobby: LobbyOf) -> Health:
         """The server answers (once its database is open: its rooms load meanwhile)."""
-        return Health(ok=True, rooms=len(lobby.rooms), bots=list(LADDER))
+        return Health(ok=True, rooms=await lobby.rooms_held(), bots=list(LADDER))
 
     @router.get("/api/rooms", responses=errors())
     async def listed(lobby: LobbyOf) -> RoomList:
         """The listed rooms still in play, newest first."""
-        return RoomList.model_validate({"rooms": lobby.listed()})
+        return RoomList.model_validate({"rooms": await lobby.open_rooms()})
 
     @router.post(
         "/api/rooms",
@@ -281,9 +282,9 @@ def rooms_router() -> APIRouter:
         lobby: Lobby = websocket.app.state.lobby
         try:
             room = await find_room(lobby, code)
-        except ProtocolError as failure:
+        except ProtocolError as failure:  # room_unreadable (4409), or room_moving: try again
             await websocket.send_json(refusal(failure))
-            await websocket.close(4409)
+            await websocket.close(1013 if failure.kind == "room_moving" else 4409)
             return
         if room is None:
             await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))

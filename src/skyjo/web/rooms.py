@@ -542,7 +542,7 @@ class Room:
             raise ProtocolError("room_crowded", "this room has as many connections as it takes")
         if hello.join:
             if client.limits is not None:
-                client.limits.check("joins_rate", client.address)
+                await client.limits.check("joins_rate", client.address)
             client.seat, token = await self.join(hello.name)
             client.send({"type": "joined", "seat": client.seat, "token": token})
         elif hello.token is not None:
@@ -834,7 +834,7 @@ class Room:
                 return
             assert self._next_game is not None, "a room made outside a lobby opens no other"
             if client.limits is not None:  # a room made, as by POST /api/rooms
-                client.limits.check("rooms_rate", client.address)
+                await client.limits.check("rooms_rate", client.address)
             room = await self._next_game(self)
             self.options["rematch"] = {"code": room.code, "by": self._tokens.get(self._host)}
             await self._store()

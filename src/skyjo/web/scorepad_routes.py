@@ -493,7 +493,7 @@ async def _imported_sheet(request: Request, store: StoreOf) -> Sheet:
 async def _new_counted(request: Request, sheet: Annotated[Sheet, Depends(_new_sheet)]) -> Sheet:
     """A new sheet the model accepts, counted as one more sheet made by the client
     address (`sheets_rate`, 429 over the limit)."""
-    count(request, "sheets_rate")
+    await count(request, "sheets_rate")
     return sheet
 
 
@@ -501,7 +501,7 @@ async def _imported_counted(
     request: Request, sheet: Annotated[Sheet, Depends(_imported_sheet)]
 ) -> Sheet:
     """An imported sheet the model accepts, counted as `_new_counted` is."""
-    count(request, "sheets_rate")
+    await count(request, "sheets_rate")
     return sheet
 
 

@@ -187,6 +187,18 @@ class Store:
         with Session(self.engine) as session:
             return list(session.scalars(query))
 
+    def listed(self, limit: int) -> list[RoomRecord]:
+        """The `limit` newest listed rooms whose game is not finished (snapshots only:
+        the front page's list, in a cluster, where other processes hold rooms)."""
+        query = (
+            sql_select(RoomRow)
+            .where(RoomRow.listed.is_(True), RoomRow.finished.is_(False))
+            .order_by(RoomRow.created_at.desc())
+            .limit(limit)
+        )
+        with Session(self.engine) as session:
+            return [_record(row) for row in session.scalars(query)]
+
     def save_upload(self, record: dict[str, Any]) -> str:
         """Keep an uploaded record (once: the same record gives the same id); its id."""
         key = upload_id(record)
