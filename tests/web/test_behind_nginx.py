@@ -21,11 +21,10 @@ import httpx2
 import pytest
 from liveserver import Server, Socket
 from postgres import Postgres
+from saved import history, reconnect, updates
 from webclient import Conn, play_game
 
-from skyjo.match import Match
 from skyjo.web.cluster import Ownership
-from skyjo.web.storage import Store
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "deploy" / "nginx-skyjo.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -121,23 +120,6 @@ def two(pg: str) -> Iterator[list[Server]]:
             server.kill()
 
 
-def _history(database: str, code: str) -> list[int]:
-    store = Store(database)
-    try:
-        record = store.load(code)
-    finally:
-        store.close()
-    assert record is not None
-    match = Match.from_dict(record.match)
-    match.replay_moves(record.moves)
-    match.close()
-    return list(match.state.history)
-
-
-def _updates(conn: Conn) -> list[tuple[int, int]]:
-    return [(m["number"], m["action"]) for m in conn.messages if m["type"] == "update"]
-
-
 def _established(port: int) -> int:
     """How many TCP connections to localhost port `port` are established (Linux
     /proc/net/tcp: the local address's port in hex, state 01)."""
@@ -171,20 +153,6 @@ def _owner(servers: list[Server], code: str) -> Server:
     return next(server for server in servers if _holds(server, port))
 
 
-def _reconnect(proxy: Nginx, code: str, token: str | None) -> Conn:
-    """A page's reconnection through nginx: again until the room answers with its
-    state (`room_moving` while it changes hands; a refused upstream is retried)."""
-    deadline = time.monotonic() + 20
-    while True:
-        conn = proxy.conn(code)
-        answer = conn.hello(token)
-        if answer["type"] == "state":
-            return conn
-        assert answer.get("kind") == "room_moving", answer
-        conn.close()
-        assert time.monotonic() < deadline, "the room was not taken over"
-
-
 def test_two_processes_behind_nginx_play_one_room_and_survive_one_killed(
     pg: str, two: list[Server], tmp_path: Path
 ) -> None:
@@ -201,24 +169,27 @@ def test_two_processes_behind_nginx_play_one_room_and_survive_one_killed(
         play_game(spectator, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 30)
         for conn in (ana, ben):
             conn.until_number(spectator.number)
-        steps = _updates(spectator)
+        steps = updates(spectator)
         assert [n for n, _ in steps] == list(range(1, len(steps) + 1))
-        assert _updates(ana) == steps and _updates(ben) == steps
-        assert _history(pg, code) == [action for _, action in steps]
+        assert updates(ana) == steps and updates(ben) == steps
+        assert history(pg, code) == [action for _, action in steps]
         # nginx spread the WebSockets: each process holds some of them (the owner's
         # own, and those the other relays to it)
         assert all(_established(server.port) for server in two)
         # the owner killed: the game goes on through nginx at the other process
         _owner(two, code).kill()
-        told = _updates(spectator)
+        told = updates(spectator)
         Conn.close_all()
-        ana, ben = _reconnect(proxy, code, host["token"]), _reconnect(proxy, code, guest["token"])
+        ana, ben = (
+            reconnect(proxy.conn, code, host["token"]),
+            reconnect(proxy.conn, code, guest["token"]),
+        )
         assert min(ana.number, ben.number) >= len(told)
         before = ana.number
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= before + 12)
-        history = _history(pg, code)
-        assert history[: len(told)] == [action for _, action in told]  # each once, in order
-        assert len(history) >= before + 12
+        kept = history(pg, code)
+        assert kept[: len(told)] == [action for _, action in told]  # each once, in order
+        assert len(kept) >= before + 12
     finally:
         Conn.close_all()
         proxy.stop()

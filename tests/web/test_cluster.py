@@ -18,12 +18,11 @@ import httpx2
 import pytest
 from liveserver import Server, _children
 from postgres import Postgres
+from saved import history, reconnect, updates
 from webclient import Conn, play_game, settle
 from websockets.exceptions import ConnectionClosed
 
-from skyjo.match import Match
 from skyjo.web.cluster import room_key
-from skyjo.web.storage import Store
 
 TWO_HUMANS_A_BOT = {
     "seats": [{"name": "Ana"}, {"name": "Ben"}, {"bot": "greedy"}],
@@ -35,24 +34,6 @@ TWO_HUMANS_A_BOT = {
 MEMBERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'skyjo %'"
 #: The players answer at once: a connection's message rate is no limit here.
 FAST = {"SKYJO_RATE": "1000"}
-
-
-def _history(database: str, code: str) -> list[int]:
-    """The room's game as the database holds it: its snapshot, then its move log."""
-    store = Store(database)
-    try:
-        record = store.load(code)
-    finally:
-        store.close()
-    assert record is not None
-    match = Match.from_dict(record.match)
-    match.replay_moves(record.moves)
-    match.close()
-    return list(match.state.history)
-
-
-def _updates(conn: Conn) -> list[tuple[int, int]]:
-    return [(m["number"], m["action"]) for m in conn.messages if m["type"] == "update"]
 
 
 def _holder(database: str, code: str) -> str | None:
@@ -103,31 +84,16 @@ def test_two_servers_play_one_room_whose_players_reached_either(pg: str) -> None
         for conn in (ana, ben):
             conn.until_number(spectator.number)
         assert spectator.over
-        steps = _updates(spectator)
+        steps = updates(spectator)
         assert [n for n, _ in steps] == list(range(1, len(steps) + 1))
-        assert _updates(ana) == steps and _updates(ben) == steps
-        assert _history(pg, code) == [action for _, action in steps]
+        assert updates(ana) == steps and updates(ben) == steps
+        assert history(pg, code) == [action for _, action in steps]
         moves = {m["seat"] for m in spectator.messages if m["type"] == "update"}
         assert {0, 1, 2} <= moves  # both humans, each through their own server, and the bot
     finally:
         Conn.close_all()
         a.kill()
         b.kill()
-
-
-def _reconnect(server: Server, code: str, token: str | None) -> Conn:
-    """A page's reconnection: a new connection and hello until the room answers with
-    its `state` (while it changes hands it answers `room_moving`, and the page tries
-    again)."""
-    deadline = time.monotonic() + 20
-    while True:
-        conn = server.conn(code)
-        answer = conn.hello(token)
-        if answer["type"] == "state":
-            return conn
-        assert answer["kind"] == "room_moving", answer
-        conn.close()
-        assert time.monotonic() < deadline, "the room was not taken over"
 
 
 def test_the_owner_killed_its_room_goes_on_at_the_other_server(pg: str) -> None:
@@ -149,7 +115,7 @@ def test_the_owner_killed_its_room_goes_on_at_the_other_server(pg: str) -> None:
         rng = random.Random(3)
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 20)
         ben.until_number(ana.number)
-        told = _updates(ben)
+        told = updates(ben)
         a.kill()  # mid-game: its room is held nowhere now
         killed = time.monotonic()
         with pytest.raises(ConnectionClosed) as closed:
@@ -157,7 +123,7 @@ def test_the_owner_killed_its_room_goes_on_at_the_other_server(pg: str) -> None:
                 ben.receive()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
         Conn.open.remove(ana)
-        ana, ben = _reconnect(b, code, host["token"]), _reconnect(b, code, guest["token"])
+        ana, ben = reconnect(b.conn, code, host["token"]), reconnect(b.conn, code, guest["token"])
         assert time.monotonic() - killed < 10  # within seconds
         assert min(ana.number, ben.number) >= len(told)
         assert _holder(pg, code) is not None
@@ -171,10 +137,10 @@ def test_the_owner_killed_its_room_goes_on_at_the_other_server(pg: str) -> None:
         waited = ana.number
         update = ana.until(lambda m: m["type"] == "update")
         assert update["number"] == waited + 1
-        history = _history(pg, code)
-        assert history[: len(told)] == [action for _, action in told]  # each once, in order
-        since = [action for _, action in _updates(ana)]  # told at B, from its state on
-        assert history[ana.number - len(since) : ana.number] == since
+        kept = history(pg, code)
+        assert kept[: len(told)] == [action for _, action in told]  # each once, in order
+        since = [action for _, action in updates(ana)]  # told at B, from its state on
+        assert kept[ana.number - len(since) : ana.number] == since
     finally:
         Conn.close_all()
         if a.process.poll() is None:
@@ -208,7 +174,7 @@ def test_workers_runs_that_many_processes_on_one_port(pg: str) -> None:
         ben.hello(guest["token"])
         play_game(ana, {0: ana, 1: ben}, random.Random(5), until=lambda w: w.number >= 15)
         ben.until_number(ana.number)
-        assert _updates(ana) == _updates(ben)
+        assert updates(ana) == updates(ben)
     finally:
         Conn.close_all()
         server.kill()

@@ -19,16 +19,10 @@ import httpx2
 import pytest
 from liveserver import Server
 from postgres import Postgres
+from saved import history, reconnect, updates
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
-from test_cluster import (
-    TWO_HUMANS_A_BOT,
-    _history,
-    _holder,
-    _reconnect,
-    _server_workers,
-    _updates,
-)
+from test_cluster import TWO_HUMANS_A_BOT, _holder, _server_workers
 from webclient import Conn, play_game
 from websockets.exceptions import ConnectionClosed
 
@@ -229,7 +223,7 @@ def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
         rng = random.Random(11)
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 12)
         ben.until_number(ana.number)
-        told = _updates(ana)
+        told = updates(ana)
         owner = _holder(pg, code)
         assert owner is not None
         victim = _listening(int(owner.rsplit(":", 1)[1]), workers)
@@ -240,7 +234,10 @@ def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
                 while True:
                     conn.receive()
             Conn.open.remove(conn)
-        ana, ben = _reconnect(server, code, host["token"]), _reconnect(server, code, guest["token"])
+        ana, ben = (
+            reconnect(server.conn, code, host["token"]),
+            reconnect(server.conn, code, guest["token"]),
+        )
         assert min(ana.number, ben.number) >= len(told)
         again = _server_workers(server, 2)  # the supervisor started a new one
         assert victim not in again and len(set(again) & set(workers)) == 1
@@ -249,10 +246,10 @@ def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= before + 10)
         ben.until_number(ana.number)
         assert _holder(pg, code) not in (None, owner)
-        history = _history(pg, code)
-        assert history[: len(told)] == [action for _, action in told]  # each once, in order
-        since = [action for _, action in _updates(ana)]  # told since the reconnection
-        assert since and history[ana.number - len(since) : ana.number] == since
+        kept = history(pg, code)
+        assert kept[: len(told)] == [action for _, action in told]  # each once, in order
+        since = [action for _, action in updates(ana)]  # told since the reconnection
+        assert since and kept[ana.number - len(since) : ana.number] == since
     finally:
         Conn.close_all()
         server.kill()

@@ -20,11 +20,10 @@ from typing import Any
 
 import httpx2
 from liveserver import Server
+from saved import saved_game
 from webclient import Conn, Message, play_game
 
 from skyjo.engine import DRAW, REVEAL, SWAP
-from skyjo.match import Match
-from skyjo.web.storage import Store
 
 #: A target no round reaches, however badly the random players play.
 LONG = {"target_score": 1000}
@@ -71,21 +70,6 @@ def _kept(state: Message) -> Message:
     kept["room"] = {k: v for k, v in state["room"].items() if k != "spectators"}
     kept["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in state["seats"]]
     return kept
-
-
-def _saved(database: str, code: str) -> tuple[int, list[int]]:
-    """The room's saved steps and its game's actions, read from the database: its
-    snapshot and the moves logged after it (`storage`)."""
-    store = Store(database)
-    try:
-        record = store.load(code)
-    finally:
-        store.close()
-    assert record is not None
-    match = Match.from_dict(record.match)
-    match.replay_moves(record.moves)
-    match.close()
-    return match.steps, list(match.state.history)
 
 
 def _seat(server: Server, seats: list[Message], **room: Any) -> tuple[Message, list[Message]]:
@@ -244,9 +228,9 @@ def test_killed_at_each_moment_the_server_resumes_each_room_as_it_was(database: 
     finally:
         Conn.close_all()
     for moment, _ in moments:  # every step its clients saw is saved, and no other
-        assert _saved(database, moment.code) == (len(moment.actions), moment.actions)
+        assert saved_game(database, moment.code)[1:] == (len(moment.actions), moment.actions)
     seen = [m["action"] for m in watcher.messages if m["type"] == "update"]
-    steps, actions = _saved(database, bots["code"])  # saved before it was sent: maybe more
+    _, steps, actions = saved_game(database, bots["code"])  # saved before it was sent: maybe more
     assert steps == len(actions) >= first + len(seen) and actions[first:][: len(seen)] == seen
 
     server = _server(database)
@@ -290,7 +274,7 @@ def test_killed_with_a_bot_s_move_due_or_at_a_round_end_with_nobody_back(databas
     finally:
         Conn.close_all()
     for moment in (due, end):
-        assert _saved(database, moment.code) == (len(moment.actions), moment.actions)
+        assert saved_game(database, moment.code)[1:] == (len(moment.actions), moment.actions)
 
     restarted = time.monotonic()
     server = _server(database, SKYJO_ABSENT_AFTER="3")

@@ -14,12 +14,11 @@ import threading
 from dataclasses import dataclass, field
 
 from liveserver import Server
+from saved import saved_game
 from webclient import Conn, Message
 from websockets.exceptions import ConnectionClosed
 
 from skyjo.engine import NEXT_ROUND
-from skyjo.match import Match
-from skyjo.web.storage import RoomRecord, Store
 
 ROOMS = 6
 #: Steps every room has been told of before the kill (the burst goes on meanwhile).
@@ -77,20 +76,6 @@ class Table:
         return longest
 
 
-def _loaded(database: str, code: str) -> tuple[RoomRecord, list[int]]:
-    """The room as the database holds it, and its game's actions (snapshot, then log)."""
-    store = Store(database)
-    try:
-        record = store.load(code)
-    finally:
-        store.close()
-    assert record is not None
-    match = Match.from_dict(record.match)
-    match.replay_moves(record.moves)
-    match.close()
-    return record, list(match.state.history)
-
-
 def test_killed_during_a_burst_every_acknowledged_move_is_there_once(database: str) -> None:
     server = Server(database, SKYJO_RATE="1000")
     tables: list[Table] = []
@@ -125,7 +110,7 @@ def test_killed_during_a_burst_every_acknowledged_move_is_there_once(database: s
     for table in tables:
         acknowledged = table.acknowledged()
         assert len(acknowledged) >= BEFORE_KILL
-        record, saved = _loaded(database, table.code)
+        record, _, saved = saved_game(database, table.code)
         logged += len(record.moves)
         assert saved[: len(acknowledged)] == acknowledged, table.code  # each once, in order
         unheard = saved[len(acknowledged) :]
@@ -135,7 +120,7 @@ def test_killed_during_a_burst_every_acknowledged_move_is_there_once(database: s
     server = Server(database, SKYJO_RATE="1000")
     try:
         for table in tables:
-            _, saved = _loaded(database, table.code)
+            *_, saved = saved_game(database, table.code)
             back = [server.conn(table.code) for _ in table.tokens]
             states: list[Message] = [c.hello(t) for c, t in zip(back, table.tokens, strict=True)]
             assert [s["number"] for s in states] == [len(saved)] * 2
