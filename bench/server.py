@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -55,6 +56,10 @@ from machine import describe  # bench/machine.py, beside this script
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
+ROOT = Path(__file__).resolve().parent.parent
+#: The members of a cluster: each process's lock connection, named by its address
+#: (`skyjo.web.cluster`).
+MEMBERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'skyjo %'"
 HUMANS = [{"name": f"H{i}"} for i in range(4)]
 WITH_BOTS = [{"name": "H0"}, {"name": "H1"}, {"bot": "greedy"}, {"bot": "search"}]
 
@@ -72,6 +77,9 @@ class Tally:
     def summary(self, rooms: int, seconds: float, setup: float, load: tuple[float, ...],
                 cores: dict[str, float | None]) -> dict[str, Any]:  # fmt: skip
         cuts = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0] * 99
+        # the server's processes: the serving ones and their bots' workers
+        parts = [cores.get("server_cores"), cores.get("bot_workers_cores")]
+        server = None if None in parts else round(sum(c or 0.0 for c in parts), 2)
         return {
             "rooms": rooms,
             "connections": self.connections,
@@ -87,13 +95,10 @@ class Tally:
             "first_errors": self.errors[:5],
             "load_avg_1min": [round(load[0], 2), round(os.getloadavg()[0], 2)],
             **cores,
+            "server_total_cores": server,
             # the moves one core of the server makes a second: what it would reach
             # flat out on a core of its own (not slowed by other work on the machine)
-            "moves_per_server_core_s": (
-                round(self.moves / seconds / cores["server_cores"])
-                if cores.get("server_cores")
-                else None
-            ),
+            "moves_per_server_core_s": round(self.moves / seconds / server) if server else None,
         }
 
 
@@ -107,46 +112,64 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def children(pid: int) -> list[int]:
-    """The processes `pid` started (the server's bot workers; Linux /proc)."""
+    """The processes `pid` started (Linux /proc)."""
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
         return []
-    return [int(c) for task in tasks for c in (task / "children").read_text().split()]
+    found = []
+    for task in tasks:
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def tree(pid: int) -> dict[int, int]:
+    """`pid` and every process below it, each with its depth (0: `pid` itself)."""
+    found, level, depth = {}, [pid], 0
+    while level:
+        found.update(dict.fromkeys(level, depth))
+        level = [c for p in level for c in children(p) if c not in found]
+        depth += 1
+    return found
 
 
 class Cores:
-    """How many cores the server process, its bot workers and this benchmark
-    used over a window (None where /proc cannot say)."""
+    """How many cores each group of processes used over a window (None where
+    /proc cannot say). A group is a function giving its processes now: a
+    process that starts within the window counts from zero (all its CPU time is
+    the window's), one that ends within it is lost (its last figures gone)."""
 
-    def __init__(self, server: int) -> None:
-        self.pids = {"server": [server], "bot_workers": children(server), "clients": [os.getpid()]}
+    def __init__(self, groups: dict[str, Callable[[], list[int]]]) -> None:
+        self.groups = groups
         self.begun = time.monotonic()
-        self.start = {name: self._used(pids) for name, pids in self.pids.items()}
+        self.start = {name: self._times(pids()) for name, pids in groups.items()}
 
     @staticmethod
-    def _used(pids: list[int]) -> float | None:
-        used = [cpu_seconds(pid) for pid in pids]
-        return None if not used or None in used else sum(u for u in used if u is not None)
+    def _times(pids: list[int]) -> dict[int, float]:
+        return {pid: t for pid in pids if (t := cpu_seconds(pid)) is not None}
 
     def used(self) -> dict[str, float | None]:
         seconds = time.monotonic() - self.begun
         shares: dict[str, float | None] = {}
-        for name, pids in self.pids.items():
-            now, then = self._used(pids), self.start[name]
-            shares[f"{name}_cores"] = (
-                None if now is None or then is None else round((now - then) / seconds, 2)
-            )
+        for name, pids in self.groups.items():
+            now, then = self._times(pids()), self.start[name]
+            if not now:
+                shares[f"{name}_cores"] = None
+                continue
+            spent = sum(t - then.get(pid, 0.0) for pid, t in now.items())
+            shares[f"{name}_cores"] = round(spent / seconds, 2)
         return shares
 
 
 class Server:
-    """`skyjo serve` on a free port with a temporary database; `source` the PYTHONPATH
-    whose `skyjo` package is served (None: the one this Python imports)."""
+    """`skyjo serve` on a free port: `db` its database's URL (None: a new SQLite
+    file in `folder`), `workers` its processes (above 1: PostgreSQL only);
+    `source` the PYTHONPATH whose `skyjo` package is served (None: the one this
+    Python imports)."""
 
-    def __init__(
-        self, folder: Path, source: str | None = None, profile: Path | None = None
-    ) -> None:
+    def __init__(self, folder: Path, source: str | None = None, profile: Path | None = None,
+                 db: str | None = None, workers: int = 1) -> None:  # fmt: skip
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -160,25 +183,95 @@ class Server:
         }
         if source is not None:
             env["PYTHONPATH"] = source
-        db = f"sqlite:///{folder / 'bench.db'}"
-        command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", db]
+        self.db = db or f"sqlite:///{folder / 'bench.db'}"
+        self.workers = workers
+        command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port)]
+        command += ["--db", self.db, "--workers", str(workers)]
         if profile is not None:  # the server under cProfile, its statistics written when it stops
             command[1:1] = ["-m", "cProfile", "-o", str(profile)]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx2.TransportError):
-                if httpx2.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        deadline = time.monotonic() + 60
+        while not self._up():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not start ({' '.join(command)})")
+            time.sleep(0.05)  # polling a condition: the server starts
+
+    def _up(self) -> bool:
+        """The server answers, and on PostgreSQL each of its processes has joined
+        the cluster (its lock connection open, named `skyjo HOST:PORT`)."""
+        with contextlib.suppress(httpx2.TransportError):
+            if httpx2.get(f"{self.base}/api/health", timeout=1).status_code != 200:
+                return False
+            if not self.db.startswith("postgresql"):
+                return True
+            return self._members() >= self.workers
+        return False
+
+    def _members(self) -> int:
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(self.db)
+        try:
+            with engine.connect() as connection:
+                members = (
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'skyjo %'"
+                )
+                return int(connection.execute(text(members)).scalar() or 0)
+        finally:
+            engine.dispose()
+
+    def serving(self) -> list[int]:
+        """The processes that serve: the server, and with `--workers` its workers."""
+        depth = 1 if self.workers > 1 else 0
+        return [pid for pid, d in tree(self.process.pid).items() if d <= depth]
+
+    def helpers(self) -> list[int]:
+        """The processes below those: the bots' workers (and multiprocessing's helpers)."""
+        depth = 1 if self.workers > 1 else 0
+        return [pid for pid, d in tree(self.process.pid).items() if d > depth]
 
     def stop(self) -> None:
         """Ctrl-C: uvicorn stops, then raises it again, which cProfile lets by (SIGTERM,
-        raised again, would end the process before cProfile writes)."""
-        self.process.send_signal(signal.SIGINT)
+        raised again, would end the process before cProfile writes); with `--workers`
+        the supervisor passes it on to each worker."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
         self.process.wait(timeout=60)
+
+
+class Load:
+    """`--load`: a process that keeps one core busy (a Python busy loop) while the
+    benchmark runs, as other work on a shared machine would; it stops by itself
+    after `limit` seconds if the benchmark did not stop it."""
+
+    def __init__(self, limit: float = 3600.0) -> None:
+        loop = f"import time\nend = time.monotonic() + {limit}\nwhile time.monotonic() < end: pass"
+        self.process = subprocess.Popen([sys.executable, "-c", loop])
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def start_postgres() -> Any:
+    """A PostgreSQL server of Debian's package, started as the tests start theirs
+    (`tests/postgres.py`: `initdb` in a temporary folder, a free localhost port);
+    its `database()` gives a fresh database's URL, its `stop()` removes it all."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from postgres import Postgres  # tests/postgres.py
+
+    return Postgres()
+
+
+def postmaster(postgres: Any) -> list[int]:
+    """The processes of a PostgreSQL server: its postmaster and its backends."""
+    try:
+        pid = int((postgres.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    return list(tree(pid))
 
 
 class Clock:
@@ -293,10 +386,10 @@ async def room(http: httpx2.AsyncClient, base: str, index: int, first: tuple[str
             clock.waiting += len(made[1])  # the window is open: they do not wait for it
 
 
-async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[float, float],
-              seconds: float) -> dict[str, Any]:  # fmt: skip
+async def run(base: str, groups: dict[str, Callable[[], list[int]]], rooms: int, bot_every: int,
+              think: tuple[float, float], seconds: float) -> dict[str, Any]:  # fmt: skip
     """Set `rooms` rooms up (created, joined, every client connected), then
-    measure `seconds` of play."""
+    measure `seconds` of play, and the cores each group of processes used."""
     tally = Tally()
     clock = Clock(seconds)
     limits = httpx2.Limits(max_connections=50)
@@ -315,7 +408,7 @@ async def run(base: str, pid: int, rooms: int, bot_every: int, think: tuple[floa
             await asyncio.wait_for(clock.open.wait(), 120)
         clock.start()  # (if some client never got its state, the errors say so)
         setup, load = time.monotonic() - begun, os.getloadavg()
-        opened, cores = time.monotonic(), Cores(pid)
+        opened, cores = time.monotonic(), Cores(groups)
         await asyncio.gather(*tasks)
         used = cores.used()
     return tally.summary(rooms, time.monotonic() - opened, setup, load, used)
@@ -349,24 +442,60 @@ def export(revision: str, folder: Path) -> str:
     return f"{hidden}{os.pathsep}{folder / 'src'}"
 
 
-def compare(revision: str, runs: int, rooms: int, bot_every: int,
-            seconds: float) -> list[dict[str, Any]]:  # fmt: skip
-    """Flat-out runs of `revision`'s server and this tree's, alternating, `runs` of each."""
+@dataclass
+class Variant:
+    """A server to measure: `label` in the output, `source` its PYTHONPATH (None:
+    this tree's), `workers` its processes."""
+
+    label: str
+    source: str | None
+    workers: int
+
+
+class Bench:
+    """What every run shares: the database (`db`: a URL given, else a new one per
+    server: a SQLite file, or with `postgres` a database of the PostgreSQL
+    server the benchmark started) and the `--load` process, if any."""
+
+    def __init__(self, db: str | None, postgres: Any, load: Load | None) -> None:
+        self.db, self.postgres, self.load = db, postgres, load
+
+    def server(self, folder: Path, variant: Variant, profile: Path | None = None) -> Server:
+        db = self.db or (self.postgres.database() if self.postgres is not None else None)
+        return Server(folder, variant.source, profile, db, variant.workers)
+
+    def groups(self, server: Server) -> dict[str, Callable[[], list[int]]]:
+        """The processes whose cores are counted, by group."""
+        groups: dict[str, Callable[[], list[int]]] = {
+            "server": server.serving,
+            "bot_workers": server.helpers,
+            "clients": lambda: [os.getpid()],
+        }
+        if self.postgres is not None:
+            groups["postgres"] = lambda: postmaster(self.postgres)
+        if self.load is not None:
+            groups["load"] = lambda: [self.load.process.pid] if self.load else []
+        return groups
+
+
+def compare(bench: Bench, variants: list[Variant], runs: int, rooms: int, bot_every: int,
+            think: tuple[float, float], seconds: float) -> list[dict[str, Any]]:  # fmt: skip
+    """Runs of each variant in turn (A, B, A, B...), `runs` of each, each on a fresh
+    server (and a fresh database unless one was given)."""
     results = []
-    with tempfile.TemporaryDirectory() as folder:
-        baseline = export(revision, Path(folder) / "baseline")
-        for index in range(2 * runs):
-            which, source = (revision, baseline) if index % 2 == 0 else ("this tree", None)
-            with tempfile.TemporaryDirectory() as data:
-                server = Server(Path(data), source)
-                try:
-                    begun = os.getloadavg()
-                    flat = asyncio.run(
-                        run(server.base, server.process.pid, rooms, bot_every, (0.0, 0.0), seconds)
-                    )
-                finally:
-                    server.stop()
-            results.append({"run": index + 1, "server": which, "load_before": begun, **flat})
+    for index in range(len(variants) * runs):
+        variant = variants[index % len(variants)]
+        with tempfile.TemporaryDirectory() as data:
+            server = bench.server(Path(data), variant)
+            try:
+                begun = os.getloadavg()
+                measured = asyncio.run(
+                    run(server.base, bench.groups(server), rooms, bot_every, think, seconds)
+                )
+            finally:
+                server.stop()
+        results.append({"run": index + 1, "server": variant.label, "load_before": begun,
+                        **measured})  # fmt: skip
     return results
 
 
@@ -383,36 +512,98 @@ def main(
     baseline: Annotated[
         str | None, typer.Option(help="A git revision to compare with, flat out.")
     ] = None,
-    runs: Annotated[int, typer.Option(help="With --baseline: runs of each server.")] = 2,
+    workers: Annotated[
+        list[int] | None,
+        typer.Option(
+            help="The server's processes (`skyjo serve --workers`; above 1 needs PostgreSQL). "
+            "Given twice or more (--workers 1 --workers 2): each count in turn, flat out."
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(help="The server's database URL (default: a new SQLite file per server)."),
+    ] = None,
+    postgres: Annotated[
+        bool,
+        typer.Option(
+            "--postgres",
+            help="Start a PostgreSQL server (Debian's package, as the tests do), "
+            "a new database of it per server.",
+        ),
+    ] = False,
+    load: Annotated[
+        bool, typer.Option("--load", help="Keep one core busy (a busy loop) during the runs.")
+    ] = False,
+    paced: Annotated[
+        bool, typer.Option("--paced", help="Comparisons: run paced (--seconds), not flat out.")
+    ] = False,
+    runs: Annotated[int, typer.Option(help="Comparisons: runs of each server.")] = 2,
     profile: Annotated[
         Path | None, typer.Option(help="Run the server under cProfile, its statistics here.")
     ] = None,
 ) -> None:
     """Measure the web server under many rooms of scripted clients."""
-    if baseline is not None:
-        compared = compare(baseline, runs, rooms, bot_every, no_think_seconds)
-        if as_json:
-            print(json.dumps({"machine": describe(), "runs": compared}))
-            return
-        for result in compared:
-            print(", ".join(f"{k} {v}" for k, v in result.items()))
+    counts = workers or [1]
+    if db is not None and postgres:
+        raise typer.BadParameter("give --db URL or --postgres, not both", param_hint="--db")
+    if max(counts) > 1 and not postgres and not (db or "").startswith("postgresql"):
+        raise typer.BadParameter(
+            f"--workers {max(counts)} needs PostgreSQL: --postgres (the benchmark starts one) "
+            "or --db postgresql+psycopg://...",
+            param_hint="--workers",
+        )
+    if profile is not None and (max(counts) > 1 or baseline is not None or len(counts) > 1):
+        raise typer.BadParameter(
+            "--profile runs one server of one process (cProfile sees its own process only)",
+            param_hint="--profile",
+        )
+    started = start_postgres() if postgres else None
+    busy = Load() if load else None
+    try:
+        bench = Bench(db, started, busy)
+        results = measure(bench, counts, baseline, runs, rooms, bot_every, think, paced,
+                          seconds, no_think_seconds, profile)  # fmt: skip
+    finally:
+        if busy is not None:
+            busy.stop()
+        if started is not None:
+            started.stop()
+    if as_json:
+        print(json.dumps({"machine": describe(), **results}))
         return
+    for name, result in results.items():
+        for each in result if isinstance(result, list) else [result]:
+            print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in each.items()))
+
+
+def measure(bench: Bench, counts: list[int], baseline: str | None, runs: int, rooms: int,
+            bot_every: int, think: tuple[float, float], paced: bool, seconds: float,
+            no_think_seconds: float, profile: Path | None) -> dict[str, Any]:  # fmt: skip
+    """A comparison (`baseline`, or several worker counts), else one server's paced
+    window then its flat-out one."""
+    if baseline is not None or len(counts) > 1:
+        with tempfile.TemporaryDirectory() as folder:
+            sources: list[tuple[str, str | None]] = [("this tree", None)]
+            if baseline is not None:
+                sources.insert(0, (baseline, export(baseline, Path(folder) / "baseline")))
+            variants = [
+                Variant(label if len(counts) == 1 else f"{label}, {w} workers", source, w)
+                for label, source in sources
+                for w in counts
+            ]
+            window = (think, seconds) if paced else ((0.0, 0.0), no_think_seconds)
+            return {"runs": compare(bench, variants, runs, rooms, bot_every, *window)}
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder), profile=profile)
+        server = bench.server(Path(folder), Variant("this tree", None, counts[0]), profile)
         try:
-            pid = server.process.pid
-            paced = asyncio.run(run(server.base, pid, rooms, bot_every, think, seconds))
+            groups = bench.groups(server)
+            first = asyncio.run(run(server.base, groups, rooms, bot_every, think, seconds))
             flat = asyncio.run(
-                run(server.base, pid, rooms, bot_every, (0.0, 0.0), no_think_seconds)
+                run(server.base, groups, rooms, bot_every, (0.0, 0.0), no_think_seconds)
             )
         finally:
             server.stop()
-    results = {"machine": describe(), "paced": paced, "no_think": flat}
-    if as_json:
-        print(json.dumps(results))
-        return
-    for name, result in (("paced (0.5-1.5 s thinking)", paced), ("no thinking", flat)):
-        print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result.items()))
+    return {"paced": first, "no_think": flat}
 
 
 if __name__ == "__main__":
