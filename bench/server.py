@@ -172,7 +172,8 @@ class Server:
     Python imports)."""
 
     def __init__(self, folder: Path, source: str | None = None, profile: Path | None = None,
-                 db: str | None = None, workers: int = 1) -> None:  # fmt: skip
+                 db: str | None = None, workers: int = 1,
+                 direct: bool = False) -> None:  # fmt: skip
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -188,6 +189,8 @@ class Server:
             env["PYTHONPATH"] = source
         self.db = db or f"sqlite:///{folder / 'bench.db'}"
         self.workers = workers
+        self.direct = direct
+        self._owners: Any = None
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--workers", str(workers)]
         if profile is not None:  # the server under cProfile, its statistics written when it stops
@@ -225,6 +228,22 @@ class Server:
         finally:
             engine.dispose()
 
+    async def websocket(self, code: str) -> str:
+        """Room `code`'s WebSocket URL: at the shared port (a connection lands on any
+        process, which relays it to the room's owner unless it is the owner), or
+        with `direct` at the owner's own port, found as the processes find it
+        (`Ownership.owner`), as a proxy that routes by room code would connect."""
+        if not self.direct:
+            return self.base.replace("http", "ws") + f"/ws/{code}"
+        if self._owners is None:
+            from skyjo.web.cluster import Ownership
+
+            self._owners = Ownership(self.db, "bench (holds no room)")
+        owner = await asyncio.to_thread(self._owners.owner, code)
+        return (
+            f"ws://{owner}/ws/{code}" if owner else self.base.replace("http", "ws") + f"/ws/{code}"
+        )
+
     def serving(self) -> list[int]:
         """The processes that serve: the server, and with `--workers` its workers."""
         depth = 1 if self.workers > 1 else 0
@@ -239,6 +258,8 @@ class Server:
         """Ctrl-C: uvicorn stops, then raises it again, which cProfile lets by (SIGTERM,
         raised again, would end the process before cProfile writes); with `--workers`
         the supervisor passes it on to each worker."""
+        if self._owners is not None:
+            self._owners.close()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         self.process.wait(timeout=60)
@@ -384,29 +405,31 @@ def seats_of(index: int, bot_every: int) -> list[dict[str, Any]]:
     return WITH_BOTS if bot_every and index % bot_every == 0 else HUMANS
 
 
-async def room(http: httpx2.AsyncClient, base: str, index: int, first: tuple[str, list[str | None]],
-               bot_every: int, think: tuple[float, float], clock: Clock,
-               tally: Tally) -> None:  # fmt: skip
+async def room(http: httpx2.AsyncClient, server: Server, index: int,
+               first: tuple[str, list[str | None]], bot_every: int,
+               think: tuple[float, float], clock: Clock, tally: Tally) -> None:  # fmt: skip
     """Room `index`, set up already (`first`); a room whose game ends in the
     window starts another, until the window closes."""
     rng = random.Random(index)
     made: tuple[str, list[str | None]] | None = first
     while made is not None:
         code, tokens = made
-        url = base.replace("http", "ws") + f"/ws/{code}"
+        url = await server.websocket(code)
         ended = await asyncio.gather(*(client(url, t, think, clock, tally, rng) for t in tokens))
         if not any(ended) or time.monotonic() >= clock.deadline:
             return
         tally.games += 1
-        made = await create(http, base, seats_of(index, bot_every), tally)
+        made = await create(http, server.base, seats_of(index, bot_every), tally)
         if made is not None:
             clock.waiting += len(made[1])  # the window is open: they do not wait for it
 
 
-async def run(base: str, groups: dict[str, Callable[[], list[int]]], rooms: int, bot_every: int,
-              think: tuple[float, float], seconds: float) -> dict[str, Any]:  # fmt: skip
+async def run(server: Server, groups: dict[str, Callable[[], list[int]]], rooms: int,
+              bot_every: int, think: tuple[float, float],
+              seconds: float) -> dict[str, Any]:  # fmt: skip
     """Set `rooms` rooms up (created, joined, every client connected), then
     measure `seconds` of play, and the cores each group of processes used."""
+    base = server.base
     tally = Tally()
     clock = Clock(seconds)
     limits = httpx2.Limits(max_connections=50)
@@ -418,7 +441,7 @@ async def run(base: str, groups: dict[str, Callable[[], list[int]]], rooms: int,
         ready = [(i, m) for i, m in enumerate(made) if m is not None]
         clock.waiting = sum(len(tokens) for _, (_, tokens) in ready)
         tasks = [
-            asyncio.create_task(room(http, base, i, m, bot_every, think, clock, tally))
+            asyncio.create_task(room(http, server, i, m, bot_every, think, clock, tally))
             for i, m in ready
         ]
         with contextlib.suppress(TimeoutError):
@@ -462,11 +485,13 @@ def export(revision: str, folder: Path) -> str:
 @dataclass
 class Variant:
     """A server to measure: `label` in the output, `source` its PYTHONPATH (None:
-    this tree's), `workers` its processes."""
+    this tree's), `workers` its processes, `direct`: the clients connect to each
+    room's owner (`Server.websocket`)."""
 
     label: str
     source: str | None
     workers: int
+    direct: bool = False
 
 
 class Bench:
@@ -479,7 +504,7 @@ class Bench:
 
     def server(self, folder: Path, variant: Variant, profile: Path | None = None) -> Server:
         db = self.db or (self.postgres.database() if self.postgres is not None else None)
-        return Server(folder, variant.source, profile, db, variant.workers)
+        return Server(folder, variant.source, profile, db, variant.workers, variant.direct)
 
     def groups(self, server: Server) -> dict[str, Callable[[], list[int]]]:
         """The processes whose cores are counted, by group."""
@@ -506,9 +531,7 @@ def compare(bench: Bench, variants: list[Variant], runs: int, rooms: int, bot_ev
             server = bench.server(Path(data), variant)
             try:
                 begun = os.getloadavg()
-                measured = loop(
-                    run(server.base, bench.groups(server), rooms, bot_every, think, seconds)
-                )
+                measured = loop(run(server, bench.groups(server), rooms, bot_every, think, seconds))
             finally:
                 server.stop()
         results.append({"run": index + 1, "server": variant.label, "load_before": begun,
@@ -554,6 +577,14 @@ def main(
     paced: Annotated[
         bool, typer.Option("--paced", help="Comparisons: run paced (--seconds), not flat out.")
     ] = False,
+    direct: Annotated[
+        bool,
+        typer.Option(
+            "--direct",
+            help="Clients connect to each room's owner process, not the shared port "
+            "(no relay hop; beside each cluster in a comparison).",
+        ),
+    ] = False,
     runs: Annotated[int, typer.Option(help="Comparisons: runs of each server.")] = 2,
     profile: Annotated[
         Path | None, typer.Option(help="Run the server under cProfile, its statistics here.")
@@ -574,12 +605,16 @@ def main(
             "--profile runs one server of one process (cProfile sees its own process only)",
             param_hint="--profile",
         )
+    if direct and max(counts) == 1:
+        raise typer.BadParameter(
+            "--direct needs a cluster (--workers 2 or more)", param_hint="--direct"
+        )
     started = start_postgres() if postgres else None
     busy = Load() if load else None
     try:
         bench = Bench(db, started, busy)
         results = measure(bench, counts, baseline, runs, rooms, bot_every, think, paced,
-                          seconds, no_think_seconds, profile)  # fmt: skip
+                          seconds, no_think_seconds, profile, direct)  # fmt: skip
     finally:
         if busy is not None:
             busy.stop()
@@ -595,7 +630,8 @@ def main(
 
 def measure(bench: Bench, counts: list[int], baseline: str | None, runs: int, rooms: int,
             bot_every: int, think: tuple[float, float], paced: bool, seconds: float,
-            no_think_seconds: float, profile: Path | None) -> dict[str, Any]:  # fmt: skip
+            no_think_seconds: float, profile: Path | None,
+            direct: bool) -> dict[str, Any]:  # fmt: skip
     """A comparison (`baseline`, or several worker counts), else one server's paced
     window then its flat-out one."""
     if baseline is not None or len(counts) > 1:
@@ -608,14 +644,20 @@ def measure(bench: Bench, counts: list[int], baseline: str | None, runs: int, ro
                 for label, source in sources
                 for w in counts
             ]
+            if direct:  # beside each cluster, the same with no relay hop
+                variants += [
+                    Variant(f"{v.label}, direct", v.source, v.workers, direct=True)
+                    for v in variants
+                    if v.workers > 1
+                ]
             window = (think, seconds) if paced else ((0.0, 0.0), no_think_seconds)
             return {"runs": compare(bench, variants, runs, rooms, bot_every, *window)}
     with tempfile.TemporaryDirectory() as folder:
-        server = bench.server(Path(folder), Variant("this tree", None, counts[0]), profile)
+        server = bench.server(Path(folder), Variant("this tree", None, counts[0], direct), profile)
         try:
             groups = bench.groups(server)
-            first = loop(run(server.base, groups, rooms, bot_every, think, seconds))
-            flat = loop(run(server.base, groups, rooms, bot_every, (0.0, 0.0), no_think_seconds))
+            first = loop(run(server, groups, rooms, bot_every, think, seconds))
+            flat = loop(run(server, groups, rooms, bot_every, (0.0, 0.0), no_think_seconds))
         finally:
             server.stop()
     return {"paced": first, "no_think": flat}
