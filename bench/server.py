@@ -432,7 +432,9 @@ async def run(server: Server, groups: dict[str, Callable[[], list[int]]], rooms:
     base = server.base
     tally = Tally()
     clock = Clock(seconds)
-    limits = httpx2.Limits(max_connections=50)
+    # idle connections dropped before uvicorn's 5 s keep-alive ends them: a request sent
+    # on a connection the server is closing fails (ReadError) and is not sent again
+    limits = httpx2.Limits(max_connections=50, keepalive_expiry=2)
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, pool=None), limits=limits) as http:
         begun = time.monotonic()
         made = await asyncio.gather(
