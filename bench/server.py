@@ -11,22 +11,41 @@ before the clock starts: the setup's time is printed apart (`setup_s`), not
 counted as move latency. Prints rooms, connections, moves/s, the 50th and 99th
 percentile of move latency (a client sends a move until it sees its update),
 the slowest, errors, the 1-minute load average at the window's start and end
-(other work on the machine slows every figure) and the cores the server
-process, its bot workers and the clients used over the window (a server
-using far less than a core is not what limits the figures), and the moves per
-second of the server's CPU (`moves_per_server_core_s`: moves/s over its cores,
-what it makes on one core of its own, the figure least moved by other work on
-the machine, though not unmoved: a busy machine slows each core); then the same
-with no thinking time (`--no-think-seconds`), the greatest moves/s.
+(other work on the machine slows every figure) and the cores each group of
+processes used over the window: `server_cores` the serving processes (the
+server, or with `--workers` its supervisor and workers), `bot_workers_cores`
+their bots' worker processes, `server_total_cores` both, `clients_cores` this
+benchmark's own process (its clients share the machine with the server),
+`postgres_cores` (with `--postgres`) the PostgreSQL server, `load_cores` (with
+`--load`) the busy loop; and the moves per second of the server's CPU
+(`moves_per_server_core_s`: moves/s over `server_total_cores`, what it makes on
+one core of its own, the figure least moved by other work on the machine,
+though not unmoved: a busy machine slows each core); then the same with no
+thinking time (`--no-think-seconds`), the greatest moves/s.
 
     python bench/server.py                       # 200 rooms, 30 s, then 10 s flat out
     python bench/server.py --rooms 50 --seconds 10 --json
     python bench/server.py --baseline 5caa9ff --runs 2   # flat out: that commit, this, ...
+    python bench/server.py --postgres --workers 2        # a cluster of two processes
+    python bench/server.py --postgres --workers 1 --workers 2 --direct --runs 3
+    python bench/server.py --postgres --workers 1 --workers 2 --paced --load
+
+`--db URL` serves that database (every server of the run the same one: rooms
+of an earlier run stay in it, and a cluster takes the unfinished ones over);
+`--postgres` starts a PostgreSQL server of Debian's package as the tests do
+(`tests/postgres.py`), a fresh database per server, and stops it at the end.
+`--workers N` runs `skyjo serve --workers N` (above 1: PostgreSQL only); each
+room's connections land on any worker, which relays them to the room's owner,
+unless `--direct` connects them to the owner's own port, as a proxy routing by
+room code would. `--load` starts a process that keeps one core busy for the
+whole run, and stops it at the end.
 
 With `--baseline REV`, the git revision REV's `src` (exported with `git archive`
-into a temporary folder) is served too: flat-out runs only, a fresh server and
-database each, alternating REV's server and this tree's (A, B, A, B: `--runs`
-pairs), each run's figures printed with the load average it began under.
+into a temporary folder) is served too; with `--workers` given twice or more,
+each count is served in turn (and with `--direct`, each cluster again with
+direct connections): flat-out runs only (paced with `--paced`), a fresh server
+and database each, alternating (A, B, A, B: `--runs` rounds), each run's
+figures printed with the load average it began under.
 
 Everything stays on 127.0.0.1, and every loop ends at its deadline.
 """
