@@ -233,6 +233,8 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
         except BaseException as failure:
             failures.append(failure)
 
+    # (autocommit: PostgreSQL keeps one snapshot of pg_stat_activity per transaction)
+    watching = create_engine(url, isolation_level="AUTOCOMMIT")
     threads = [threading.Thread(target=migrate, args=(first,))]
     threads[0].start()
     try:
@@ -240,7 +242,7 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
         threads.append(threading.Thread(target=migrate, args=(second,)))
         threads[1].start()
         waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-        with create_engine(url).connect() as watcher:
+        with watching.connect() as watcher:
             deadline = time.monotonic() + 60
             while not watcher.execute(text(waiting)).scalar():
                 assert time.monotonic() < deadline, "the second migration never waited"
@@ -249,8 +251,8 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
         go.set()
         for thread in threads:
             thread.join(60)
-        first.dispose()
-        second.dispose()
+        for engine in (first, second, watching):
+            engine.dispose()
     assert failures == []
     assert tables(url) == TABLES
     store = Store(url)
