@@ -7,10 +7,14 @@ real PostgreSQL server."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from postgres import Postgres
+from sqlalchemy import Engine, create_engine, event, inspect, text
 
 from skyjo import database
 from skyjo.scorepad.sheet import Sheet
@@ -201,3 +205,58 @@ def test_migrations_run_in_order_from_the_database_s_version(
     Store(url).close()
     assert ran == [6]  # once only
     upgraded.close()
+
+
+def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
+    postgres: Postgres,
+) -> None:
+    """`skyjo serve --workers 2` starts both workers at once on a new database: the
+    second to migrate waits for the first's transaction (an advisory lock), then
+    finds the tables made, rather than failing on a CREATE TABLE of the same name.
+    The first is held right after its first CREATE TABLE until the second waits on
+    a lock, the moment where, without the lock, the second's CREATE TABLE fails."""
+    url = postgres.database()
+    first, second = create_engine(url), create_engine(url)
+    created, go = threading.Event(), threading.Event()
+
+    @event.listens_for(first, "after_cursor_execute")
+    def hold(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().startswith("CREATE TABLE") and not created.is_set():
+            created.set()
+            assert go.wait(60)
+
+    failures: list[BaseException] = []
+
+    def migrate(engine: Engine) -> None:
+        try:
+            database.migrate(engine, lambda version: RuntimeError(version))
+        except BaseException as failure:
+            failures.append(failure)
+
+    # (autocommit: PostgreSQL keeps one snapshot of pg_stat_activity per transaction)
+    watching = create_engine(url, isolation_level="AUTOCOMMIT")
+    threads = [threading.Thread(target=migrate, args=(first,))]
+    threads[0].start()
+    try:
+        assert created.wait(60)
+        threads.append(threading.Thread(target=migrate, args=(second,)))
+        threads[1].start()
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        with watching.connect() as watcher:
+            deadline = time.monotonic() + 60
+            while not watcher.execute(text(waiting)).scalar():
+                assert time.monotonic() < deadline, "the second migration never waited"
+                time.sleep(0.01)  # polling a condition: the second reaches its lock
+    finally:
+        go.set()
+        for thread in threads:
+            thread.join(60)
+        for engine in (first, second, watching):
+            engine.dispose()
+    assert failures == []
+    assert tables(url) == TABLES
+    store = Store(url)
+    try:
+        assert store.version() == database.SCHEMA_VERSION
+    finally:
+        store.close()

@@ -239,13 +239,24 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
 }
 
 
+#: The PostgreSQL advisory lock a migration holds for its transaction (the two-key
+#: form: apart from the cluster's room locks, which are one 64-bit key each).
+MIGRATION_LOCK = (0x736B796A, 1)
+
+
 def migrate(engine: Engine, too_new: Callable[[int], Exception]) -> None:
     """Bring the database to `SCHEMA_VERSION` in one transaction: run the
     migrations from its version, make the missing tables, and write the
     version; a new database gets the tables and the version. A database of a
     newer version is refused with `too_new(version)`, so that an old program
-    never writes over a newer schema."""
+    never writes over a newer schema. On PostgreSQL the transaction first takes
+    `MIGRATION_LOCK`: processes started at once (`skyjo serve --workers N`)
+    migrate one after the other, each later one finding the work done, where
+    two CREATE TABLEs of one name would fail the second process."""
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            key, part = MIGRATION_LOCK
+            connection.execute(text(f"SELECT pg_advisory_xact_lock({key}, {part})"))
         version = _version(connection)
         if version is None:  # a new database
             version = SCHEMA_VERSION
