@@ -38,6 +38,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
+from skyjo.web.protocol import ProtocolError, encode, refusal
+
 log = logging.getLogger("skyjo.web")
 
 #: What a lock connection's application_name starts with, before the process's address.
@@ -258,28 +260,24 @@ class Relay:
         from skyjo.web.settings import WS_MAX_SIZE
 
         path = _target(scope)
-        deadline = time.monotonic() + FIND_FOR
-        upstream = None
-        while upstream is None:
-            try:
-                upstream = await connect(
-                    f"ws://{owner}{path}",
-                    additional_headers=self._headers(scope),
-                    max_size=WS_MAX_SIZE,
-                    compression=None,
-                    open_timeout=FIND_FOR,
-                )
-            except Exception as failure:  # refused, unreachable, or too slow
-                if time.monotonic() > deadline:
-                    log.warning("room %s: its owner %s cannot be reached: %s", code, owner, failure)
-                    await _moving(scope, receive, send)
-                    return
-                await asyncio.sleep(0.1)  # the owner died: its lock is freed in a moment
-                found = await lobby.locate(code)
-                if found is None:  # taken here meanwhile
-                    await self.app(scope, receive, send)
-                    return
-                owner = found
+
+        def opening(at: str) -> Awaitable[Any]:
+            return connect(
+                f"ws://{at}{path}",
+                additional_headers=self._headers(scope),
+                max_size=WS_MAX_SIZE,
+                compression=None,
+                open_timeout=FIND_FOR,
+            )
+
+        # refused, unreachable, or too slow: any failure to open is the owner's
+        reached, upstream = await _reach(lobby, code, owner, opening, Exception)
+        if reached is _GONE:
+            await _moving(scope, receive, send)
+            return
+        if reached is _HERE:  # taken here meanwhile
+            await self.app(scope, receive, send)
+            return
         if (await receive())["type"] != "websocket.connect":
             await upstream.close()
             return
@@ -337,24 +335,20 @@ class Relay:
         headers = [(k.decode(), v.decode()) for k, v in scope["headers"] if k.lower() not in skip]
         headers += list(self._headers(scope).items())
         path = _target(scope)
-        deadline = time.monotonic() + FIND_FOR
-        while True:
-            try:
-                answer = await self.forwarder.client().request(
-                    scope["method"], f"http://{owner}{path}", content=body, headers=headers
-                )
-                break
-            except httpx2.TransportError as failure:
-                if time.monotonic() > deadline:
-                    log.warning("room %s: its owner %s cannot be reached: %s", code, owner, failure)
-                    await _moving(scope, receive, send)
-                    return
-                await asyncio.sleep(0.1)  # the owner died: its lock is freed in a moment
-                found = await lobby.locate(code)
-                if found is None:  # taken here meanwhile: served here, its body read again
-                    await self.app(scope, _body(body), send)
-                    return
-                owner = found
+
+        def asking(at: str) -> Awaitable[Any]:
+            url = f"http://{at}{path}"
+            return self.forwarder.client().request(
+                scope["method"], url, content=body, headers=headers
+            )
+
+        reached, answer = await _reach(lobby, code, owner, asking, httpx2.TransportError)
+        if reached is _GONE:
+            await _moving(scope, receive, send)
+            return
+        if reached is _HERE:  # taken here meanwhile: served here, its body read again
+            await self.app(scope, _body(body), send)
+            return
         drop = {"content-length", "content-encoding", "transfer-encoding", "connection"}
         items = answer.headers.multi_items()
         out = [(k.encode(), v.encode()) for k, v in items if k.lower() not in drop]
@@ -382,6 +376,38 @@ class Forwarder:
             await self._client.aclose()
 
 
+#: What `_reach` came to besides the owner's answer: the room is held here now, or its
+#: owner could not be reached within `FIND_FOR`.
+_HERE, _GONE = object(), object()
+
+
+async def _reach(
+    lobby: Any,
+    code: str,
+    owner: str,
+    attempt: Callable[[str], Awaitable[Any]],
+    failures: type[BaseException] | tuple[type[BaseException], ...],
+) -> tuple[object, Any]:
+    """`attempt(owner)` (a connection or a request to room `code`'s owner), tried
+    again while it fails with `failures`: the owner died and PostgreSQL frees its lock
+    in a moment, so the owner is looked up again after each failure. `(owner's
+    address, answer)` once it answers; `(_HERE, None)` when this process took the room
+    meanwhile; `(_GONE, None)` when no owner answered within `FIND_FOR`."""
+    deadline = time.monotonic() + FIND_FOR
+    while True:
+        try:
+            return owner, await attempt(owner)
+        except failures as failure:
+            if time.monotonic() > deadline:
+                log.warning("room %s: its owner %s cannot be reached: %s", code, owner, failure)
+                return _GONE, None
+            await asyncio.sleep(0.1)  # the owner died: its lock is freed in a moment
+            found = await lobby.locate(code)
+            if found is None:
+                return _HERE, None
+            owner = found
+
+
 def _target(scope: Scope) -> str:
     """The path and query of a request, as relayed."""
     query = scope.get("query_string") or b""
@@ -397,16 +423,20 @@ def _body(body: bytes) -> Receive:
     return receive
 
 
-async def _moving(scope: Scope, receive: Receive, send: Send) -> None:
-    """Refuse a room's connection or request while the room changes hands (`room_moving`):
-    the client's page tries again by itself."""
-    from skyjo.web.protocol import ProtocolError, encode, refusal
-
-    failure = ProtocolError(
+def room_moving() -> ProtocolError:
+    """The refusal of a room changing hands (`unavailable`, 503; a WebSocket closed
+    with 1013): the client's page tries again by itself."""
+    return ProtocolError(
         "unavailable",
         "the room is moving to another server process: try again in a moment",
         "room_moving",
     )
+
+
+async def _moving(scope: Scope, receive: Receive, send: Send) -> None:
+    """Refuse a room's connection or request while the room changes hands (`room_moving`):
+    the client's page tries again by itself."""
+    failure = room_moving()
     if scope["type"] == "websocket":
         if (await receive())["type"] != "websocket.connect":
             return

@@ -28,7 +28,7 @@ from typing import Any
 
 from skyjo.bots import make_bot
 from skyjo.match import Match, MatchError
-from skyjo.web.cluster import Ownership, OwnershipLost
+from skyjo.web.cluster import Ownership, OwnershipLost, room_moving
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
 from skyjo.web.room_config import RoomConfig, default_title
@@ -58,14 +58,6 @@ def _not_over(code: str) -> ProtocolError:
         "not_over",
         f"the game of room {code} is still being played: its record, which holds every "
         "deck, is given once the game is over",
-    )
-
-
-def _moving() -> ProtocolError:
-    return ProtocolError(
-        "unavailable",
-        "the room is moving to another server process: try again in a moment",
-        "room_moving",
     )
 
 
@@ -296,7 +288,7 @@ class Lobby:
                 await loading.wait()  # then in memory (or not: a failure, dropped since)
                 continue
             if not await self._take(code):  # held by another process: `locate` relays
-                raise _moving()
+                raise room_moving()
             record = await self._run_db(self.store.load, code)  # read once the lock is held
             if record is None:
                 await self._release(code)
