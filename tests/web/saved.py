@@ -7,11 +7,37 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from webclient import Conn
 
 from skyjo.match import Match
 from skyjo.web.storage import RoomRecord, Store
+
+
+class Front(Protocol):
+    """Where a test reaches the service: a server (`liveserver.Server`) or a proxy."""
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]: ...
+
+    def conn(self, code: str) -> Conn: ...
+
+
+def two_players(
+    room: dict[str, Any], first: Front, second: Front | None = None
+) -> tuple[str, dict[str, Any], dict[str, Any], Conn, Conn]:
+    """Room `room` (seats 0 and 1 human) made through `first`, its seat 1 joined through
+    `second` (else `first` too); Ana connected through `first` and Ben through
+    `second`, each in their seat. Its code, the host's and the guest's answers (their
+    tokens), and the two connections."""
+    second = second or first
+    host = first.post("/api/rooms", room)
+    code = host["code"]
+    guest = second.post(f"/api/rooms/{code}/join")
+    ana, ben = first.conn(code), second.conn(code)
+    assert ana.hello(host["token"])["you"] == 0
+    assert ben.hello(guest["token"])["you"] == 1
+    return code, host, guest, ana, ben
 
 
 def saved_game(database: str, code: str) -> tuple[RoomRecord, int, list[int]]:

@@ -21,7 +21,7 @@ import httpx2
 import pytest
 from liveserver import Server, Socket
 from postgres import Postgres
-from saved import history, reconnect, updates
+from saved import history, reconnect, two_players, updates
 from webclient import Conn, play_game
 
 from skyjo.web.cluster import Ownership
@@ -158,12 +158,8 @@ def test_two_processes_behind_nginx_play_one_room_and_survive_one_killed(
 ) -> None:
     proxy = Nginx(tmp_path, [server.port for server in two])
     try:
-        host = proxy.post("/api/rooms", ROOM)
-        code = host["code"]
-        guest = proxy.post(f"/api/rooms/{code}/join")
-        ana, ben, spectator = proxy.conn(code), proxy.conn(code), proxy.conn(code)
-        assert ana.hello(host["token"])["you"] == 0
-        assert ben.hello(guest["token"])["you"] == 1
+        code, host, guest, ana, ben = two_players(ROOM, proxy)
+        spectator = proxy.conn(code)
         assert spectator.hello()["you"] is None
         rng = random.Random(11)
         play_game(spectator, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 30)

@@ -294,15 +294,21 @@ BURST = """async () => {
 }"""
 
 
-def test_a_card_drawn_and_placed_within_one_frame_travels_from_its_pile_once(
-    server: Server, browser: Browser, problems: list[str]
-) -> None:
+def frozen_front_page(browser: Browser, server: Server, problems: list[str]) -> Page:
+    """The front page, its travels watched (`WATCH_TRAVEL`) and held at their start: where
+    motion.js's own pieces are run on boards a test makes."""
     page = open_page(browser, DESKTOP, problems, still=False)
     page.context.add_init_script(WATCH_TRAVEL)
     page.goto(server.base)
     page.wait_for_selector(".solo")
     page.evaluate("() => { window.freezeMotion = true; }")
-    seen = page.evaluate(BURST)
+    return page
+
+
+def test_a_card_drawn_and_placed_within_one_frame_travels_from_its_pile_once(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    seen = frozen_front_page(browser, server, problems).evaluate(BURST)
     # from the draw pile, not from the older card in hand; its draw to the hand never flies
     assert seen["burst"] == ["pile-draw>cell-1-3", "cell-1-3>pile-discard"], seen
     assert seen["again"] == seen["burst"], seen  # a board drawn again flies nothing more
@@ -341,11 +347,6 @@ CLEARED = """async () => {
 def test_a_card_placed_in_a_column_then_cleared_flies_as_itself_to_the_cleared_place(
     server: Server, browser: Browser, problems: list[str]
 ) -> None:
-    page = open_page(browser, DESKTOP, problems, still=False)
-    page.context.add_init_script(WATCH_TRAVEL)
-    page.goto(server.base)
-    page.wait_for_selector(".solo")
-    page.evaluate("() => { window.freezeMotion = true; }")
-    seen = page.evaluate(CLEARED)
+    seen = frozen_front_page(browser, server, problems).evaluate(CLEARED)
     assert seen["ghost"] == {"look": "card ghost mid", "value": "5"}, seen  # the 5 placed
     assert seen["slot"] == [], seen  # the cleared place stays in view

@@ -18,7 +18,7 @@ import httpx2
 import pytest
 from liveserver import Server, _children
 from postgres import Postgres
-from saved import history, reconnect, updates
+from saved import history, reconnect, two_players, updates
 from webclient import Conn, play_game, settle
 from websockets.exceptions import ConnectionClosed
 
@@ -106,12 +106,7 @@ def test_the_owner_killed_its_room_goes_on_at_the_other_server(pg: str) -> None:
     b = Server(pg, **FAST)
     try:
         room = {**TWO_HUMANS_A_BOT, "turn_seconds": 5}
-        host = a.post("/api/rooms", room)
-        code = host["code"]
-        guest = b.post(f"/api/rooms/{code}/join")
-        ana, ben = a.conn(code), b.conn(code)
-        ana.hello(host["token"])
-        ben.hello(guest["token"])
+        code, host, guest, ana, ben = two_players(room, a, b)
         rng = random.Random(3)
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 20)
         ben.until_number(ana.number)
@@ -166,12 +161,7 @@ def test_workers_runs_that_many_processes_on_one_port(pg: str) -> None:
     try:
         workers = _server_workers(server, 2)
         assert len(set(workers)) == 2
-        host = server.post("/api/rooms", TWO_HUMANS_A_BOT)
-        code = host["code"]
-        guest = server.post(f"/api/rooms/{code}/join")
-        ana, ben = server.conn(code), server.conn(code)
-        ana.hello(host["token"])
-        ben.hello(guest["token"])
+        *_, ana, ben = two_players(TWO_HUMANS_A_BOT, server)
         play_game(ana, {0: ana, 1: ben}, random.Random(5), until=lambda w: w.number >= 15)
         ben.until_number(ana.number)
         assert updates(ana) == updates(ben)

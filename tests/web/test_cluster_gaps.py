@@ -19,7 +19,7 @@ import httpx2
 import pytest
 from liveserver import Server
 from postgres import Postgres
-from saved import history, reconnect, updates
+from saved import history, reconnect, two_players, updates
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
 from test_cluster import TWO_HUMANS_A_BOT, _holder, _server_workers
@@ -214,12 +214,7 @@ def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
     server = Server(pg, workers=2, **FAST)
     try:
         workers = _server_workers(server, 2)
-        host = server.post("/api/rooms", TWO_HUMANS_A_BOT)
-        code = host["code"]
-        guest = server.post(f"/api/rooms/{code}/join")
-        ana, ben = server.conn(code), server.conn(code)
-        ana.hello(host["token"])
-        ben.hello(guest["token"])
+        code, host, guest, ana, ben = two_players(TWO_HUMANS_A_BOT, server)
         rng = random.Random(11)
         play_game(ana, {0: ana, 1: ben}, rng, until=lambda w: w.number >= 12)
         ben.until_number(ana.number)
