@@ -43,8 +43,8 @@ def check_workers(workers: int, url: str) -> None:
     if workers > 1 and backend != "postgresql":
         raise WorkersRefused(
             f"--workers {workers} needs PostgreSQL (--db postgresql+psycopg://...): "
-            f"several processes share their rooms through PostgreSQL's locks and "
-            f"notifications, and {backend} has none; one process serves a {backend} database"
+            f"several processes share their rooms through PostgreSQL's advisory locks, "
+            f"and {backend} has none; one process serves a {backend} database"
         )
 
 
