@@ -336,12 +336,21 @@ def _reshuffled(t, b, size):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def place(t, b, k, flip):  # type: ignore[no-untyped-def]
-    """Finish the turn at position k (RULES.md 2.5): exchange the held card with
-    k, face up or face down, the old card going face up on the discard pile; or
-    (`flip`, a drawn card only) discard the held card and turn up k. Then the
-    column of k clears if it holds three equal face-up cards (2.6), and the
-    turn passes (`pass_turn`, 2.8): ROUND_ENDED if that ended the round, else OK.
+    """Finish the turn at position k (RULES.md 2.5): `move`, then the turn
+    passes (`pass_turn`, 2.8): ROUND_ENDED if that ended the round, else OK.
     The caller has checked that the move is legal (`legal`)."""
+    move(t, b, k, flip)
+    return pass_turn(t, b)
+
+
+@njit(cache=True, inline="always")
+def move(t, b, k, flip):  # type: ignore[no-untyped-def]
+    """The card play of a turn at position k (RULES.md 2.5): exchange the held
+    card with k, face up or face down, the old card going face up on the
+    discard pile; or (`flip`, a drawn card only) discard the held card and turn
+    up k. Then the column of k clears if it holds three equal face-up cards
+    (2.6). The turn has not passed yet (`pass_turn`, or `hand_on` for a caller
+    that looks at the table before a round is scored)."""
     p = t.slots[b, PLAYER]
     held = t.slots[b, HELD]
     t.slots[b, HELD] = NO_CARD
@@ -356,7 +365,6 @@ def place(t, b, k, flip):  # type: ignore[no-untyped-def]
     t.slots[b, DISCARD_LEN] = size + 1
     clear_column(t, b, p, k % COLS)
     t.slots[b, TURNS] += 1
-    return pass_turn(t, b)
 
 
 @njit(cache=True)
@@ -397,6 +405,18 @@ def pass_turn(t, b):  # type: ignore[no-untyped-def]
     ends the round if nobody has yet (the others then have one more turn each);
     play passes to the next seat (RULES.md 1), and when it comes back to the
     ender the round is scored (`end_round`): ROUND_ENDED, else OK."""
+    if hand_on(t, b):
+        end_round(t, b)
+        return ROUND_ENDED
+    return OK
+
+
+@njit(cache=True, inline="always")
+def hand_on(t, b):  # type: ignore[no-untyped-def]
+    """`pass_turn` but the scoring: the ender is set if this turn ended the
+    round, play passes to the next seat, and whether the round is now due to
+    be scored (play came back to the ender: `end_round`). A table left due
+    shows what everyone sees just before the final reveal (RULES.md 2.9)."""
     p = t.slots[b, PLAYER]
     if t.slots[b, ENDER] < 0 and t.seats[b, HIDDEN, p] == 0:
         t.slots[b, ENDER] = p
@@ -405,10 +425,7 @@ def pass_turn(t, b):  # type: ignore[no-untyped-def]
     if following == t.slots[b, PLAYERS]:
         following = 0
     t.slots[b, PLAYER] = following
-    if following == t.slots[b, ENDER]:
-        end_round(t, b)
-        return ROUND_ENDED
-    return OK
+    return following == t.slots[b, ENDER]
 
 
 # --- the end of a round -----------------------------------------------------------
@@ -739,8 +756,8 @@ __all__ = [
     "PLAYER", "PLAYERS", "POSITIVE", "RAW", "RESHUFFLES", "ROUND", "ROUND_ENDED", "SCORES",
     "SOURCE", "STARTER", "TARGET", "TOTALS", "TURNS", "TableView", "Tables", "as_deck",
     "clear_column", "copy_table", "deal", "deal_batch", "draw", "end_round", "engine_view",
-    "final_raw", "flip", "legal", "legal_mask", "legal_mask_batch", "load_state", "new_tables",
-    "pass_turn", "penalty_code", "place", "reshuffle", "reshuffle_perm", "reveal",
-    "round_scores", "start_game", "start_game_batch", "step", "step_batch", "swap",
+    "final_raw", "flip", "hand_on", "legal", "legal_mask", "legal_mask_batch", "load_state",
+    "move", "new_tables", "pass_turn", "penalty_code", "place", "reshuffle", "reshuffle_perm",
+    "reveal", "round_scores", "start_game", "start_game_batch", "step", "step_batch", "swap",
     "take_discard", "view"
 ]  # fmt: skip
