@@ -219,9 +219,10 @@ def test_the_single_environment_on_the_kernel_plays_the_engines_games() -> None:
     data=st.data(),
     win=st.booleans(),
     target=st.integers(1, 1000),
+    discount=st.sampled_from([1.0, 0.99, 0.9, 0.5]) | st.floats(0.05, 1.0),
 )
 def test_the_compiled_stall_rule_is_the_python_one(
-    players: int, turns: int, data: st.DataObject, win: bool, target: int
+    players: int, turns: int, data: st.DataObject, win: bool, target: int, discount: float
 ) -> None:
     """`skyjo.kernel.vector._stalled` against `skyjo.env.table.stalled` on any
     table at the limit: every seat's reward, and whether the episode is cut."""
@@ -229,10 +230,11 @@ def test_the_compiled_stall_rule_is_the_python_one(
     ender = data.draw(st.none() | st.integers(0, players - 1))
     totals = data.draw(st.lists(st.integers(-60, target - 1), min_size=players, max_size=players))
     reward = "win" if win else "score"
-    expected = stalled(reward, totals, target, turns, starter, ender)
+    expected = stalled(reward, totals, target, turns, starter, ender, discount)
     t, g = kv.new_games(1, players, 10)
     g.conf[kv.PLAYERS], g.conf[kv.TARGET] = players, target
     g.conf[kv.REWARD] = kv.WIN if win else kv.SCORE
+    g.fconf[kv.DISCOUNT] = discount
     t.totals[0, :players] = totals
     t.turns[0], t.starter[0], t.ender[0] = turns, starter, -1 if ender is None else ender
     for seat in range(players):

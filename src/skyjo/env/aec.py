@@ -1,10 +1,10 @@
 """PettingZoo's AEC environment of Skyjo: every seat an agent (docs/env.md).
 
 `raw_env(num_players=4, rules=None, one_round=False, reward="score",
-render_mode=None, slots=None, max_round_turns=2000, engine="kernel")` plays
-the whole game to the target score (RULES.md 3), or one round with
-`one_round=True`. This module holds no rule. With `engine="kernel"` (the
-default) the game is played on a compiled kernel table
+render_mode=None, slots=None, max_round_turns=2000, engine="kernel",
+discount=1.0)` plays the whole game to the target score (RULES.md 3), or
+one round with `one_round=True`. This module holds no rule. With
+`engine="kernel"` (the default) the game is played on a compiled kernel table
 (`skyjo.env.kernel_game`: `skyjo.kernel`'s rules, which a test checks
 against the engine's, and the engine's decks and reshuffles); with
 `engine="reference"` by the engine itself (`skyjo.env.table`). Both play the
@@ -27,8 +27,11 @@ where to put the card). The next round is dealt by the environment, so
   replaced by a legal action. PettingZoo's `TerminateIllegalWrapper` over
   `raw_env()` gives the classic games' other convention (the game ends, the
   offender gets a penalty).
-- A round that reaches `max_round_turns` turns without ending truncates every
-  agent (`truncations`), as `skyjo.match` stops a stalled round.
+- A round that reaches `max_round_turns` turns without ending ends the game
+  by the stall rule (`skyjo.env.table.stalled`): every agent that could have
+  ended the round pays a penalty, grown against `discount` (the agents'
+  learners' discount, 1.0 by default); when none could have, every agent
+  is truncated (`truncations`).
 - `render()` with `render_mode="ansi"` returns `skyjo.render`'s text view of
   the table as the agent to act sees it (face-down cards as `#`).
 """
@@ -93,6 +96,7 @@ class raw_env(AECEnv):
         slots: int | None = None,
         max_round_turns: int = GAME_INFO.max_round_turns,
         engine: str = "kernel",
+        discount: float = 1.0,
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -100,7 +104,7 @@ class raw_env(AECEnv):
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.render_mode = render_mode
-        game = settings(num_players, rules, one_round, reward, max_round_turns)
+        game = settings(num_players, rules, one_round, reward, max_round_turns, discount)
         self.layout = Layout(num_players, slots or 0)
         self._game = ENGINES[engine](game, self.layout)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]

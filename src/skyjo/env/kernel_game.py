@@ -119,6 +119,7 @@ class KernelGame:
                 int(t.turns[0]),
                 int(t.starter[0]),
                 None if ender < 0 else ender,
+                self.settings.discount,
             )
         done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
         n, t = self.num_players, self._tables

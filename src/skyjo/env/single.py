@@ -2,9 +2,9 @@
 
 `SkyjoEnv(opponents=("greedy",), rules=None, one_round=False, reward="score",
 seat=0, illegal_reward=None, render_mode=None, slots=None,
-max_round_turns=2000, engine=None, observation="dict")`, registered as
-`skyjo/Skyjo-v0` by `import skyjo.env` (with the vectorized environment,
-`skyjo.env.vector`, as its vector entry point). The table has
+max_round_turns=2000, engine=None, observation="dict", discount=1.0)`,
+registered as `skyjo/Skyjo-v0` by `import skyjo.env` (with the vectorized
+environment, `skyjo.env.vector`, as its vector entry point). The table has
 `1 + len(opponents)` seats: the agent's (`seat`; None draws it from each
 game's seed) and the bots of `skyjo.bots` in the others, in order, each
 seeded from the game's seed by `skyjo.seeds.bot_seed` as `skyjo.match`
@@ -33,7 +33,9 @@ Both play the same games from the same seeds (`tests/parity/test_vector.py`).
   target), `info["illegal"] = True` and `info["reason"]` says why (the
   engine's `IllegalActionError`). The action is never replaced by a legal one.
 - A round that reaches `max_round_turns` turns (the agent's and the bots')
-  ends the episode by the stall rule (`skyjo.env.table.stalled`).
+  ends the episode by the stall rule (`skyjo.env.table.stalled`), its
+  penalty grown against `discount` (the agent's learner's discount, 1.0 by
+  default) so that stalling does not pay for the discounted return either.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ class SkyjoEnv(gymnasium.Env[Any, int]):
         max_round_turns: int = GAME_INFO.max_round_turns,
         engine: str | None = None,
         observation: str = "dict",
+        discount: float = 1.0,
     ) -> None:
         if isinstance(opponents, str):
             opponents = [opponents]
@@ -109,7 +112,9 @@ class SkyjoEnv(gymnasium.Env[Any, int]):
         self.render_mode = render_mode
         self.engine = engine
         self.observation = observation
-        game = settings(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
+        game = settings(
+            1 + len(self.opponents), rules, one_round, reward, max_round_turns, discount
+        )
         n = game.num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")

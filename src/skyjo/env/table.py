@@ -19,7 +19,8 @@ shares its `Settings`, `SeedStream` and `rewards`. It holds no rule:
 - stops the game when a round reaches `GAME_INFO.max_round_turns` turns
   without ending, as `skyjo.match` does, with the stall rule (`stalled`):
   the episode ends (`done`) with a penalty for every seat that could have
-  ended the round, or, when none could have, is cut (`truncated`).
+  ended the round (grown against the learner's `discount`), or, when none
+  could have, is cut (`truncated`).
 
 `ReferenceGame` observes a table with `skyjo.env.encoding.Encoder` and
 `Masks` (the legal actions as an int8 mask, a fresh array each time)."""
@@ -47,7 +48,7 @@ from skyjo.engine import (
 )
 from skyjo.env.encoding import Encoder
 from skyjo.kernel.layout import Layout
-from skyjo.kernel.vector import ROUND_BOUND, TURNS_TO_END
+from skyjo.kernel.vector import DECISIONS_PER_TURN, ROUND_BOUND, TURNS_TO_END, stall_growth
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
 
@@ -79,13 +80,15 @@ def check_reward(reward: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Settings:
     """An environment's game, checked (`settings`): the players, the rules, one
-    round or the whole game, the rewards, the round limit."""
+    round or the whole game, the rewards, the round limit, the learner's
+    discount (the stall rule's, `stalled`)."""
 
     num_players: int
     rules: Rules
     one_round: bool
     reward: str
     max_round_turns: int
+    discount: float = 1.0
 
 
 def settings(
@@ -94,17 +97,22 @@ def settings(
     one_round: bool = False,
     reward: str = "score",
     max_round_turns: int = GAME_INFO.max_round_turns,
+    discount: float = 1.0,
 ) -> Settings:
-    """`Settings` from an environment's options, each checked."""
+    """`Settings` from an environment's options, each checked (the discount
+    against the round limit too: `check_stall_range`)."""
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a skyjo.Rules, not {rules!r:.40}")
-    return Settings(
+    game = Settings(
         check_player_count(num_players),
         rules or Rules(),
         one_round,
         check_reward(reward),
         check_turn_limit(max_round_turns),
+        check_discount(discount),
     )
+    check_stall_range(game)
+    return game
 
 
 #: The largest round limit: the kernel counts a round's turns in int32, and no
@@ -119,6 +127,57 @@ def check_turn_limit(turns: int) -> int:
     if as_int is None:
         raise TypeError(f"max_round_turns must be an integer, not {turns!r:.40}")
     return min(as_int, MAX_TURN_LIMIT)
+
+
+def check_discount(discount: float) -> float:
+    """`discount` as a float, 0 < discount <= 1 (a real number, NumPy's too; a
+    bool, a string or None is refused)."""
+    if isinstance(discount, bool) or not isinstance(discount, (int, float, np.number)):
+        raise TypeError(
+            f"discount must be a number, 0 < discount <= 1 (your learner's), not {discount!r:.40}"
+        )
+    as_float = float(discount)
+    if not 0.0 < as_float <= 1.0:  # NaN fails too
+        raise ValueError(
+            f"discount must be in 0 < discount <= 1 (your learner's discount), not {discount!r:.40}"
+        )
+    return as_float
+
+
+#: The largest float32: a reward must fit it (Stable-Baselines3 stores float32).
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def stall_decisions(played: int) -> int:
+    """How many of a seat's decisions, at most, lie between the first one at
+    which it could have ended the round (the first of its `TURNS_TO_END`-th
+    turn) and the stall, once it has played `played` turns (at least
+    `TURNS_TO_END`): `DECISIONS_PER_TURN` for each of its turns from that one."""
+    return DECISIONS_PER_TURN * (played - TURNS_TO_END + 1)
+
+
+def check_stall_range(game: Settings) -> None:
+    """The largest stall penalty, grown by `discount ** -k` for the largest k
+    the round limit allows (the starter's turns at the limit), must be a
+    float32: a ValueError otherwise. The largest penalty is 1 with
+    `reward="win"`, and with `reward="score"` twice the target plus
+    `ROUND_BOUND`, that of a total as low as minus the target and
+    `ROUND_BOUND`, which no game comes near."""
+    if game.discount == 1.0:
+        return
+    n = game.num_players
+    most_turns = -(-game.max_round_turns // n)  # the starter's, at the limit
+    if most_turns < TURNS_TO_END:
+        return  # no seat can be guilty: every stall is cut
+    decisions = stall_decisions(most_turns)
+    target = game.rules.target_score
+    largest = 1.0 if game.reward == "win" else 2.0 * (target + ROUND_BOUND)
+    if not largest * stall_growth(game.discount, decisions) <= FLOAT32_MAX:  # inf, too
+        raise ValueError(
+            f"discount={game.discount!r} with max_round_turns={game.max_round_turns}: the stall "
+            f"penalty, grown by discount ** -{decisions}, would overflow float32; "
+            "raise the discount or lower max_round_turns"
+        )
 
 
 class Table:
@@ -159,6 +218,7 @@ class Table:
                     self.turns,
                     state.starter,
                     state.ender,
+                    self.settings.discount,
                 )
             return NOTHING
         done = phase == _GAME_OVER or self.settings.one_round
@@ -216,6 +276,7 @@ def stalled(
     turns: int,
     starter: int,
     ender: int | None,
+    discount: float = 1.0,
 ) -> Outcome:
     """The stall rule: a round stopped at the turn limit (`turns` turns) ends
     the episode, and every seat that could have ended the round (RULES.md 2.8:
@@ -227,13 +288,30 @@ def stalled(
       with (a total under the target before the last round, then at most
       `ROUND_BOUND` points); the others get 0 (the round is not scored);
     - `reward="win"`: such a seat loses (-1); among the others the lowest
-      totals win (+1), the rest lose; nobody wins when every seat stalled.
+      totals win (+1), the rest lose; nobody wins when every seat stalled;
 
-    So waiting for someone else to end a round never pays: stalling to the
-    limit is worse than ending the round, whatever the round would have cost.
+    and, with a `discount` g < 1 (the learner's), a guilty seat's penalty is
+    divided by g**k, k = `stall_decisions(its turns)` (`stall_growth`).
+
+    So waiting for someone else to end a round never pays, for the
+    undiscounted return (an episode's rewards summed) and for the return
+    discounted by g. The seat gets the penalty with its last decision, at
+    most k - 1 decisions after the first at which it could have ended the
+    round (the first of its `TURNS_TO_END`-th turn: two decisions a turn at
+    most), so that, discounted back to that decision or any later one, the
+    penalty is at least the undiscounted one divided by g. Any game played
+    out from there is worth more, discounted too: with `"win"` at least -1;
+    with `"score"` its rewards are minus the round scores taking the total
+    T0 to T1, ..., TR, with Ti < target before the last round (else the
+    game is over) and TR < target + ROUND_BOUND, and, weighted by discount
+    factors 1 >= c1 >= ... >= cR, summed by parts, they make
+    c1 (T0 - target) + sum over i < R of (ci - ci+1)(target - Ti)
+    + cR (target - TR) > T0 - target - ROUND_BOUND, the undiscounted penalty.
+    With g = 1 the penalty is the undiscounted one, unchanged.
     When no seat could have ended it (a limit shorter than a round can be, or
     an ender already), the episode is cut: `truncated`, no reward. The
-    compiled environments apply the same rule (`skyjo.kernel.vector._stalled`)."""
+    compiled environments apply the same rule (`skyjo.kernel.vector._stalled`,
+    the same floats: `stall_growth` is shared)."""
     n = len(totals)
     guilty = (
         ()
@@ -242,13 +320,19 @@ def stalled(
     )
     if not guilty:
         return Outcome(truncated=True)
+    growth = dict.fromkeys(guilty, 1.0)
+    if discount != 1.0:
+        for p in guilty:
+            growth[p] = stall_growth(discount, stall_decisions(turns_of(p, n, turns, starter)))
     if reward == "score":
         bound = target + ROUND_BOUND
-        scores = (float(t - bound) if p in guilty else 0.0 for p, t in enumerate(totals))
+        scores = [0.0] * n
+        for p, factor in growth.items():
+            scores[p] = float(totals[p] - bound) * factor
         return Outcome(tuple(scores), True)
-    others = {p: totals[p] for p in range(n) if p not in guilty}
-    best = set(winners(others))
-    return Outcome(tuple(1.0 if p in best else -1.0 for p in range(n)), True)
+    best = set(winners({p: totals[p] for p in range(n) if p not in growth}))
+    results = (-growth[p] if p in growth else 1.0 if p in best else -1.0 for p in range(n))
+    return Outcome(tuple(results), True)
 
 
 class Masks:

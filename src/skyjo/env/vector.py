@@ -7,10 +7,11 @@ compiled bots, stepped in one compiled call (docs/env.md).
 
 `SkyjoVectorEnv(num_envs, opponents=("greedy",), rules=None, one_round=False,
 reward="score", seat=None, illegal_reward=None, slots=None,
-max_round_turns=2000, autoreset_mode=AutoresetMode.SAME_STEP)`. Each table
-is the Gymnasium environment's game (`skyjo.env.single.SkyjoEnv` with the
-same options), played by `skyjo.kernel.vector`: the same seeds give the same
-games, which the engine replays (`tests/parity/test_vector.py`).
+max_round_turns=2000, autoreset_mode=AutoresetMode.SAME_STEP,
+discount=1.0)`. Each table is the Gymnasium environment's game
+(`skyjo.env.single.SkyjoEnv` with the same options, the stall rule's
+`discount` included), played by `skyjo.kernel.vector`: the same seeds give
+the same games, which the engine replays (`tests/parity/test_vector.py`).
 
 - Observations: float32, (num_envs, size), the layout of
   `skyjo.kernel.layout` scaled by `Layout.floats` (bounds in
@@ -163,6 +164,7 @@ class Batch:
         g.conf[kv.TARGET] = game.rules.target_score
         g.conf[kv.AUTORESET] = mode
         g.fconf[kv.ILLEGAL_REWARD] = illegal_reward
+        g.fconf[kv.DISCOUNT] = game.discount
         g.scale[:], g.low[:], g.high[:] = layout.floats(game.rules.target_score)
         self.g = g = g._replace(clipped=layout.clipped())
         entropy = random.Random()  # a stream of seeds before any seed, as SeedStream's
@@ -307,6 +309,7 @@ class SkyjoVectorEnv(VectorEnv):
         max_round_turns: int = GAME_INFO.max_round_turns,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         render_mode: str | None = None,
+        discount: float = 1.0,
     ) -> None:
         count = operator.index(num_envs)
         if count < 1:
@@ -319,7 +322,9 @@ class SkyjoVectorEnv(VectorEnv):
         if isinstance(opponents, (str, TablePolicy)) or callable(opponents):
             opponents = [opponents]
         self.opponents: list[Opponent] = list(opponents)  # type: ignore[arg-type]
-        game = settings(1 + len(self.opponents), rules, one_round, reward, max_round_turns)
+        game = settings(
+            1 + len(self.opponents), rules, one_round, reward, max_round_turns, discount
+        )
         n = game.num_players
         if seat is not None and not (type(seat) is int and 0 <= seat < n):
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")

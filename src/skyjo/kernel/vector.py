@@ -81,6 +81,10 @@ from skyjo.rules import CARD_VALUES, DECK_SIZE, GRID_SIZE
 TURNS_TO_END = GRID_SIZE - 2
 #: More points than any round scores: twelve 12s, doubled (RULES.md 2.9, 2.10).
 ROUND_BOUND = 2 * GRID_SIZE * max(CARD_VALUES)
+#: A seat's decisions in a turn, at most: DRAW or TAKE_DISCARD, then where the
+#: card goes (RULES.md 2.5). The stall rule's discount counts a seat's
+#: decisions as this many a turn (`stall_growth`).
+DECISIONS_PER_TURN = 2
 
 #: The columns of `conf`: the players, one round (1) or the game (0), the
 #: reward (SCORE, WIN), the learner's fixed seat (-1: drawn from each game's
@@ -90,9 +94,10 @@ PLAYERS, ONE_ROUND, REWARD, SEAT, MAX_TURNS, SLOTS, PENALTY, TARGET, AUTORESET =
 NCONF = 9
 SCORE, WIN = 0, 1
 SAME_STEP, NEXT_STEP, DISABLED = 0, 1, 2
-#: The columns of `fconf`: the reward of an illegal action.
-ILLEGAL_REWARD = 0
-NFCONF = 1
+#: The columns of `fconf`: the reward of an illegal action, the learner's
+#: discount (the stall rule's, `_stalled`: 1.0 unless set).
+ILLEGAL_REWARD, DISCOUNT = range(2)
+NFCONF = 2
 #: What a stretch of play led to (WAITS: a seat played from Python is to act).
 GOES_ON, OVER, CUT, WAITS = 0, 1, 2, 3
 #: The policy code of a seat played from Python (the module docstring).
@@ -170,7 +175,7 @@ def new_games(batch: int, seats: int, size: int, log: bool = False) -> tuple[Tab
         final_raw=np.zeros((batch, size), np.int16),
         opponents=np.zeros(seats - 1, np.int64),
         conf=np.zeros(NCONF, np.int64),
-        fconf=np.zeros(NFCONF, np.float64),
+        fconf=np.array([0.0, 1.0], np.float64),  # ILLEGAL_REWARD, DISCOUNT
         scale=np.ones(size, np.float32),
         low=np.zeros(size, np.float32),
         high=np.ones(size, np.float32),
@@ -299,17 +304,33 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def stall_growth(discount, decisions):  # type: ignore[no-untyped-def]
+    """discount ** -decisions (decisions >= 0), by squaring: the factor of a
+    guilty seat's stall penalty (`skyjo.env.table.stalled`). Compiled, and
+    called from Python too, so that both environments get the same float."""
+    growth = 1.0
+    base = 1.0 / discount
+    while decisions > 0:
+        if decisions & 1:
+            growth *= base
+        base *= base
+        decisions >>= 1
+    return growth
+
+
+@njit(cache=True)
 def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     """The turn limit (`skyjo.env.table.stalled`, the stall rule): every seat
     that has played TURNS_TO_END turns while nobody ended the round pays
     (SCORE: its total made the target plus ROUND_BOUND; WIN: a loss, the
-    lowest totals of the others winning); OVER, or CUT when no seat could
-    have ended the round."""
+    lowest totals of the others winning), its penalty times
+    `stall_growth(fconf[DISCOUNT], its decisions since it could end the
+    round)`; OVER, or CUT when no seat could have ended the round."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
+    turns, starter = t.slots[b, TURNS], t.slots[b, STARTER]
     guilty = 0
     if t.slots[b, ENDER] < 0:
-        turns, starter = t.slots[b, TURNS], t.slots[b, STARTER]
         for p in range(n):
             behind = (p - starter + n) % n
             if (turns - behind + n - 1) // n >= TURNS_TO_END:
@@ -318,13 +339,18 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
         return CUT
     mine = (guilty >> seat) & 1
     total = t.seats[b, TOTALS, seat]
+    growth = 1.0
+    if mine:
+        played = (turns - (seat - starter + n) % n + n - 1) // n
+        decisions = DECISIONS_PER_TURN * (played - TURNS_TO_END + 1)
+        growth = stall_growth(g.fconf[DISCOUNT], decisions)
     if g.conf[REWARD] == SCORE:
         if mine:
-            o.reward[b] += total - (g.conf[TARGET] + ROUND_BOUND)
+            o.reward[b] += (total - (g.conf[TARGET] + ROUND_BOUND)) * growth
     elif not mine and total == _lowest(t, b, n, guilty):
         o.reward[b] += 1.0
     else:
-        o.reward[b] -= 1.0
+        o.reward[b] -= growth
     return OVER
 
 
