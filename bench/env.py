@@ -23,8 +23,10 @@ random among the legal ones (drawn with NumPy from the mask, which counts in
 the time), and the same step alone; beside it, in the same run, the AEC
 environment's steps per second at the same table size (`env()`, the loop
 above) and the Gymnasium environment's decisions per second (`SkyjoEnv`, one
-table, on the kernel), and `skyjo train`'s PPO loop's decisions per second
-(with PyTorch installed: the `[train]` extra).
+table, on the kernel), and, at 2 players, MaskablePPO's training loop
+through the Stable-Baselines3 adapter (`skyjo.env.sb3`: rollouts and
+updates, docs/env.md's setting, against `random`) in decisions per second
+(with sb3-contrib installed: the `[train]` extra).
 
     python bench/env.py                 # a table
     python bench/env.py --json          # {"steps_per_s": ...}
@@ -41,7 +43,6 @@ import os
 import pstats
 import random
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
@@ -176,24 +177,28 @@ def run_single(players: int, seconds: float, seed: int) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def run_training(seconds: float, opponent: str, advice: str | None) -> float | None:
-    """`skyjo train`'s PPO loop (256 tables, 64 steps, 4 epochs: rollouts and
-    updates) in decisions per second; None without PyTorch (the [train] extra)."""
+def run_sb3(seconds: float, opponent: str) -> float | None:
+    """sb3-contrib's MaskablePPO on `skyjo.env.sb3.MaskableVecEnv` in docs/env.md's
+    setting (64 tables, `slots=8`, `reward="win"`, `n_steps=128`, `batch_size=2048`,
+    one PyTorch thread): learner decisions per second of `learn`, its rollouts
+    and updates; None without sb3-contrib (the [train] extra)."""
     try:
-        from skyjo.train.trainer import Run, TrainConfig
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        from skyjo.env.sb3 import MaskableVecEnv
     except ModuleNotFoundError:
         return None
-    with tempfile.TemporaryDirectory() as folder:
-        config = TrainConfig(
-            out=folder, opponents=(opponent,), imitation=0, advice=advice, threads=1
-        )
-        run = Run(config)
-        run._ppo()  # warm up
-        decisions, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            run._ppo()
-            decisions += config.tables * config.steps
-        return decisions / (time.perf_counter() - start)
+    torch.set_num_threads(1)
+    envs = MaskableVecEnv(SkyjoVectorEnv(64, opponents=[opponent], reward="win", slots=8))
+    model = MaskablePPO("MlpPolicy", envs, n_steps=128, batch_size=2048, seed=1, device="cpu")
+    rollout = envs.num_envs * 128  # one rollout, then its updates
+    model.learn(rollout)  # warm up
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        model.learn(rollout, reset_num_timesteps=False)
+        decisions += rollout
+    return decisions / (time.perf_counter() - start)
 
 
 def vector_main(players: int, tables: int, seconds: float, seed: int, as_json: bool) -> None:
@@ -209,8 +214,7 @@ def vector_main(players: int, tables: int, seconds: float, seed: int, as_json: b
     expected, expected_alone, _ = run_vector(players, tables, "expected", seconds, seed)
     aec, _ = run_env(env, players, seconds, seed)
     single = run_single(players, seconds, seed)
-    training = run_training(2 * seconds, "greedy", None) if players == 2 else None
-    advised = run_training(2 * seconds, "expected", "expected") if players == 2 else None
+    sb3 = run_sb3(2 * seconds, "random") if players == 2 else None
     if as_json:
         figures = {
             "players": players,
@@ -221,8 +225,7 @@ def vector_main(players: int, tables: int, seconds: float, seed: int, as_json: b
             "expected_step_decisions_per_s": round(expected_alone),
             "aec_steps_per_s": round(aec),
             "single_decisions_per_s": round(single),
-            "train_greedy_decisions_per_s": training and round(training),
-            "train_expected_advised_decisions_per_s": advised and round(advised),
+            "sb3_random_decisions_per_s": sb3 and round(sb3),
         }
         print(json.dumps(figures))
         return
@@ -236,10 +239,9 @@ def vector_main(players: int, tables: int, seconds: float, seed: int, as_json: b
     print(f"  env()             {aec:>12,.0f} AEC steps/s (every seat a random agent)")
     print(f"  SkyjoEnv()        {single:>12,.0f} decisions/s (one table, greedy, on the kernel)")
     print(f"  vector against greedy: {greedy / aec:.1f} times env()'s steps/s")
-    if training is not None and advised is not None:
-        print("  skyjo train's PPO loop (256 tables, rollouts and updates, 2 players):")
-        print(f"    against greedy    {training:>12,.0f} decisions/s")
-        print(f"    against expected, with its advice (the shipped bot's) {advised:,.0f}")
+    if sb3 is not None:
+        print(f"  MaskablePPO       {sb3:>12,.0f} decisions/s (sb3-contrib through skyjo.env.sb3,")
+        print("                    64 tables, random, rollouts and updates, one thread)")
 
 
 def run_rlskyjo(python: str, players: int, seconds: float) -> float:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from helpers import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with_face_down
-from policies import brisk_arrays, write_policy
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
@@ -50,14 +49,6 @@ TEST_SPECS = {
     "external": f"external:command=python {EXAMPLE_BOT}",
     "search": "search:turns=400",
 }
-
-
-@pytest.fixture(scope="module", autouse=True)
-def learned_policy(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """`learned` plays a small random network of 8 slots here (`policies.brisk_arrays`:
-    its rounds end), not the shipped policy."""
-    path = write_policy(tmp_path_factory.mktemp("policy") / "learned.npz", brisk_arrays(8))
-    TEST_SPECS["learned"] = f"learned:path={path}"
 
 
 def make(name: str, seed: int = 0) -> Bot:

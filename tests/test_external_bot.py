@@ -1,17 +1,19 @@
 """External bots (docs/bot-protocol.md): real subprocesses that play, misbehave
 and are replaced by the fallback bot, without ever corrupting a game.
 
-Every bot here is a small script run with this interpreter: the example bot of
-the documentation and tests/bots/misbehave.py, whose modes misbehave in one
-way each. No test waits on a clock: a late bot is one that does not answer
-(the engine's timeout is then short), and the stale-answer bot answers a
-request only once the next one arrives.
+Every bot here is a small script run with this interpreter: the example bots of
+the documentation (examples/bots: a random one, a policy network's) and
+tests/bots/misbehave.py, whose modes misbehave in one way each. No test waits
+on a clock: a late bot is one that does not answer (the engine's timeout is
+then short), and the stale-answer bot answers a request only once the next one
+arrives.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import json
 import logging
 import os
@@ -28,16 +30,29 @@ import pytest
 
 from skyjo.bots import BotError, make_bot
 from skyjo.bots.base import Bot
+from skyjo.bots.encoding import encode_float32
 from skyjo.bots.external import PROTOCOL, ExternalBot, split_command
 from skyjo.bots.random_bot import RandomBot
-from skyjo.engine import State, current_player, history, is_over, new_game, step
-from skyjo.observation import observe
-from skyjo.rules import Rules
+from skyjo.engine import (
+    DRAW,
+    FLIP,
+    NUM_ACTIONS,
+    State,
+    current_player,
+    history,
+    is_over,
+    new_game,
+    step,
+)
+from skyjo.kernel.layout import Layout
+from skyjo.observation import Observation, observe
+from skyjo.rules import GRID_SIZE, Rules
 from skyjo.seeds import bot_seed, fresh_seed
 from skyjo.shuffle import shuffled_deck
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
+POLICY_EXAMPLE = ROOT / "examples" / "bots" / "policy_bot.py"
 MISBEHAVE = Path(__file__).resolve().parent / "bots" / "misbehave.py"
 RECORDER = Path(__file__).resolve().parent / "bots" / "recorder.py"
 SHORT = Rules(target_score=40)  # a game of a round or two: enough to reach every phase
@@ -112,6 +127,42 @@ def test_three_example_bots_play_a_three_player_game() -> None:
         assert bot.incidents == []
         assert bot.seat == seat
         assert_reaped(bot)
+
+
+def test_the_policy_example_answers_its_networks_best_legal_action(tmp_path: Path) -> None:
+    """examples/bots/policy_bot.py (docs/bot-protocol.md) encodes each `act`
+    message's observation as the environments do (`encode_float32`, at the
+    file's slots) and answers the legal action of highest logit of its network,
+    here a small random one (its biases draw, then turn a card up: rounds end)."""
+    rng = np.random.default_rng(5)
+    sizes = (Layout(2, 8).size, 16, NUM_ACTIONS)
+    pairs = enumerate(itertools.pairwise(sizes))
+    arrays = {f"W{i}": rng.normal(0.0, 0.1, shape) for i, shape in pairs}
+    arrays |= {f"b{i}": np.zeros(size) for i, size in enumerate(sizes[1:])}
+    arrays["b1"][[DRAW, *range(FLIP, FLIP + GRID_SIZE)]] = 1.0
+    np.savez(tmp_path / "policy.npz", slots=8, **arrays)
+
+    def best(view: Observation) -> int:
+        hidden = np.tanh(encode_float32(view, 8) @ arrays["W0"] + arrays["b0"])
+        logits = hidden @ arrays["W1"] + arrays["b1"]
+        return max(view.legal_actions, key=lambda action: (logits[action], -action))
+
+    argv = [sys.executable, str(POLICY_EXAMPLE), str(tmp_path / "policy.npz")]
+    bot, other = ExternalBot(3, argv, timeout=30.0), RandomBot(4)
+    state, moves = new_game(2, seed=6, rules=SHORT), 0
+    try:
+        while not is_over(state):
+            seat = current_player(state)
+            assert seat is not None
+            view = observe(state, seat)
+            action = (bot if seat == 0 else other).choose(view)
+            if seat == 0:
+                assert action == best(view)
+                moves += 1
+            state = step(state, action)
+    finally:
+        bot.close()
+    assert bot.incidents == [] and bot.remote_name == "policy" and moves > 10
 
 
 def test_the_example_bot_is_deterministic_from_its_seed() -> None:

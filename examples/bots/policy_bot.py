@@ -7,11 +7,20 @@ environments, playing over the protocol.
 Each `act` message's observation is read back (`Observation.from_dict`) and
 encoded as the environments encoded that seat for the network in training
 (`encode_float32`, at the network's slots); the answer is the legal action of
-highest logit. The network here is a `skyjo-policy/1` file run with NumPy
-(`skyjo.bots.learned.load_policy`, what `learned:path=` plays); put your own
-model's forward pass in its place. A policy trained with advice (the shipped
-one sees `expected`'s move) gets its advisor's move as a one-hot after the
-observation, as in training.
+highest logit. The network here is a multilayer perceptron run with NumPy,
+from a file written by `np.savez`: `slots` (the environment's `slots`), then
+`W0, b0, W1, b1, ...` (each `W` of shape (inputs, outputs), tanh between the
+layers, the last one giving the 39 action ids' logits). That is the policy of
+Stable-Baselines3's `MlpPolicy`, as MaskablePPO trains it on
+`skyjo.env.sb3.MaskableVecEnv` (docs/env.md); written out with
+
+    layers = [*model.policy.mlp_extractor.policy_net[::2], model.policy.action_net]
+    np.savez("my-policy.npz", slots=8,
+             **{f"W{i}": l.weight.detach().numpy().T for i, l in enumerate(layers)},
+             **{f"b{i}": l.bias.detach().numpy() for i, l in enumerate(layers)})
+
+it answers what `model.predict(obs, action_masks=mask, deterministic=True)`
+plays. Put your own model's forward pass in its place.
 """
 
 import json
@@ -19,26 +28,31 @@ import sys
 
 import numpy as np
 
-from skyjo.bots import make_bot
-from skyjo.bots.encoding import encode_float32, with_advice
-from skyjo.bots.learned import load_policy
+from skyjo.bots.encoding import encode_float32
 from skyjo.observation import Observation
 
-policy = load_policy(sys.argv[1])
-advisor = None
+with np.load(sys.argv[1]) as data:
+    slots = int(data["slots"])
+    layers = [(data[f"W{i}"], data[f"b{i}"]) for i in range(len(data.files) // 2)]
+
+
+def logits(x: np.ndarray) -> np.ndarray:
+    """Your network: a score for each of the 39 action ids."""
+    for i, (weights, bias) in enumerate(layers):
+        x = x @ weights + bias
+        if i < len(layers) - 1:
+            x = np.tanh(x)
+    return x
+
+
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
-        if policy.advice:  # seeded as the learned bot seeds its advisor: with the bot's seed
-            advisor = make_bot(policy.advice, message["seed"])
         answer = {"type": "ready", "name": "policy"}
     elif message["type"] == "act":
         observation = Observation.from_dict(message["observation"])
-        x = encode_float32(observation, slots=policy.slots)  # the environments' observation
-        if advisor is not None:  # the advisor's move, one-hot, after it
-            x = with_advice(x[None], np.array([advisor.choose(observation)]))[0]
-        logits = policy.logits(x)  # your network: a score for each of the 39 action ids
-        best = max(observation.legal_actions, key=lambda action: (logits[action], -action))
+        scores = logits(encode_float32(observation, slots))  # the environments' observation
+        best = max(observation.legal_actions, key=lambda action: (scores[action], -action))
         answer = {"action": best}
     elif message["type"] == "bye":
         break

@@ -1,10 +1,10 @@
 """The Stable-Baselines3 adapter (skyjo.env.sb3) against a small fake of SB3's
-`VecEnv` base class: Stable-Baselines3 and sb3-contrib need PyTorch, which the
-test install does not carry. The fake keeps what the adapter relies on (the
-constructor's bookkeeping, `seed`, `step` as `step_async` then `step_wait`,
-`has_attr` through `get_attr`, `_get_indices`), copied from SB3 2.9's
-`base_vec_env.py`; `masks_of` is sb3-contrib's `get_action_masks`. A real
-MaskablePPO run is in docs/env.md."""
+`VecEnv` base class: Stable-Baselines3 and sb3-contrib are in the `[train]`
+extra, which the test install does not carry. The fake keeps what the adapter
+relies on (the constructor's bookkeeping, `seed`, `step` as `step_async` then
+`step_wait`, `has_attr` through `get_attr`, `_get_indices`), copied from SB3
+2.9's `base_vec_env.py`; `masks_of` is sb3-contrib's `get_action_masks`. A
+real MaskablePPO run is in docs/env.md (`bench/env.py --vector` times one)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ nothing but its `Observation`: what a policy trained on them reads.
 An `Observation` read back from the bot protocol's `act` message
 (`Observation.from_dict`, docs/bot-protocol.md) encodes to what the
 environments gave that seat, so a policy trained on them plays over the
-protocol; the `learned` bot (`skyjo.bots.learned`) reads its input here. It
-sits with the bots, which may not import an environment; `skyjo.env` names
-these functions too.
+protocol (`examples/bots/policy_bot.py` encodes its input here). It sits
+with the bots, which may not import an environment; `skyjo.env` names these
+functions too.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from functools import cache
 
 import numpy as np
 
-from skyjo.engine import NUM_ACTIONS
 from skyjo.kernel.layout import DTYPE, LOWEST, Layout, to_float
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import ENDER_PENALTIES, GRID_SIZE, Rules
@@ -111,14 +110,3 @@ def _floats(num_players: int, slots: int, target: int) -> tuple[np.ndarray, np.n
 
 
 __all__ = ["encode_float32", "encode_int16", "encode_observation"]
-
-
-def with_advice(obs: np.ndarray, advice: np.ndarray) -> np.ndarray:
-    """The observations (rows) with each row's advised action as a one-hot of the
-    39 actions after them (no advice, -1: all zeros): the input of a policy that
-    takes advice (`skyjo.bots.learned`), as `skyjo train` feeds it."""
-    out = np.zeros((len(obs), obs.shape[1] + NUM_ACTIONS), np.float32)
-    out[:, : obs.shape[1]] = obs
-    rows = np.flatnonzero(advice >= 0)
-    out[rows, obs.shape[1] + advice[rows]] = 1.0
-    return out

@@ -8,7 +8,7 @@ Two encoders build the same array from the engine:
   encode its observation; a bot may not import an environment), with
   `encode_int16(obs, slots)` and `encode_float32(obs, slots)`, the
   environments' two observations of a seat from its observation alone (for
-  the bot protocol and the `learned` bot), and is named here too;
+  the bot protocol), and is named here too;
 - `Encoder.encode(state, seat)` from the engine's state directly, with NumPy,
   for speed: it reads the face-down cards only to subtract them from the 150
   (what is face up is everything less what is hidden) and never copies one

@@ -9,8 +9,8 @@ MaskablePPO (docs/env.md).
     model = MaskablePPO("MlpPolicy", envs, n_steps=128, batch_size=2048)
     model.learn(1_000_000)
 
-Importing this module imports Stable-Baselines3 (not a dependency of skyjo:
-install it with sb3-contrib and PyTorch yourself); nothing else in skyjo
+Importing this module imports Stable-Baselines3 (in the `[train]` extra, with
+sb3-contrib and PyTorch: `pip install 'skyjo[train]'`); nothing else in skyjo
 does. `MaskableVecEnv` is an SB3 `VecEnv` over a `SkyjoVectorEnv` in its
 SAME_STEP autoreset mode, which is SB3's own convention: `step_wait` returns
 the observations (the next game's first where an episode ended), float32

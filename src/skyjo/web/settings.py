@@ -17,7 +17,7 @@ WS_MAX_SIZE = 1024 * 1024
 
 #: The bots a room may seat: the package's ladder, weakest first (never `external`,
 #: which runs a command on the server).
-LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "learned", "search")
+LADDER: tuple[str, ...] = ("random", "greedy", "basic", "expected", "best", "search")
 #: The level a page offers first for the bots of a new room (an easy one, of `LADDER`).
 DEFAULT_BOT = "greedy"
 
