@@ -21,7 +21,7 @@ _REGISTRY: dict[str, str] = {
     "greedy": "skyjo.bots.greedy:GreedyBot",
     "basic": "skyjo.bots.basic:BasicBot",
     "expected": "skyjo.bots.expected:make_expected",
-    "learned": "skyjo.bots.learned:LearnedBot",
+    "best": "skyjo.bots.best:BestBot",
     "search": "skyjo.bots.search:SearchV2Bot",
     "external": "skyjo.bots.external:ExternalBot",
 }

@@ -14,6 +14,8 @@ matters here, so that belief is exact). It plays the `expected` bot's
 choice (its prior) unless an option's chance to win is higher by more than
 `margin`: the value decides where it sees a clear difference, the prior's
 exact card arithmetic everywhere else. Its opening reveals are the value's.
+After `selfplay.PATIENCE` turns of its own in a round it plays the prior's
+choice, which hurries to end the round (as in the self-play it learned from).
 
 `options(observation)` is the values per option, for the coach and any
 outside tool: each legal option's (or one of each kind of alike options)
@@ -37,7 +39,7 @@ from skyjo.bots.base import BotError
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.engine import Phase
-from skyjo.kernel import expectimax, value
+from skyjo.kernel import expectimax, selfplay, value
 from skyjo.observation import Observation
 from skyjo.rules import MAX_PLAYERS
 
@@ -106,21 +108,29 @@ class BestBot:
             expectimax.make_scratch(MAX_PLAYERS)
         )
         self._table = kernel.new_tables(1, MAX_PLAYERS)
+        self._round, self._turns = -1, 0
 
     def choose(self, observation: Observation) -> int:
         """The chosen legal action for the bot's turn."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        prior = -1
+        if observation.phase != Phase.REVEAL:
+            prior = self._prior.choose(observation)  # asked every turn: it counts them
+            if observation.held is None:
+                if observation.round != self._round:
+                    self._round, self._turns = observation.round, 0
+                self._turns += 1
+            if self._turns > selfplay.PATIENCE:
+                return prior  # it hurries to end a long round
         t = self._load(observation)
         best = self._decide(t)
-        if self._margin >= 0 and observation.phase != Phase.REVEAL:
-            prior = self._prior.choose(observation)
-            if prior != best:
-                best = expectimax.guarded_choice(
-                    self.net, t, 0, self._tables, self._record, self._ints, self._work,
-                    self._win, self._pts, self._weight, self._values, best, prior, self._margin,
-                )  # fmt: skip
+        if self._margin >= 0 and prior >= 0 and prior != best:
+            best = expectimax.guarded_choice(
+                self.net, t, 0, self._tables, self._record, self._ints, self._work,
+                self._win, self._pts, self._weight, self._values, best, prior, self._margin,
+            )  # fmt: skip
         assert best in legal
         return int(best)
 

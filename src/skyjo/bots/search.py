@@ -59,7 +59,8 @@ from skyjo import kernel
 from skyjo.bots.determinize import Sampler
 from skyjo.bots.expected import ExpectedV2Bot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
-from skyjo.kernel import forecast, game_odds, playout_expected, win_chance
+from skyjo.kernel import expectimax, forecast, game_odds, playout_expected, win_chance
+from skyjo.kernel import value as value_module
 from skyjo.kernel.playout_greedy import MEAN_CARD
 from skyjo.kernel.playouts import EXPECTED, LOWEST_CARD, Playouts, no_placing, scratch
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
@@ -140,6 +141,10 @@ class SearchV2Bot:
       of the normal model, which is too sure of the leader; on 1,200 2-player
       deals it changed the result of 35 and gained nothing measurable
       (docs/bots.md);
+    - `value` (none by default): a value file (`skyjo.kernel.value`; `shipped`:
+      the `best` bot's) that values a playout stopped after `horizon` turns
+      of every player, at every searched decision, instead of playing the
+      round out: the learned value at the end of truncated playouts;
     - `prior` (from Python only): the `expected` bot to use as the prior, by
       default one with its default options.
     """
@@ -167,13 +172,14 @@ class SearchV2Bot:
         late: int = 0,
         horizon: int = 0,
         odds: int = 0,
+        value: str | None = None,
         prior: ExpectedV2Bot | None = None,
     ) -> None:
         budgets = {"iterations": iterations, "turns": turns, "budget": budget}
-        for option, value in {**budgets, "focus": focus}.items():
-            number = isinstance(value, int | float) and not isinstance(value, bool)
-            if value is not None and not (number and value > 0):
-                raise ValueError(f"{option} must be a positive number, not {value!r}")
+        for option, given in {**budgets, "focus": focus}.items():
+            number = isinstance(given, int | float) and not isinstance(given, bool)
+            if given is not None and not (number and given > 0):
+                raise ValueError(f"{option} must be a positive number, not {given!r}")
         if isinstance(calm, bool) or not (isinstance(calm, int | float) and calm >= 0):
             raise ValueError(f"calm must be a number, 0 or more, not {calm!r}")
         if isinstance(horizon, bool) or not (isinstance(horizon, int) and horizon >= 0):
@@ -202,6 +208,13 @@ class SearchV2Bot:
         self._late = late
         self._horizon = horizon
         self._prior = prior if prior is not None else ExpectedV2Bot(seed)
+        self._net = None
+        if value is not None:
+            from skyjo.bots.best import load_value
+
+            self._net = load_value(None if value == "shipped" else value)
+            if not horizon:
+                raise ValueError("value needs a horizon: the turns before the value is read")
         #: the playouts' knobs (`playout_expected.params`)
         self._prm = playout_expected.params(
             lookahead=lookahead,
@@ -300,6 +313,8 @@ class SearchV2Bot:
         """How many turns a playout plays after the candidate move: at a calm
         decision with a `horizon`, that many turns of every player (then the
         forecast); else -1, to the round's end."""
+        if self._net is not None:
+            return self._horizon * obs.num_players
         if self._horizon and self._share(obs) == self._calm and not critical(obs, self._down):
             return self._horizon * obs.num_players
         return -1
@@ -332,6 +347,7 @@ class SearchV2Bot:
         gen = np.random.Generator(np.random.PCG64(self._rng.getrandbits(64)))
         playouts = Playouts(random.Random(self._rng.getrandbits(64)), EXPECTED, self._prm)
         value = Valuer(sampler.observation, self._joint, self._odds)
+        learned = LearnedValuer(self._net, sampler.observation.viewer) if self._net else None
         n = len(sampler.grids)
         world = kernel.new_tables(1, n)
         tables = kernel.new_tables(count, n)  # table i: candidate i's playout
@@ -353,7 +369,9 @@ class SearchV2Bot:
             while True:
                 sampler.load(world, 0, sampler.deal(gen))
                 playouts.play_moves(world, tables, order, actions, args, placing, cut)
-                value(tables, order, values, cut >= 0)
+                value(tables, order, values, cut >= 0 and self._net is None)
+                if learned is not None:
+                    learned.values(tables, order, values)
                 got = values.tolist()
                 simulated = tables.turns.tolist()
                 for i in active:
@@ -506,3 +524,17 @@ class Valuer:
             t, order, self.me, self.leader_round, ROUND_SPREAD, self.joint, out,
             weights, self.ints, self.feats, self.predicted, self.totals, self.table,
         )  # fmt: skip
+
+
+class LearnedValuer:
+    """Values the tables of playouts cut short by the learned value
+    (`expectimax.table_values`); a round played out keeps the `Valuer`'s."""
+
+    def __init__(self, net: Any, me: int) -> None:
+        self.net, self.me = net, me
+        self.work = value_module.work(net)
+        self.scratch = expectimax.make_scratch()
+
+    def values(self, t: kernel.Tables, order: np.ndarray, out: np.ndarray) -> None:
+        _, rec, ints, win, pts, _ = self.scratch
+        expectimax.table_values(self.net, t, order, self.me, out, rec, ints, self.work, win, pts)

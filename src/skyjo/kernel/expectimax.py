@@ -74,6 +74,7 @@ from skyjo.rules import COLS, GRID_SIZE, MAX_PLAYERS
 
 SHALLOW, FULL = 0, 1
 _REVEAL = int(Phase.REVEAL)
+_FINAL = int(Phase.FINAL_TURNS)
 #: The most options a decision has: an exchange and a flip at each position.
 MAX_OPTIONS = 2 * GRID_SIZE
 #: Rows of the scratch `Tables` (`scratch_tables`): a card taken or drawn, a leaf.
@@ -339,3 +340,16 @@ def guarded_choice(net, t, b, s, rec, ints, wk, win, pts, weight, values, best, 
     if (bw - weight * bq / 100.0) - (pw - weight * pq / 100.0) > margin:
         return best
     return prior
+
+
+@njit(cache=True)
+def table_values(net, t, order, me, out, rec, ints, wk, win, pts):  # type: ignore[no-untyped-def]
+    """out[b], for each table b of `order` whose round is still in play (a
+    reveal or a turn, no card in hand, or due): seat `me`'s chance to win by
+    the value; the others are left as they are."""
+    for j in range(len(order)):
+        b = order[j]
+        phase = t.slots[b, PHASE]
+        if phase > _FINAL or t.slots[b, HELD] != table.NO_CARD:
+            continue
+        out[b] = _leaf(net, t, b, me, rec, ints, wk, win, pts)[0]

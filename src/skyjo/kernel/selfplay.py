@@ -47,6 +47,11 @@ from skyjo.rules import MAX_PLAYERS
 
 #: The policy code of a seat played by the value network's expectimax.
 VALUE = -1
+#: Turns a VALUE seat plays in a round, each seat's, before it plays the
+#: `expected` bot's choice, which hurries to end it (`policies.EXPECTED_PATIENCE`):
+#: two value bots that both see more in going on than in ending would stall
+#: the round, and their games would teach nothing.
+PATIENCE = 30
 #: What `play_game` returns.
 OVER, STALLED, FULL = 0, 1, 2
 _REVEAL, _ROUND_OVER, _GAME_OVER = int(Phase.REVEAL), int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
@@ -134,8 +139,10 @@ def play_game(  # type: ignore[no-untyped-def]
     has them) to its end: OVER, STALLED (a round passed `max_turns` turns), or
     FULL (the recorder ran out of room; the game is incomplete). pol[p]: seat
     p's policy code; a VALUE seat p plays nets[p] (`expectimax.decide`, at
-    `weight` and `depth`). `s` and `scratch` are `expectimax.make_scratch`'s
-    tables and (record, ints, win, points, values); `wk` the work of each net."""
+    `weight` and `depth`, guarding `expected`'s choice by `margin` unless it
+    is negative; `expected` itself after PATIENCE turns of its own in a
+    round). `s` and `scratch` are `expectimax.make_scratch`'s tables and
+    (record, ints, win, points, values); `wk` the work of each net."""
     srec, ints, win, pts, values = scratch
     start = np.zeros(RECORD, np.int16)
     turns = 0
@@ -153,7 +160,7 @@ def play_game(  # type: ignore[no-untyped-def]
         if not _keep(rec, t, b, game, keep, mt, fast, ints):
             return FULL
         p = t.slots[b, PLAYER]
-        if pol[p] == VALUE:
+        if pol[p] == VALUE and turns < PATIENCE * t.slots[b, PLAYERS]:
             if margin >= 0.0 and phase != _REVEAL:
                 prior = act(EXPECTED, t, b, p, mt, fast)
                 action = expectimax.guarded(
@@ -165,7 +172,7 @@ def play_game(  # type: ignore[no-untyped-def]
                     nets[p], t, b, s, srec, ints, wk[p], win, pts, weight, depth, values
                 )
         else:
-            action = act(pol[p], t, b, p, mt, fast)
+            action = act(EXPECTED if pol[p] == VALUE else pol[p], t, b, p, mt, fast)
         if phase == _REVEAL:
             table.reveal(t, b, action - REVEAL)
         elif action == DRAW:

@@ -564,4 +564,6 @@ def load(path: Path) -> tuple[Net, dict]:
     for name, shape in shapes(h1, h2, h3).items():
         if arrays[name].shape != shape:
             raise ValueError(f"{path}: {name} has shape {arrays[name].shape}, not {shape}")
+        if not np.isfinite(arrays[name]).all():
+            raise ValueError(f"{path}: {name} holds numbers that are not finite")
     return Net(**arrays), meta

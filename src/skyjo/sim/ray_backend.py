@@ -61,6 +61,24 @@ def run_ray(
 ) -> Iterator[list[GameResult]]:
     """Play each chunk as a Ray task running `play(chunk)`; yield each chunk's
     games as it finishes."""
+    total = sum(c.stop - c.start for c in chunks)
+    done = 0
+    for _, games in map_ray(play, chunks, address):
+        done += len(games)
+        if progress:
+            progress(done, total)
+        yield games
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def map_ray(
+    work: Callable[[T], R], items: Sequence[T], address: str | None = None
+) -> Iterator[tuple[int, R]]:
+    """Run `work(item)` for each item as a Ray task on the cluster at `address`
+    (see the module); yield (index of the item, its result) as each finishes."""
     ray = ray_module()
     started = False
     if not ray.is_initialized():
@@ -74,21 +92,15 @@ def run_ray(
         ray.init(**options)
         started = True
     try:
-        task = ray.remote(play)
-        total = sum(c.stop - c.start for c in chunks)
-        pending = [task.remote(chunk) for chunk in chunks]
-        done = 0
+        task = ray.remote(work)
+        pending = {task.remote(item): i for i, item in enumerate(items)}
         while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
+            ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                games = ray.get(ref)
-                done += len(games)
-                if progress:
-                    progress(done, total)
-                yield games
+                yield pending.pop(ref), ray.get(ref)
     finally:
         if started:
             ray.shutdown()
 
 
-__all__ = ["INSTALL_HINT", "RayUnavailableError", "ray_module", "run_ray"]
+__all__ = ["INSTALL_HINT", "RayUnavailableError", "map_ray", "ray_module", "run_ray"]

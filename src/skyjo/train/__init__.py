@@ -1,6 +1,6 @@
-"""Training a Skyjo agent: `skyjo train` (docs/env.md, docs/model-card.md).
+"""Training the `best` bot's learned value: `skyjo train` (docs/model-card.md).
 
 Needs PyTorch: `pip install 'skyjo[train]'`. Nothing that plays imports this
-package; the `learned` bot reads the policy file it writes with NumPy
-(`skyjo.train.policy_file` is NumPy only too).
+package; the `best` bot reads the value file it writes with NumPy and the
+kernel (`skyjo.kernel.value`).
 """

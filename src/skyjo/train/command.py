@@ -1,56 +1,52 @@
-"""`skyjo train`'s work: a run with a progress bar (Rich), its summary."""
+"""`skyjo train`'s work: a value run (`skyjo.train.value_run`) with a progress
+bar (Rich), and its summary."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from skyjo.train.trainer import Progress as RunProgress
-from skyjo.train.trainer import Run, TrainConfig
-
-
-def last_figures(progress: RunProgress) -> str:
-    """The last evaluation, one short line: "greedy 91.2% · expected 40.3%"."""
-    if not progress.evaluations:
-        return "not evaluated yet"
-    row = progress.evaluations[-1]
-    lineups = [k for k in row if f"{k}_low" in row]
-    return " · ".join(f"{k} {100 * row[k]:.1f}%" for k in lineups)
+from skyjo.train.value_run import Run, Stage, ValueConfig
 
 
-def train(config: TrainConfig, show: bool) -> dict[str, Any]:
+def figures(stage: Stage) -> str:
+    """A stage's evaluation, one short line: "2p 51.2% · 4p 26.0%"."""
+    shown = [(k, v) for k, v in stage.evaluation.items() if not k.endswith(("_low", "_high"))]
+    return " · ".join(f"{k} {100 * v:.1f}%" for k, v in shown)
+
+
+def train(config: ValueConfig, show: bool) -> dict[str, Any]:
     """Run `config`; a progress bar on standard error when `show`; the summary."""
     run = Run(config)
-    total = config.imitation + config.decisions
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} decisions"),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
         TextColumn("{task.fields[figures]}"),
         disable=not show,
         transient=False,
     ) as bar:
-        task = bar.add_task("imitation", total=total, figures=last_figures(run.progress))
-        bar.update(task, completed=run.progress.decisions)
+        last = figures(run.stages[-1]) if run.stages else ""
+        task = bar.add_task("starting", total=1, figures=last)
 
-        def report(progress: RunProgress, stage: str) -> None:
-            bar.update(
-                task,
-                completed=progress.decisions,
-                description=stage,
-                figures=last_figures(progress),
-            )
+        def report(what: str, done: int, total: int) -> None:
+            shown = figures(run.stages[-1]) if run.stages else ""
+            bar.update(task, description=what, completed=done, total=total, figures=shown)
 
-        progress = run.run(report)
+        stages = run.run(report)
     return {
         "out": config.out,
-        "decisions": progress.decisions,
-        "imitated": progress.imitated,
-        "trained": progress.trained,
-        "seconds": round(progress.seconds, 1),
-        "evaluations": progress.evaluations,
-        "policy": f"{config.out}/policy.npz",
+        "value": f"{config.out}/value.npz",
+        "stages": [
+            {
+                "stage": s.stage,
+                "games": s.games,
+                "win_loss": round(s.win_loss, 5),
+                "points_rmse": round(s.points_rmse, 3),
+                "evaluation": {k: round(v, 4) for k, v in s.evaluation.items()},
+            }
+            for s in stages
+        ],
     }
