@@ -26,7 +26,8 @@ Games are played by `workers` processes of this machine, or as Ray tasks on
 the cluster at `address` (`skyjo.sim.ray_backend.map_ray`); every chunk of
 games has its own seed, so a run is the same wherever it runs. Everything
 stops on counts (games, minibatches), never on time: the same command and
-seed give the same file.
+seed play the same games and fit the same minibatches (the same file, but
+for PyTorch's floating-point order across machines).
 """
 
 from __future__ import annotations
