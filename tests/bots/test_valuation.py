@@ -212,7 +212,7 @@ def test_a_choice_never_depends_on_face_down_cells() -> None:
 
 def test_column_gains_are_exactly_the_best_of_the_three_places() -> None:
     """`column_gains` skips places alike to one before it and settles
-    `_column`'s case once per place: the gains must still be, to the last bit,
+    `_column`'s case once per place: the gains must still be, to the last bit but one,
     the column's value less the lowest of `_column` with the card in each of
     the three places (with pair potentials, a bias, clears on and off), and
     never depend on what a face-down cell holds."""
@@ -237,4 +237,10 @@ def test_column_gains_are_exactly_the_best_of_the_three_places() -> None:
                 c, u = list(cards), list(ups)
                 c[row], u[row] = i + va.LOWEST, 1
                 placed.append(va._column(*c, *u, pool, bias, clears, pot))
-            assert out[i] == base - min(placed), (cards, ups, i)
+            # to the last bit but one: which compiled specialization of `_column`
+            # a process loads from Numba's cache may order one sum differently
+            assert out[i] == pytest.approx(base - min(placed), rel=1e-14, abs=1e-14), (
+                cards,
+                ups,
+                i,
+            )

@@ -330,7 +330,9 @@ def features(record, cols, ctx, glob):  # type: ignore[no-untyped-def]
                 else:
                     cells[k] = sym + LOWEST
         ahead = LOOKAHEAD if record[at + FLAGS] & TO_PLAY else 0.0
-        grid[j] = valuation.grid_value(cells, hidden, cleared, down_pool, draw_pool, ahead, 0.0, 1)
+        grid[j] = valuation.grid_value(
+            cells, hidden, cleared, down_pool, draw_pool, ahead, 0.0, 1.0
+        )
     for j in range(n):
         at = j * SLOT
         best_round, best_game, best_grid, best_grid_game = 1e9, 1e9, 1e9, 1e9
