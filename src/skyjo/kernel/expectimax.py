@@ -240,6 +240,23 @@ def start(net, src, sb, s, rec, ints, wk, win, pts, weight, depth, values):  # t
 
 
 @njit(cache=True)
+def _revealed(net, src, sb, s, p, k, down, rec, ints, wk, win, pts):  # type: ignore[no-untyped-def]
+    """(win, points) of player p turning up its face-down position k at table
+    sb (an opening reveal), over the face-down pool `down`."""
+    w_sum, p_sum = 0.0, 0.0
+    for v in range(VALUES):
+        if down[v] == 0.0:
+            continue
+        table.copy_table(src, sb, s, LEAF)
+        s.cells[LEAF, p, k] = v + LOWEST
+        table.reveal(s, LEAF, k)
+        w, q = _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
+        w_sum += down[v] * w
+        p_sum += down[v] * q
+    return w_sum, p_sum
+
+
+@njit(cache=True)
 def reveal(net, src, sb, s, rec, ints, wk, win, pts, weight, values):  # type: ignore[no-untyped-def]
     """The opening reveal (RULES.md 2.3) of the player to act at table sb: the
     face-down position whose turning up is worth most, over the face-down pool."""
@@ -257,16 +274,7 @@ def reveal(net, src, sb, s, rec, ints, wk, win, pts, weight, values):  # type: i
         if seen[kind]:
             continue
         seen[kind] = True
-        w_sum, p_sum = 0.0, 0.0
-        for v in range(VALUES):
-            if down[v] == 0.0:
-                continue
-            table.copy_table(src, sb, s, LEAF)
-            s.cells[LEAF, p, k] = v + LOWEST
-            table.reveal(s, LEAF, k)
-            w, q = _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
-            w_sum += down[v] * w
-            p_sum += down[v] * q
+        w_sum, p_sum = _revealed(net, src, sb, s, p, k, down, rec, ints, wk, win, pts)
         if count < values.shape[0]:
             values[count, 0], values[count, 1], values[count, 2] = w_sum, p_sum, REVEAL + k
             count += 1
@@ -305,18 +313,7 @@ def option_value(net, t, b, s, rec, ints, wk, win, pts, action, values):  # type
         flip = action >= FLIP
         k = action - (FLIP if flip else SWAP)
         return _placed(net, t, b, s, p, k, flip, down, rec, ints, wk, win, pts)
-    k = action - REVEAL
-    w_sum, p_sum = 0.0, 0.0
-    for v in range(VALUES):
-        if down[v] == 0.0:
-            continue
-        table.copy_table(t, b, s, LEAF)
-        s.cells[LEAF, p, k] = v + LOWEST
-        table.reveal(s, LEAF, k)
-        w, q = _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
-        w_sum += down[v] * w
-        p_sum += down[v] * q
-    return w_sum, p_sum
+    return _revealed(net, t, b, s, p, action - REVEAL, down, rec, ints, wk, win, pts)
 
 
 @njit(cache=True)
