@@ -47,7 +47,7 @@ import torch
 from skyjo.kernel import expectimax, value
 from skyjo.train.value_data import Games, Spec, generate
 from skyjo.train.value_fit import FitConfig, fit
-from skyjo.train.value_net import ValueNet, inputs
+from skyjo.train.value_net import ValueNet
 
 #: Games per task: small enough to spread, large enough to pay for a process.
 CHUNK_GAMES = 500
@@ -311,7 +311,6 @@ class Run:
                             round(float(observed[inside].mean()), 4),
                         ]
                     )
-        _ = inputs  # the PyTorch encoder is the compiled one's twin (tests/train)
 
 
 def _plot_curve(stages: list[Stage], path: Path) -> None:
