@@ -96,11 +96,12 @@ class Sampler:
                     grid.append(0)
                     hidden |= 1 << k
                     self.slots.append((seat, k))
+                elif s == CLEARED:  # never read: its value may be missing (an observation's JSON)
+                    grid.append(0 if value is None else value)
+                    cleared |= 1 << k
                 else:
                     assert value is not None
                     grid.append(value)
-                    if s == CLEARED:
-                        cleared |= 1 << k
             self.grids.append(grid)
             self.hidden.append(hidden)
             self.cleared.append(cleared)
