@@ -14,7 +14,8 @@ layer:
 3. bots: `skyjo.bots` (players, built on the core and the kernel);
 4. match: `skyjo.match` (a table whose seats bots or humans play), and, side
    by side with it, batch: `skyjo.batch` (many games at once, driving the
-   kernel's game loop);
+   kernel's game loop) and analysis: `skyjo.analysis` (reviews of played
+   games built on the bots' values, which the interfaces show);
 5. sim (tournaments of bots), scorepad (score sheets of games played at a real
    table), tui (the terminal app) and env (the agents' PettingZoo and
    Gymnasium environments): four interfaces side by side;
@@ -40,13 +41,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
     ("kernel",),
     ("bots",),
-    ("match", "batch"),
+    ("match", "batch", "analysis"),
     ("sim", "scorepad", "tui", "env"),
     ("web", "train"),
     ("cli",),
 )
 #: The subpackages of `skyjo` that are parts of their own.
-PACKAGES = frozenset({"kernel", "bots", "batch", "sim", "scorepad", "tui", "env", "web", "train"})
+PACKAGES = frozenset(
+    {"kernel", "bots", "batch", "analysis", "sim", "scorepad", "tui", "env", "web", "train"}
+)
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
@@ -260,3 +263,13 @@ def test_only_the_kernel_compiles() -> None:
                 compiling.add(name)
     assert "skyjo.kernel.table" in compiling
     assert {part(module) for module in compiling} == {"kernel"}, sorted(compiling)
+
+
+def test_the_review_lives_in_the_analysis_part() -> None:
+    """The coach's review is computed in `skyjo.analysis`, on the core, the
+    kernel and the bots; the command line only shows it."""
+    graph = imports()
+    assert "skyjo.analysis.review" in graph["skyjo.cli"]
+    for module in (m for m in graph if part(m) == "analysis"):
+        beyond = {part(target) for target in reached(graph, module)}
+        assert beyond <= {"core", "kernel", "bots", "analysis"}, module

@@ -21,6 +21,7 @@ from skyjo.bots.search import (
     SearchV2Bot,
     Valuer,
     critical,
+    drawn_placing,
     placements,
 )
 from skyjo.engine import (
@@ -253,7 +254,7 @@ def test_after_a_reshuffle_the_search_places_only_cards_it_may_draw(empty: bool)
         world = sampler.drawn(card)
         assert world.held == card and world.source == DRAW
         assert observe(world, obs.viewer).legal_actions == legal_actions(step(state, DRAW))
-    placing = SearchV2Bot(1, **FAST)._placing(sampler)
+    placing = drawn_placing(SearchV2Bot(1, **FAST).prior, sampler)
     assert [c + LOWEST_CARD for c in range(len(placing)) if placing[c] >= 0] == drawable
 
 

@@ -872,6 +872,59 @@ def train_command(
         console().print(f"value: {summary['value']}")
 
 
+@app.command("review")
+def review_command(
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME.json",
+            help="A game record (RULES.md 5) or a game saved by skyjo play --save; "
+            "- reads standard input.",
+        ),
+    ],
+    seat: Annotated[
+        list[str] | None,
+        typer.Option("--seat", metavar="NAME", help="Review this player only (repeat for more)."),
+    ] = None,
+    worlds: Annotated[
+        int,
+        typer.Option(
+            help="Most sampled worlds per playout check of a choice worse than good "
+            "(0: no checks).",
+            min=0,
+        ),
+    ] = 200,
+    as_json: JsonFlag = False,
+) -> None:
+    """Rate every decision of a game from the deciding player's view, with a
+    label, the points lost and a reason; each player's accuracy and luck."""
+    from skyjo.analysis.review import review
+    from skyjo.analysis.tables import review_tables
+    from skyjo.match import load_game
+    from skyjo.sim.commands import progress_bar
+
+    with user_input():
+        record = load_game(path)
+        seats = None
+        if seat:
+            unknown = [name for name in seat if name not in record.players]
+            if unknown:
+                fail(
+                    f"--seat {unknown[0]!r} is not a player of this game "
+                    f"(players: {', '.join(record.players)})"
+                )
+            seats = [record.players.index(name) for name in seat]
+        show = False if as_json else None
+        with progress_bar("Reviewing", show=show, unit="decisions") as bar:
+            reviewed = review(record, seats, worlds=worlds, progress=bar)
+    if as_json:
+        print_json(reviewed.to_dict())
+        return
+    out = console()
+    for shown in review_tables(reviewed):
+        out.print(shown, soft_wrap=True)
+
+
 @app.command("report")
 def report_command(
     paths: Annotated[

@@ -76,6 +76,14 @@ def load_value(path: str | os.PathLike[str] | None = None) -> value.Net:
     return _load(str(resolved), mtime)
 
 
+def load_observation(t: kernel.Tables, observation: Observation) -> kernel.Tables:
+    """Table 0 of `t` showing what the observation shows; every face-down
+    card and the draw pile hold placeholders that the expectimax never reads."""
+    sampler = Sampler(observation)
+    kernel.load_state(t, 0, sampler.state(np.array(sampler.pool), 0))
+    return t
+
+
 class BestBot:
     """See the module. Options: `path` (a value file), `depth` (`shallow` or
     `full`: how the start of a turn values a draw, `skyjo.kernel.expectimax`),
@@ -151,13 +159,7 @@ class BestBot:
         return sorted(found, key=lambda o: (-(o.win - self._weight * o.points / 100), o.action))
 
     def _load(self, observation: Observation) -> kernel.Tables:
-        """A kernel table showing what the observation shows; every face-down
-        card and the draw pile hold placeholders that the search never reads."""
-        sampler = Sampler(observation)
-        state = sampler.state(np.array(sampler.pool), 0)
-        t = self._table
-        kernel.load_state(t, 0, state)
-        return t
+        return load_observation(self._table, observation)
 
     def _decide(self, t: kernel.Tables) -> int:
         action = expectimax.decide(

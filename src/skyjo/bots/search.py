@@ -340,7 +340,7 @@ class SearchV2Bot:
         count = len(candidates)
         if count == 1:
             return [0.0], [0.0]
-        placing = self._placing(sampler) if (DRAW,) in candidates else no_placing()
+        placing = drawn_placing(self._prior, sampler) if (DRAW,) in candidates else no_placing()
         moves = [_move(c) for c in candidates]
         actions = np.array([m[0] for m in moves], dtype=np.int64)
         args = np.array([m[1] for m in moves], dtype=np.int64)
@@ -410,16 +410,18 @@ class SearchV2Bot:
             margins.append(mean / spread if spread > 0 else 0.0)
         return means, margins
 
-    def _placing(self, sampler: Sampler) -> np.ndarray:
-        """Where the prior would put each card it might draw now (`Sampler.drawable`:
-        after a reshuffle, only the known draw pile's values): the SWAP or FLIP
-        action for card c at index c - LOWEST_CARD, -1 for a card that cannot be drawn."""
-        viewer = sampler.observation.viewer
-        placing = no_placing()
-        for card in sampler.drawable():
-            drawn = sampler.drawn(card)
-            placing[card - LOWEST_CARD] = self._prior.choose(observe(drawn, viewer))
-        return placing
+
+def drawn_placing(prior: ExpectedV2Bot, sampler: Sampler) -> np.ndarray:
+    """Where `prior` would put each card its player might draw now
+    (`Sampler.drawable`: after a reshuffle, only the known draw pile's values):
+    the SWAP or FLIP action for card c at index c - LOWEST_CARD, -1 for a card
+    that cannot be drawn (a playout's `placing` after a "draw")."""
+    viewer = sampler.observation.viewer
+    placing = no_placing()
+    for card in sampler.drawable():
+        drawn = sampler.drawn(card)
+        placing[card - LOWEST_CARD] = prior.choose(observe(drawn, viewer))
+    return placing
 
 
 def critical(obs: Observation, down: int = CRITICAL_DOWN) -> bool:

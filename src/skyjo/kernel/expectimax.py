@@ -350,3 +350,30 @@ def table_values(net, t, order, me, out, rec, ints, wk, win, pts):  # type: igno
         if phase > _FINAL or t.slots[b, HELD] != table.NO_CARD:
             continue
         out[b] = _leaf(net, t, b, me, rec, ints, wk, win, pts)[0]
+
+
+@njit(cache=True)
+def known_values(net, t, b, s, rec, ints, wk, win, pts, action, card, out):  # type: ignore[no-untyped-def]
+    """Every seat's (win, points) just after the player to act at table b
+    plays `action` (an opening reveal or a placement), the face-down card it
+    turns up (if any) being `card`: chance resolved, where `option_value`
+    weighs it (the coach's luck, `skyjo.analysis`). out[q] = (win, points) of
+    seat q; the position is left at scratch table LEAF of `s`."""
+    p = t.slots[b, PLAYER]
+    table.copy_table(t, b, s, LEAF)
+    if action >= SWAP:
+        flip = action >= FLIP
+        k = action - (FLIP if flip else SWAP)
+        if (t.seats[b, HIDDEN, p] >> k) & 1:
+            s.cells[LEAF, p, k] = card
+        table.move(s, LEAF, k, flip)
+        table.hand_on(s, LEAF)
+    else:
+        s.cells[LEAF, p, action - REVEAL] = card
+        table.reveal(s, LEAF, action - REVEAL)
+    public(s, LEAF, rec, ints)
+    forward(net, rec, wk, win, pts)
+    n = s.slots[LEAF, PLAYERS]
+    for q in range(n):
+        slot = (q - s.slots[LEAF, PLAYER]) % n
+        out[q, 0], out[q, 1] = win[slot], pts[slot]

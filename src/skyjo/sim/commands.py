@@ -52,10 +52,12 @@ from skyjo.sim.tournament import (
 
 
 @contextmanager
-def progress_bar(description: str, show: bool | None = None) -> Iterator[ProgressCallback]:
+def progress_bar(
+    description: str, show: bool | None = None, unit: str = "games"
+) -> Iterator[ProgressCallback]:
     """A Rich progress bar with ETA on standard error; yields the callback
-    (games done, games in all) that moves it. Shown only on a terminal unless
-    `show` says otherwise."""
+    (done, in all: games, or another `unit`) that moves it. Shown only on a
+    terminal unless `show` says otherwise."""
     console = Console(stderr=True)
     if show is None:
         show = console.is_terminal
@@ -63,7 +65,7 @@ def progress_bar(description: str, show: bool | None = None) -> Iterator[Progres
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("games"),
+        TextColumn(unit),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),

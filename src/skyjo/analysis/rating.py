@@ -1,0 +1,144 @@
+"""A rated decision and the scales it is rated on: the labels' thresholds and
+the accuracy curve (docs/review.md), the record's notation of a move
+(RULES.md 5, 6)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from skyjo.analysis.check import Check
+from skyjo.analysis.evaluator import Worth
+from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
+from skyjo.rules import COLS
+
+#: The labels, best first, each with the most expected round points a choice
+#: labelled so loses (the last has no bound). Calibrated on bot games
+#: (docs/review.md): `search` and `expected` make almost no choice beyond
+#: `good`; `random`'s median placement is a mistake.
+LABELS: tuple[tuple[str, float], ...] = (
+    ("best", 0.05),
+    ("good", 0.75),
+    ("inaccuracy", 2.0),
+    ("mistake", 4.0),
+    ("blunder", math.inf),
+)
+LABEL_NAMES = tuple(name for name, _ in LABELS)
+#: lichess's accuracy curve, 103.1668 * exp(-0.04354 * x) - 3.1669, of x the
+#: win percentage lost; here x is `POINT` times the round points lost.
+CURVE = (103.1668, 0.04354, 3.1669)
+#: The percentage points of lichess's curve one round point lost counts for:
+#: a decision in Skyjo moves the chance to win the game by a point or two at
+#: most, so the curve on the chance itself puts every player near 100; at 10,
+#: the ladder spreads from about 60 (`random`) to the mid 90s (docs/review.md).
+POINT = 10.0
+
+Progress = Callable[[int, int], None]
+
+
+def label_of(loss: float) -> str:
+    """The label of a choice losing `loss` expected round points (`LABELS`)."""
+    return next(name for name, most in LABELS if loss <= most)
+
+
+def accuracy(loss: float) -> float:
+    """A decision's accuracy (0 to 100) from the round points it lost, by
+    lichess's curve (`CURVE`, `POINT`): 100 for no loss, about 64 for 1 point,
+    40 for 2, 8 for 5."""
+    if loss <= 0:
+        return 100.0
+    a, k, b = CURVE
+    return max(0.0, min(100.0, a * math.exp(-k * POINT * loss) - b))
+
+
+def move_of(action: int) -> dict[str, Any]:
+    """An engine action in the record's notation (RULES.md 5): {"take": "deck"},
+    {"swap": [row, column]}, {"flip": [...]} or {"reveal": [...]}."""
+    if action == DRAW:
+        return {"take": "deck"}
+    if action == TAKE_DISCARD:
+        return {"take": "discard"}
+    kind, k = (
+        ("flip", action - FLIP)
+        if action >= FLIP
+        else ("swap", action - SWAP)
+        if action >= SWAP
+        else ("reveal", action)
+    )
+    return {kind: [k // COLS, k % COLS]}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One rated decision: where it is in the record (`round` and `turn` index
+    its `rounds` and that round's `turns`; `turn` is None for a reveal), who
+    made it, the `action` played (worth `chosen`) and each option's worth
+    (`options`, one action per kind of alike options), the `best` option
+    (the action played if it is as good) and its worth `top`, the `loss` in
+    expected round points (never negative), the chance to win lost
+    (`win_lost`), the label and a reason; `luck`: round points the chance
+    resolved by this decision gave (positive) or took; `check`: the playouts'
+    verdict when one was made."""
+
+    round: int
+    turn: int | None
+    part: str
+    seat: int
+    action: int
+    chosen: Worth
+    best: int
+    top: Worth
+    options: Mapping[int, Worth]
+    loss: float
+    win_lost: float
+    label: str
+    reason: str = ""
+    luck: float | None = None
+    check: Check | None = None
+
+    @property
+    def forced(self) -> bool:
+        """Whether the decision had one option only (up to alike ones)."""
+        return len(self.options) <= 1
+
+    def to_dict(self, names: tuple[str, ...]) -> dict[str, Any]:
+        """The decision in `skyjo review --json` (RULES.md 6)."""
+        found: dict[str, Any] = {
+            "round": self.round,
+            "turn": self.turn,
+            "part": self.part,
+            "seat": self.seat,
+            "player": names[self.seat],
+            "move": move_of(self.action),
+            "best": move_of(self.best),
+            "loss": round(self.loss, 2),
+            "win_lost": round(self.win_lost, 4),
+            "label": self.label,
+            "reason": self.reason,
+            "points": round(self.chosen.points, 2),
+            "win": round(self.chosen.win, 4),
+            "forced": self.forced,
+            "options": [
+                {"move": move_of(a), "points": round(w.points, 2), "win": round(w.win, 4)}
+                for a, w in sorted(self.options.items(), key=lambda o: (o[1].points, o[0]))
+            ],
+            "luck": None if self.luck is None else round(self.luck, 2),
+            "check": None,
+        }
+        if self.check is not None:
+            c = self.check
+            found["check"] = {
+                "worlds": c.worlds,
+                "difference": round(c.difference, 2),
+                "interval": [round(c.low, 2), round(c.high, 2)],
+            }
+        return found
+
+
+def part_of(action: int) -> str:
+    """`reveal`, `take` or `place`: the part of a turn an action is."""
+    if action < DRAW:
+        return "reveal"
+    return "take" if action in (DRAW, TAKE_DISCARD) else "place"
