@@ -462,11 +462,21 @@ def replay_command(
             "a game saved by skyjo play --save replays too.",
         ),
     ] = False,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="With --watch: rate every decision first (skyjo review) and mark each "
+            "step with its label.",
+        ),
+    ] = False,
 ) -> None:
     """Replay a game record and show each round's scores, the totals and the winners."""
     if watch:
-        watch_replay(path, as_json)
+        watch_replay(path, as_json, review)
         return
+    if review:
+        fail("--review marks the steps of --watch; for the review alone: skyjo review GAME.json")
     from skyjo.match import load_game
 
     with user_input():
@@ -483,8 +493,9 @@ def replay_command(
             out.print(held, soft_wrap=True)
 
 
-def watch_replay(path: str, as_json: bool) -> None:
-    """`skyjo replay --watch`: the record, step by step, in the terminal game's board."""
+def watch_replay(path: str, as_json: bool, review: bool = False) -> None:
+    """`skyjo replay --watch`: the record, step by step, in the terminal game's
+    board; with `review`, each decision rated first (a progress bar) and marked."""
     from skyjo.match import load_game
     from skyjo.tui.replay import ReplayApp
 
@@ -494,7 +505,14 @@ def watch_replay(path: str, as_json: bool) -> None:
         if path == "-":
             fail("--watch reads the keyboard: give the record's file, not - (standard input)")
         record = load_game(path)
-        replay_app = ReplayApp(record)
+        reviewed = None
+        if review:
+            from skyjo.analysis.review import review as rate
+            from skyjo.sim.commands import progress_bar
+
+            with progress_bar("Reviewing", unit="decisions") as bar:
+                reviewed = rate(record, progress=bar)
+        replay_app = ReplayApp(record, review=reviewed)
     replay_app.run()
 
 

@@ -220,3 +220,37 @@ def test_the_command_refuses_a_bad_record_or_stdin(
     assert_bad_input(runner.invoke(cli, ["replay", "-", "--watch"]), "not -")
     assert_bad_input(runner.invoke(cli, ["replay", str(tmp_path / "no.json"), "--watch"]))
     assert watched == []
+
+
+def test_a_reviewed_replay_marks_each_decision(watched: list[ReplayApp], tmp_path: Path) -> None:
+    """`--watch --review`: every step but a deal carries its rating, in the log
+    and in the status line, and a costly one names the better move."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(bots_game(target=1).record()))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--watch", "--review"])
+    assert result.exit_code == 0, result.stderr
+    (app,) = watched
+    rated = [frame.rated for frame in app.steps]
+    assert rated[0] is None
+    assert all(d is not None for d in rated[1:])  # one round: no other deal
+    costly = next(i for i, d in enumerate(rated) if d is not None and d.label != "best")
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            app.go(costly)
+            await pilot.pause()
+            decision = rated[costly]
+            assert decision is not None
+            text = "\n".join(screen_text(app))
+            assert f"{app.names[decision.seat]}: {decision.label}" in text
+            assert f"{decision.label}, {decision.loss:.1f} points" in text
+
+    asyncio.run(scenario())
+
+
+def test_review_needs_watch(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(bots_game(target=1).record()))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--review"])
+    assert_bad_input(result, "--review", "skyjo review")

@@ -77,6 +77,15 @@ class Evaluator:
         )  # fmt: skip
         return Worth(float(w), float(p))
 
+    def standing(self, observation: Observation) -> list[Worth]:
+        """Each seat's worth at the observation's position, before its decision."""
+        t = load_observation(self._table, observation)
+        expectimax.seat_values(
+            self.net, t, 0, self._record, self._ints, self._work, self._win, self._pts, self._seats
+        )
+        n = observation.num_players
+        return [Worth(float(w), float(p)) for w, p in self._seats[:n].tolist()]
+
     def known(self, observation: Observation, action: int, card: int) -> list[Worth]:
         """Each seat's worth just after the player to act plays `action` (a reveal
         or a placement) when the face-down card it turns up is `card`: the

@@ -38,6 +38,10 @@ POINT = 10.0
 Progress = Callable[[int, int], None]
 
 
+#: How a replay marks a label (chess's signs; none for `best` and `good`).
+MARKS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
 def label_of(loss: float) -> str:
     """The label of a choice losing `loss` expected round points (`LABELS`)."""
     return next(name for name, most in LABELS if loss <= most)
@@ -73,18 +77,21 @@ def move_of(action: int) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One rated decision: where it is in the record (`round` and `turn` index
-    its `rounds` and that round's `turns`; `turn` is None for a reveal), who
+    its `rounds` and that round's `turns`; `turn` is None for a reveal; `step`
+    counts the replay's steps, the first deal 0: `skyjo.replayer.steps`), who
     made it, the `action` played (worth `chosen`) and each option's worth
     (`options`, one action per kind of alike options), the `best` option
     (the action played if it is as good) and its worth `top`, the `loss` in
     expected round points (never negative), the chance to win lost
     (`win_lost`), the label and a reason; `luck`: round points the chance
     resolved by this decision gave (positive) or took; `check`: the playouts'
-    verdict when one was made."""
+    verdict when one was made; `standing`: each seat's chance to win the game
+    at the position before the decision, by the value."""
 
     round: int
     turn: int | None
     part: str
+    step: int
     seat: int
     action: int
     chosen: Worth
@@ -95,6 +102,7 @@ class Decision:
     win_lost: float
     label: str
     reason: str = ""
+    standing: tuple[float, ...] = ()
     luck: float | None = None
     check: Check | None = None
 
@@ -109,6 +117,7 @@ class Decision:
             "round": self.round,
             "turn": self.turn,
             "part": self.part,
+            "step": self.step,
             "seat": self.seat,
             "player": names[self.seat],
             "move": move_of(self.action),
@@ -125,6 +134,7 @@ class Decision:
                 for a, w in sorted(self.options.items(), key=lambda o: (o[1].points, o[0]))
             ],
             "luck": None if self.luck is None else round(self.luck, 2),
+            "standing": [round(w, 4) for w in self.standing],
             "check": None,
         }
         if self.check is not None:

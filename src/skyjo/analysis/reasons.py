@@ -66,21 +66,19 @@ def reason(obs: Observation, d: Decision) -> str:
     me = obs.current_player
     top = obs.discard_pile[-1] if obs.discard_pile else None
     doubled = d.check.doubled[0] if d.check is not None else None
-    if ends_round(obs, d.action) and doubled is not None and doubled > 0.05:
+    if ends_round(obs, d.action) and d.label != "good":
+        if doubled is not None and doubled > 0.05:
+            return (
+                f"ending the round now: about {100 * doubled:.0f}% that someone is lower, "
+                "and then your score is doubled"
+            )
         return (
-            f"ending the round now: about {100 * doubled:.0f}% that someone is lower, "
-            "and then your score is doubled"
+            "ending the round now leaves you no turn to lower your score; the others play once more"
         )
-    if d.action == TAKE_DISCARD and d.best == DRAW:
-        return (
-            f"the {top} on the discard pile is worth less here than a card from the deck "
-            f"({mean:.1f} on average now)"
-        )
-    if d.action == DRAW and d.best == TAKE_DISCARD:
-        return (
-            f"the {top} on the discard pile was better than a card from the deck "
-            f"({mean:.1f} on average now)"
-        )
+    if d.part == "take":
+        return _taken(obs, d, top, mean)
+    if d.label == "good":
+        return f"close to the best; {_compared(obs, d, held)}"
     if d.best >= SWAP and d.best < FLIP and clears(obs, d.best - SWAP, held):
         return f"the {held} at {where(d.best - SWAP)} clears that column (three {held}s)"
     if held is not None and d.action >= FLIP and held < mean:
@@ -110,6 +108,27 @@ def reason(obs: Observation, d: Decision) -> str:
         if d.best < FLIP and obs.status[me][k] == FACE_UP and kept is not None and kept > held:
             return f"you kept the {kept} where the {held} could go"
     return _compared(obs, d, held)
+
+
+def _taken(obs: Observation, d: Decision, top: int | None, mean: float) -> str:
+    """Why the discard or the deck: a column the discard clears or pairs, else
+    the discard against the deck's average card."""
+    me = obs.current_player
+    worths = f"({d.top.points:.1f} against {d.chosen.points:.1f} round points expected)"
+    for k in range(len(obs.status[me])):
+        if obs.status[me][k] != FACE_UP and clears(obs, k, top):
+            return f"the {top} on the discard pile clears a column at {where(k)} {worths}"
+    if d.best == DRAW and top is not None and top > mean:
+        return (
+            f"the {top} on the discard pile is worth less than a card from the deck "
+            f"({mean:.1f} on average now) {worths}"
+        )
+    if d.best == TAKE_DISCARD and top is not None and top < mean:
+        return (
+            f"the {top} on the discard pile beats a card from the deck "
+            f"({mean:.1f} on average now) {worths}"
+        )
+    return f"{describe(d.best, None)} is better than {describe(d.action, None)} {worths}"
 
 
 def _what(obs: Observation, k: int) -> str:

@@ -161,6 +161,7 @@ class _Walk:
 
     def _rate(self, prev: State, action: int, seat: int, rnd: int, turn: int | None) -> None:
         obs = observe(prev, seat)
+        standing = tuple(w.win for w in self.evaluator.standing(obs))
         options = self.evaluator.options(obs)
         chosen = options.get(action) or self.evaluator.option(obs, action)
         best = min(options, key=lambda a: (options[a].points, -options[a].win, a))
@@ -170,13 +171,19 @@ class _Walk:
         loss = max(0.0, chosen.points - top.points)
         win_lost = max(0.0, max(w.win for w in options.values()) - chosen.win)
         decision = Decision(
-            rnd, turn, part_of(action), seat, action, chosen, best, top, options, loss,
-            win_lost, label_of(loss),
+            rnd, turn, part_of(action), self.number, seat, action, chosen, best, top, options, loss,
+            win_lost, label_of(loss), standing=standing,
         )  # fmt: skip
         decision = replace(decision, luck=self._luck(obs, prev, action, seat, decision))
         if decision.label not in ("best", "good") and decision.part != "reveal" and self.worlds:
             decision = self._checked(obs, decision)
-        decision = replace(decision, reason=reasons.reason(obs, decision))
+        reason = reasons.reason(obs, decision)
+        c = decision.check
+        if c is not None and not c.clear:
+            reason += (
+                f"; the playouts find no clear difference ({c.low:+.1f} to {c.high:+.1f} points)"
+            )
+        decision = replace(decision, reason=reason)
         self.decisions.append(decision)
         if self.progress is not None:
             self.progress(len(self.decisions), self.total)

@@ -371,9 +371,15 @@ def known_values(net, t, b, s, rec, ints, wk, win, pts, action, card, out):  # t
     else:
         s.cells[LEAF, p, action - REVEAL] = card
         table.reveal(s, LEAF, action - REVEAL)
-    public(s, LEAF, rec, ints)
+    seat_values(net, s, LEAF, rec, ints, wk, win, pts, out)
+
+
+@njit(cache=True)
+def seat_values(net, t, b, rec, ints, wk, win, pts, out):  # type: ignore[no-untyped-def]
+    """Every seat's (win, points) at table b by the value: out[q] for seat q."""
+    public(t, b, rec, ints)
     forward(net, rec, wk, win, pts)
-    n = s.slots[LEAF, PLAYERS]
+    n = t.slots[b, PLAYERS]
     for q in range(n):
-        slot = (q - s.slots[LEAF, PLAYER]) % n
+        slot = (q - t.slots[b, PLAYER]) % n
         out[q, 0], out[q, 1] = win[slot], pts[slot]

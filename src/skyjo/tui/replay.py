@@ -9,6 +9,11 @@ face-down ones in brackets, and every drawn card.
 Keys: right (or l) a step forward, left (or h) a step back, ] and [ a round
 forward and back, 1 to 9 the start of that round, Home and End the first and
 last step, space plays on by itself.
+
+With a review (`skyjo replay --watch --review`, `skyjo.analysis.review`),
+each rated step adds a line to the log: its label (marked ?!, ? or ?? as
+chess marks them), the points lost, the better move and the reason; the
+status line shows the label of the step on the board.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
+from skyjo.analysis.rating import MARKS, Decision
+from skyjo.analysis.review import Review
+from skyjo.analysis.tables import move_text
 from skyjo.engine import State
 from skyjo.record import Record
 from skyjo.replayer import steps
@@ -39,20 +47,37 @@ class Frame:
 
     state: State
     lines: tuple[Text, ...]
+    rated: Decision | None = None
 
 
-def frames(record: Record) -> list[Frame]:
+def mark(decision: Decision) -> Text:
+    """A rated step's line: "  ?? blunder, 12.0 points; better: swap 2,4 (why)"."""
+    sign = MARKS[decision.label]
+    head = f"  {sign + ' ' if sign else ''}{decision.label}"
+    if decision.label == "best":
+        return Text(head, style="green")
+    better = f"; better: {move_text(decision.best)}" if decision.best != decision.action else ""
+    style = {"good": "green", "inaccuracy": "yellow"}.get(decision.label, "red")
+    return Text(f"{head}, {decision.loss:.1f} points{better} ({decision.reason})", style=style)
+
+
+def frames(record: Record, review: Review | None = None) -> list[Frame]:
     """Every step of the recorded game (`skyjo.replayer.steps`), the dealt first
-    round first; a record that does not replay raises `RecordError`."""
+    round first, each rated step marked when a `review` is given; a record
+    that does not replay raises `RecordError`."""
     names = record.players
+    rated = {d.step: d for d in review.decisions} if review is not None else {}
     shown: list[Frame] = []
     before: State | None = None
-    for state, events, _, _ in steps(record):
+    for number, (state, events, _, _) in enumerate(steps(record)):
         if before is None:
             lines = [Text(f"Replay: {', '.join(names)}; round 1 dealt")]
         else:
             lines = event_lines(events, names, before, state.results, state.rules.ender_penalty)
-        shown.append(Frame(state, tuple(lines)))
+        decision = rated.get(number)
+        if decision is not None:
+            lines.append(mark(decision))
+        shown.append(Frame(state, tuple(lines), decision))
         before = state
     return shown
 
@@ -84,9 +109,11 @@ class ReplayApp(BoardApp):
         *(Binding(str(n), f"to_round({n})", show=False) for n in range(1, 10)),
     ]
 
-    def __init__(self, record: Record, *, autoplay: float = AUTOPLAY) -> None:
+    def __init__(
+        self, record: Record, *, autoplay: float = AUTOPLAY, review: Review | None = None
+    ) -> None:
         super().__init__(record.players)
-        self.steps = frames(record)
+        self.steps = frames(record, review)
         self.starts = round_starts(self.steps)
         self.index = 0
         self.delay = autoplay
@@ -110,10 +137,16 @@ class ReplayApp(BoardApp):
         self.set_prompt(self.where(), "→ ←: a step · ] [: a round · 1-9: round N · space: play")
 
     def where(self) -> Text:
-        """`Step 37 of 412 · round 2 of 5`."""
-        rnd = self.steps[self.index].state.round
+        """`Step 37 of 412 · round 2 of 5`, and the step's label when rated."""
+        frame = self.steps[self.index]
+        rnd = frame.state.round
         last = len(self.steps) - 1
-        return Text(f"Replay: step {self.index} of {last} · round {rnd + 1} of {len(self.starts)}")
+        shown = f"Replay: step {self.index} of {last} · round {rnd + 1} of {len(self.starts)}"
+        if frame.rated is not None:
+            shown += f" · {self.names[frame.rated.seat]}: {frame.rated.label}"
+            if frame.rated.label != "best":
+                shown += f" ({frame.rated.loss:.1f} points)"
+        return Text(shown)
 
     def action_step(self, delta: int) -> None:
         self.go(self.index + delta)
