@@ -25,24 +25,17 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo.analysis import review
-from skyjo.bots import make_bot
-from skyjo.engine import NEXT_ROUND, Phase, new_game, step
-from skyjo.observation import observe
-from skyjo.record import write_record
+from skyjo.match import Match, Seat
 from skyjo.rules import Rules
 
 
 def game(specs: list[str], rounds: int, seed: int) -> dict[str, Any]:
     """A seeded record of `rounds` rounds of the bots `specs`."""
-    bots = [make_bot(spec, seed + i) for i, spec in enumerate(specs)]
-    state = new_game(len(specs), seed, Rules(target_score=1000))
-    while len(state.results) < rounds:
-        if state.phase == Phase.ROUND_OVER:
-            state = step(state, NEXT_ROUND)
-            continue
-        p = state.player
-        state = step(state, bots[p].choose(observe(state, p)))
-    return write_record(state, [f"{spec}{i}" for i, spec in enumerate(specs)])
+    seats = [Seat(f"{spec}{i}", spec) for i, spec in enumerate(specs)]
+    match = Match(seats, Rules(target_score=1000), seed, record_events=False)
+    while len(match.state.results) < rounds:
+        match.advance(1)
+    return match.record()
 
 
 def timed(record: dict[str, Any], seats: list[int] | None, worlds: int) -> tuple[float, int, int]:

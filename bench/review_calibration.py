@@ -19,10 +19,7 @@ import numpy as np
 
 from skyjo.analysis import review
 from skyjo.analysis.rating import LABEL_NAMES
-from skyjo.bots import make_bot
-from skyjo.engine import NEXT_ROUND, Phase, new_game, step
-from skyjo.observation import observe
-from skyjo.record import write_record
+from skyjo.match import Match, Seat
 from skyjo.rules import Rules
 
 LADDER = ("random", "greedy", "expected", "best", "search")
@@ -32,15 +29,9 @@ def play(spec: str, seat: int, seed: int) -> dict:
     """A seeded two-player game of `spec` (at `seat`) against `expected`."""
     specs = ["expected", "expected"]
     specs[seat] = spec
-    bots = [make_bot(s, seed * 10 + i) for i, s in enumerate(specs)]
-    state = new_game(2, seed, Rules())
-    while state.phase != Phase.GAME_OVER:
-        if state.phase == Phase.ROUND_OVER:
-            state = step(state, NEXT_ROUND)
-            continue
-        p = state.player
-        state = step(state, bots[p].choose(observe(state, p)))
-    return write_record(state, [f"{s}{i}" for i, s in enumerate(specs)])
+    match = Match([Seat(f"{s}{i}", s) for i, s in enumerate(specs)], Rules(), seed)
+    match.advance()
+    return match.record()
 
 
 def main() -> None:

@@ -25,33 +25,30 @@ from skyjo.engine import (
     SWAP,
     Phase,
     State,
-    new_game,
     step,
 )
-from skyjo.observation import observe
-from skyjo.record import write_record
+from skyjo.match import Match, Seat
+from skyjo.observation import FACE_DOWN, FACE_UP, Observation, observe
 from skyjo.replayer import steps
-from skyjo.rules import GRID_SIZE, Rules
+from skyjo.rules import COLUMN_PARTNERS, GRID_SIZE, Rules
 
 Doc = dict[str, Any]
 review_module = importlib.import_module("skyjo.analysis.review")
 
 
 def play(specs: list[str], seed: int, rounds: int = 1, planted: Any = None) -> Doc:
-    """A record of `rounds` rounds of bots (`planted(state, action)` may replace
-    seat 0's action), stopped at the end of the last one."""
-    bots = [make_bot(spec, seed + i) for i, spec in enumerate(specs)]
-    state = new_game(len(specs), seed, Rules(target_score=1000))
-    while len(state.results) < rounds:
-        if state.phase == Phase.ROUND_OVER:
-            state = step(state, NEXT_ROUND)
-            continue
-        p = state.player
-        action = bots[p].choose(observe(state, p))
-        if p == 0 and planted is not None:
-            action = planted(state, action)
-        state = step(state, action)
-    return write_record(state, [f"{spec}{i}" for i, spec in enumerate(specs)])
+    """A record of `rounds` rounds of bots (`planted`: a wrapper of seat 0's
+    bot), stopped at the end of the last one."""
+
+    def make(spec: str, bot_seed: int) -> Any:
+        bot = make_bot(spec, bot_seed)
+        return planted(bot) if planted is not None and spec == specs[0] else bot
+
+    seats = [Seat(f"{spec.split(':')[0]}{i}", spec) for i, spec in enumerate(specs)]
+    match = Match(seats, Rules(target_score=1000), seed, make=make, record_events=False)
+    while len(match.state.results) < rounds:
+        match.advance(1)
+    return match.record()
 
 
 @pytest.fixture(scope="module")
@@ -175,48 +172,65 @@ def test_a_rating_uses_only_what_the_player_saw(game: Doc) -> None:
         assert a.check == b.check
 
 
-def _planted(plants: dict[str, int]) -> Any:
-    """Seat 0's action, but once each: a drawn low card thrown away while a high
-    one lies face up, and a high card swapped in for a low face-up one."""
+class Planted:
+    """A bot that plants two mistakes, once each: a drawn low card thrown away
+    while a 10 or more lies face up, unpaired in its column, and a high card
+    swapped in for a low face-up one."""
 
-    def plant(state: State, action: int) -> int:
-        held, me = state.held, state.player
+    name = "planted"
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.plants: dict[str, Observation] = {}  # each plant's observation
+
+    def choose(self, obs: Observation) -> int:
+        action = self.bot.choose(obs)
+        held, me = obs.held, obs.current_player
         if held is None:
             return action
-        grid = state.grids[me]
-        up = [k for k in range(GRID_SIZE) if not (state.hidden[me] >> k) & 1]
-        up = [k for k in up if not (state.cleared[me] >> k) & 1]
-        down = [k for k in range(GRID_SIZE) if (state.hidden[me] >> k) & 1]
-        high = any(grid[k] >= 8 for k in up)
-        if "thrown" not in plants and state.source == DRAW and held <= 0 and down and high:
-            plants["thrown"] = len(state.history.to_bytes())
+        up = [k for k in range(GRID_SIZE) if obs.status[me][k] == FACE_UP]
+        down = [k for k in range(GRID_SIZE) if obs.status[me][k] == FACE_DOWN]
+        high = any(
+            (obs.cards[me][k] or 0) >= 10
+            and all(obs.cards[me][o] != obs.cards[me][k] for o in COLUMN_PARTNERS[k])
+            for k in up
+        )
+        if "thrown" not in self.plants and obs.source == "deck" and held <= 0 and down and high:
+            self.plants["thrown"] = obs
             return FLIP + down[0]
-        if "swapped" not in plants and held >= 9:
-            low = [k for k in up if grid[k] <= 1]
-            if low:
-                plants["swapped"] = len(state.history.to_bytes())
-                return SWAP + low[0]
+        low = [k for k in up if (obs.cards[me][k] or 0) <= 1]
+        if "swapped" not in self.plants and held >= 9 and low:
+            self.plants["swapped"] = obs
+            return SWAP + low[0]
         return action
-
-    return plant
 
 
 def test_planted_mistakes_are_the_largest_losses_and_labelled_so() -> None:
-    plants: dict[str, int] = {}
+    made: list[Planted] = []
+
+    def planted(bot: Any) -> Planted:
+        made.append(Planted(bot))
+        return made[-1]
+
     seed = 0
-    while len(plants) < 2:
-        plants.clear()
+    while not made or len(made[-1].plants) < 2:
         seed += 1
-        record = play(["search:turns=400", "expected"], seed, rounds=2, planted=_planted(plants))
+        record = play(["search:turns=400", "expected"], seed, rounds=2, planted=planted)
+    planted_at = []
+    prev = None
+    for number, done in enumerate(steps(record)):
+        if prev is not None and done.seat == 0 and observe(prev, 0) in made[-1].plants.values():
+            planted_at.append(number)
+        prev = done.state
+    assert len(planted_at) == 2
     reviewed = review(record, seats=[0], worlds=100)
-    places = [d for d in reviewed.decisions if d.part == "place"]
     ranked = sorted(reviewed.decisions, key=lambda d: -d.loss)
-    planted = ranked[:2]
+    planted = [d for d in reviewed.decisions if d.step in planted_at]
     assert {d.label for d in planted} <= {"mistake", "blunder"}, planted
-    assert {d.action >= FLIP for d in planted} == {True, False}  # one thrown, one swapped
+    assert all(d in ranked[:3] for d in planted), ranked[:3]  # among the largest losses
     rest = [d for d in reviewed.decisions if d not in planted]
-    assert sum(d.loss for d in rest) / len(rest) < 0.5
-    assert len(places) > 10
+    assert sum(d.loss for d in rest) / len(rest) < 0.5  # search's own choices lose little
+    assert len(rest) > 50
 
 
 def test_a_choice_within_the_noise_is_never_a_mistake(
