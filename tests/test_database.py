@@ -22,7 +22,7 @@ from skyjo.scorepad.store import OPEN, OpenSheet, SheetStore, StoreError
 from skyjo.web.storage import RoomRecord, StorageError, Store
 
 TABLES = {"schema_version", "rooms", "uploads", "scorepad_sheets", "scorepad_changes"}
-TABLES |= {"scorepad_keys", "room_moves"}
+TABLES |= {"scorepad_keys", "room_moves", "reviews"}
 OPENERS = {"web": Store, "scorepad": SheetStore}
 
 
@@ -67,10 +67,10 @@ def test_whichever_part_opens_a_new_database_makes_every_table_and_one_version(
 ) -> None:
     OPENERS[first](url).close()
     assert tables(url) == TABLES  # no `scorepad_schema_version`
-    assert versions(url) == [database.SCHEMA_VERSION] == [5]
+    assert versions(url) == [database.SCHEMA_VERSION] == [6]
     web, pads = Store(url), SheetStore(url)
-    assert web.version() == pads.version() == 5
-    assert versions(url) == [5]
+    assert web.version() == pads.version() == 6
+    assert versions(url) == [6]
     web.close()
     pads.close()
 
@@ -113,7 +113,7 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
     as it was, and goes on."""
     execute(url, *WEB_1, *SCOREPAD_1, no=False)
     OPENERS[first](url).close()
-    assert tables(url) == TABLES and versions(url) == [5]
+    assert tables(url) == TABLES and versions(url) == [6]
     web, pads = Store(url), SheetStore(url)
     room = web.load("ABCDEF")
     assert room is not None and room.title == "Old" and room.options == {}  # version 2
@@ -132,7 +132,7 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
     web.close()
     pads.close()
     again = Store(url)  # a second start changes nothing
-    assert again.version() == 5 and versions(url) == [5] and tables(url) == TABLES
+    assert again.version() == 6 and versions(url) == [6] and tables(url) == TABLES
     again.close()
 
 
@@ -152,18 +152,18 @@ def test_a_database_the_scorepad_alone_made_is_upgraded(url: str, scorepad: int)
             rules='{"target_score": 100, "ender_penalty": "none"}',
         )
     store = SheetStore(url)
-    assert store.version() == 5 and tables(url) == TABLES
+    assert store.version() == 6 and tables(url) == TABLES
     assert store.load("oldsheet").sheet.rules.target_score == (1000 if scorepad == 1 else 100)
     store.close()
     web = Store(url)
-    assert web.active() == [] and web.version() == 5
+    assert web.active() == [] and web.version() == 6
     web.close()
 
 
 def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) -> None:
     execute(url, *WEB_1, no=False)
     pads = SheetStore(url)
-    assert pads.version() == 5 and tables(url) == TABLES
+    assert pads.version() == 6 and tables(url) == TABLES
     made = pads.create(Sheet.new(["Ana", "Ben"]))
     assert pads.load(made.id).sheet.players == ("Ana", "Ben")
     pads.close()
@@ -175,12 +175,12 @@ def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) 
 def test_a_newer_database_is_refused_by_both_parts(url: str, first: str) -> None:
     OPENERS[first](url).close()
     execute(url, "UPDATE schema_version SET version = 99")
-    with pytest.raises(StorageError, match="schema version 99, newer than this server's 5"):
+    with pytest.raises(StorageError, match="schema version 99, newer than this server's 6"):
         Store(url)
-    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 5") as refused:
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 6") as refused:
         SheetStore(url)
     assert refused.value.kind == "database_too_new"
-    assert refused.value.params == {"version": 99, "supported": 5}
+    assert refused.value.params == {"version": 99, "supported": 6}
     assert versions(url) == [99]  # nothing written
 
 
@@ -193,17 +193,17 @@ def test_migrations_run_in_order_from_the_database_s_version(
     pads.close()
     ran: list[int] = []
 
-    def to_6(connection: object) -> None:
-        ran.append(6)
+    def to_7(connection: object) -> None:
+        ran.append(7)
         connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 6)
-    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 5: to_6})
+    monkeypatch.setattr(database, "SCHEMA_VERSION", 7)
+    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 6: to_7})
     upgraded = Store(url)
-    assert ran == [6] and upgraded.version() == 6
+    assert ran == [7] and upgraded.version() == 7
     assert SheetStore(url).load(pad.id).sheet == pad.sheet
     Store(url).close()
-    assert ran == [6]  # once only
+    assert ran == [7]  # once only
     upgraded.close()
 
 

@@ -130,6 +130,17 @@ class UploadRow(Base):
     record: Mapped[str] = mapped_column(Text)  #: JSON of the record (RULES.md 5), as read
 
 
+class ReviewRow(Base):
+    """The review of a finished game (`skyjo.analysis`, `skyjo review --json`),
+    under the id of its record's content (`storage.upload_id`): a game is
+    reviewed once (v6)."""
+
+    __tablename__ = "reviews"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    reviewed_at: Mapped[float] = mapped_column(Float)
+    review: Mapped[str] = mapped_column(Text)  #: JSON of the review
+
+
 class SheetRow(Base):
     """A scoresheet (`skyjo.scorepad.store`): what a list shows, and what its
     changes start from."""
@@ -175,7 +186,7 @@ class ChangeRow(Base):
 # --------------------------------------------------------------------------
 
 #: The version of the tables this code writes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Where the scorepad kept the version of its tables before version 4.
 OLD_SCOREPAD_VERSION = "scorepad_schema_version"
 
@@ -208,6 +219,11 @@ def _add_moves(connection: Connection) -> None:
     whole game in its row, and so no moves."""
 
 
+def _add_reviews(connection: Connection) -> None:
+    """Version 5 to 6: the new table `reviews` (the coach's reviews of finished
+    games), made with the missing tables."""
+
+
 def _scorepad_owners(connection: Connection) -> None:
     """The scorepad's version 1 to 2: the sheets' owners (`owner`, NULL for
     every sheet made before: they stay open to anyone holding their id) and
@@ -236,6 +252,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     2: _add_uploads,
     3: _one_history,
     4: _add_moves,
+    5: _add_reviews,
 }
 
 

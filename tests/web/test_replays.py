@@ -5,7 +5,6 @@ params and place), an unfinished game's record refused."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from i18n_js import render
 from sqlalchemy import text
 from starlette.testclient import TestClient
 from webapp import JSON, serving
-from webclient import Conn, create_room, play_game
+from webclient import Conn, create_room, finished_room
 
 from skyjo.engine import DRAW, new_game, step
 from skyjo.match import Match, Seat
@@ -26,17 +25,8 @@ I18N = Path(web_app.__file__).parent / "static" / "i18n.js"
 TEXT = I18N.with_name("text.js")
 
 
-def _finished_room(client: TestClient) -> tuple[dict, Conn]:
-    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}],
-                       rules={"target_score": 20})  # fmt: skip
-    ana = Conn(client, host["code"])
-    ana.hello(host["token"])
-    play_game(ana, {0: ana}, random.Random(11))
-    return host, ana
-
-
 def test_a_finished_game_gives_its_record_and_its_frames(client: TestClient) -> None:
-    host, ana = _finished_room(client)
+    host, ana = finished_room(client)
     code = host["code"]
     response = client.get(f"/api/rooms/{code}/record")
     assert response.status_code == 200

@@ -171,3 +171,13 @@ def play_game(
         assert mover.obs is not None and mover.obs["legal_actions"], mover.obs
         mover.move(rng.choice(mover.obs["legal_actions"]))
         watcher.until_number(watcher.number + 1)
+
+
+def finished_room(client: TestClient, seed: int = 11) -> tuple[Message, Conn]:
+    """A room of Ana (random legal moves, `seed`) and a greedy bot, played to its
+    end (a target of 20): the host's response and Ana's connection."""
+    host = create_room(client, [{"name": "Ana"}, {"bot": "greedy"}], rules={"target_score": 20})
+    ana = Conn(client, host["code"])
+    ana.hello(host["token"])
+    play_game(ana, {0: ana}, random.Random(seed))
+    return host, ana

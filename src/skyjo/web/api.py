@@ -46,6 +46,7 @@ STATUS = {
     "forbidden": 403,
     "no_room": 404,
     "no_replay": 404,
+    "no_review": 404,
     "no_sheet": 404,
     "no_format": 404,
     "not_found": 404,
@@ -143,18 +144,19 @@ def documented(app: FastAPI) -> None:
 _DESCRIPTIONS = {
     400: "The request is wrong (bad_request, bad_name, bad_record, mistake)",
     403: "Not yours to do (forbidden)",
-    404: "No such thing (no_room, no_replay, no_sheet, no_format)",
+    404: "No such thing (no_room, no_replay, no_review, no_sheet, no_format)",
     409: "Not now (room_full, bad_seat, not_over, room_unreadable, conflict)",
     413: "The body is too large (too_large)",
     429: "Over a limit of the client's address (rate_limited; Retry-After)",
+    503: "Not now, come back later (unavailable; Retry-After when it says when)",
 }
 
 
 def answer(failure: ProtocolError) -> JSONResponse:
     """The HTTP answer of `failure`: its status, and a `Retry-After` header (seconds)
-    when it is a rate limit's."""
+    when it is a rate limit's or says when to come back."""
     headers = {}
-    if failure.code == "rate_limited":
+    if failure.code == "rate_limited" or "retry_after" in failure.params:
         headers["Retry-After"] = str(failure.params["retry_after"])
     body = {"error": failure.fields()}
     return JSONResponse(body, status_code=STATUS.get(failure.code, 400), headers=headers)

@@ -31,10 +31,18 @@ from skyjo.match import Match, MatchError
 from skyjo.web.cluster import Ownership, OwnershipLost, room_moving
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
+from skyjo.web.reviews import Reviews
 from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.settings import Settings
-from skyjo.web.storage import UPLOAD_ALPHABET, UPLOAD_ID_LENGTH, MoveRecord, RoomRecord, Store
+from skyjo.web.storage import (
+    UPLOAD_ALPHABET,
+    UPLOAD_ID_LENGTH,
+    MoveRecord,
+    RoomRecord,
+    Store,
+    upload_id,
+)
 from skyjo.web.thinking import Thinkers
 
 log = logging.getLogger("skyjo.web")
@@ -135,6 +143,8 @@ class Lobby:
         #: every resumed room's bots at once): a player waits for these.
         self._matches = ThreadPoolExecutor(MATCH_THREADS, thread_name_prefix="skyjo-match")
         self._replays: dict[str, dict[str, Any]] = {}
+        #: The coach's reviews of finished games in flight (kept in the database once made).
+        self.reviews = Reviews(store.save_review)
         self._idle = asyncio.Event()  #: set by a room whose game ended or that nobody watches
         self._sweeper: asyncio.Task[None] | None = None
         self._resumer: asyncio.Task[int] | None = None
@@ -485,6 +495,36 @@ class Lobby:
         self._remember(f"upload:{key}", shown)
         return shown
 
+    async def room_review(self, code: str, start: bool) -> dict[str, Any]:
+        """The review of room `code`'s finished game (`review`)."""
+        record = (await self.finished(code))["record"]
+        return await self.review(upload_id(record), record, start)
+
+    async def upload_review(self, key: str, start: bool) -> dict[str, Any]:
+        """The review of the uploaded record `key` (`no_replay` when there is none)."""
+        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
+        record = await self._run_db(self.store.load_upload, key) if valid else None
+        if record is None:
+            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
+        return await self.review(key, record, start)
+
+    async def review(self, key: str, record: dict[str, Any], start: bool) -> dict[str, Any]:
+        """The review of a finished game (id `key`): `{"status": "done", "review"}`
+        once kept, else its progress (`skyjo.web.reviews`), started if `start`;
+        `no_review` when none was asked for."""
+        for _ in range(2):  # a review may end between the two looks: look again
+            kept = await self._run_db(self.store.load_review, key)
+            if kept is not None:
+                return {"status": "done", "review": kept}
+            progress = self.reviews.progress(key)
+            if progress is None and start:
+                progress = self.reviews.start(key, record)
+            if progress is not None:
+                return progress
+        raise ProtocolError(
+            "no_review", "this game has no review yet: ask for one (POST) to start it"
+        )
+
     def _remember(self, key: str, shown: dict[str, Any]) -> None:
         """Keep a replay for the next visitor (the last `REPLAY_CACHE` asked for)."""
         self._replays[key] = shown
@@ -585,6 +625,7 @@ class Lobby:
             await room.close()
         if self._appender is not None:  # the steps already made are written
             await self._appender
+        await asyncio.to_thread(self.reviews.close)
         self._db.shutdown(wait=True)
         self._matches.shutdown(wait=True)
         if self.thinkers is not None:

@@ -4,6 +4,8 @@
     GET  /api/rooms/{code}/replay the frames of a finished game
     POST /api/replays             check and keep an uploaded record -> its frames, id, link
     GET  /api/replays/{id}        the frames of an uploaded record (its stable link)
+    POST /api/rooms/{code}/review, /api/replays/{id}/review   start the game's review
+    GET  /api/rooms/{code}/review, /api/replays/{id}/review   its progress, or the review
 
 An uploaded record is read by the record format's own reader (`skyjo.record`, which
 says where in the record it went wrong), not by a model of this module: the body is
@@ -114,6 +116,39 @@ class UploadedReplay(Replay):
     link: str
 
 
+class ReviewProgress(BaseModel):
+    """A review being made (202): `queued` behind others, or `running`, with the
+    decisions rated so far of all (`total` 0 until it starts)."""
+
+    model_config = ANSWER
+    status: Literal["queued", "running"]
+    done: int
+    total: int
+
+
+class ReviewDone(BaseModel):
+    """A game's review (200): the document of `skyjo review --json` (RULES.md 6,
+    docs/review.md): each player's summary and every decision rated."""
+
+    model_config = ANSWER
+    status: Literal["done"]
+    review: dict[str, Any]
+
+
+def reviewed(answer: dict[str, Any]) -> JSONResponse:
+    """A review's answer: 200 with the review once made, 202 with its progress."""
+    if answer["status"] == "done":
+        return JSONResponse(ReviewDone.model_validate(answer).model_dump())
+    return JSONResponse(ReviewProgress.model_validate(answer).model_dump(), status_code=202)
+
+
+REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
+    **errors(404, 409, 429, 503),
+    200: {"model": ReviewDone, "description": "the review"},
+    202: {"model": ReviewProgress, "description": "the review is being made"},
+}
+
+
 def record_too_large(limit: int) -> ProtocolError:
     """413 `too_large`: an uploaded record over `limit` bytes."""
     return ProtocolError(
@@ -182,5 +217,34 @@ def replays_router() -> APIRouter:
     async def uploaded_replay(key: str, lobby: LobbyOf) -> UploadedReplay:
         """An uploaded record's replay, at its stable link."""
         return UploadedReplay.model_validate(await lobby.uploaded(key))
+
+    @router.post(
+        "/api/rooms/{code}/review",
+        dependencies=[Depends(limited("replays_rate"))],
+        responses=REVIEW_ANSWERS,
+    )
+    async def start_room_review(code: str, lobby: LobbyOf) -> JSONResponse:
+        """Start the review of a finished game (once: it is kept); `not_over` while
+        it is played. Counts against the address's replays an hour."""
+        return reviewed(await lobby.room_review(code, start=True))
+
+    @router.get("/api/rooms/{code}/review", responses=REVIEW_ANSWERS)
+    async def room_review(code: str, lobby: LobbyOf) -> JSONResponse:
+        """A finished game's review, or its progress; `no_review` before one is asked for."""
+        return reviewed(await lobby.room_review(code, start=False))
+
+    @router.post(
+        "/api/replays/{key}/review",
+        dependencies=[Depends(limited("replays_rate"))],
+        responses=REVIEW_ANSWERS,
+    )
+    async def start_upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
+        """Start the review of an uploaded record's game (once: it is kept)."""
+        return reviewed(await lobby.upload_review(key, start=True))
+
+    @router.get("/api/replays/{key}/review", responses=REVIEW_ANSWERS)
+    async def upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
+        """An uploaded record's review, or its progress; `no_review` before one is asked for."""
+        return reviewed(await lobby.upload_review(key, start=False))
 
     return router

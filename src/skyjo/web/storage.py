@@ -16,6 +16,8 @@ of, and a step costs one short row, not the whole room.
 
 An uploaded game record, once checked, is one row of `uploads`, under an id made
 of its content (`upload_id`): the same record uploaded twice is one row, one link.
+The review of a finished game (`skyjo.web.reviews`) is one row of `reviews`,
+under the same id of its record: a game is reviewed once.
 
 The tables, the scorepad's too, and their versions are `skyjo.database`'s:
 `Store` brings the database to `SCHEMA_VERSION` when it opens it, and refuses
@@ -40,6 +42,7 @@ from sqlalchemy.orm import Session
 from skyjo.database import (
     SCHEMA_VERSION,
     MoveRow,
+    ReviewRow,
     RoomRow,
     UploadRow,
     engine_for,
@@ -213,6 +216,19 @@ class Store:
         with Session(self.engine) as session:
             row = session.get(UploadRow, key)
             return None if row is None else json.loads(row.record)
+
+    def save_review(self, key: str, review: dict[str, Any]) -> None:
+        """Keep the review of the game whose record has the id `key` (once)."""
+        with Session(self.engine) as session, session.begin():
+            if session.get(ReviewRow, key) is None:
+                document = json.dumps(review, separators=(",", ":"), ensure_ascii=False)
+                session.add(ReviewRow(id=key, reviewed_at=time.time(), review=document))
+
+    def load_review(self, key: str) -> dict[str, Any] | None:
+        """The review kept under `key`, or None."""
+        with Session(self.engine) as session:
+            row = session.get(ReviewRow, key)
+            return None if row is None else json.loads(row.review)
 
     def version(self) -> int:
         """The database's schema version."""
