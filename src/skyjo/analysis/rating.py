@@ -79,8 +79,9 @@ class Decision:
     """One rated decision: where it is in the record (`round` and `turn` index
     its `rounds` and that round's `turns`; `turn` is None for a reveal; `step`
     counts the replay's steps, the first deal 0: `skyjo.replayer.steps`), who
-    made it, the `action` played (worth `chosen`) and each option's worth
-    (`options`, one action per kind of alike options), the `best` option
+    made it, the `action` played (worth `chosen`) and each legal action's
+    worth (`options`; `kinds`: how many kinds of alike options they make), the
+    `best` option
     (the action played if it is as good) and its worth `top`, the `loss` in
     expected round points (never negative), the chance to win lost
     (`win_lost`), the label and a reason; `luck`: round points the chance
@@ -103,13 +104,14 @@ class Decision:
     label: str
     reason: str = ""
     standing: tuple[float, ...] = ()
+    kinds: int = 0
     luck: float | None = None
     check: Check | None = None
 
     @property
     def forced(self) -> bool:
         """Whether the decision had one option only (up to alike ones)."""
-        return len(self.options) <= 1
+        return self.kinds <= 1
 
     def to_dict(self, names: tuple[str, ...]) -> dict[str, Any]:
         """The decision in `skyjo review --json` (RULES.md 6)."""

@@ -162,17 +162,18 @@ class _Walk:
     def _rate(self, prev: State, action: int, seat: int, rnd: int, turn: int | None) -> None:
         obs = observe(prev, seat)
         standing = tuple(w.win for w in self.evaluator.standing(obs))
-        options = self.evaluator.options(obs)
-        chosen = options.get(action) or self.evaluator.option(obs, action)
-        best = min(options, key=lambda a: (options[a].points, -options[a].win, a))
-        top = options[best]
+        kinds = self.evaluator.options(obs)
+        options = {a: kinds.get(a) or self.evaluator.option(obs, a) for a in obs.legal_actions}
+        chosen = options[action]
+        best = min(kinds, key=lambda a: (kinds[a].points, -kinds[a].win, a))
+        top = kinds[best]
         if chosen.points <= top.points:
             best, top = action, chosen  # an option alike to the best, or tied with it
         loss = max(0.0, chosen.points - top.points)
         win_lost = max(0.0, max(w.win for w in options.values()) - chosen.win)
         decision = Decision(
             rnd, turn, part_of(action), self.number, seat, action, chosen, best, top, options, loss,
-            win_lost, label_of(loss), standing=standing,
+            win_lost, label_of(loss), standing=standing, kinds=len(kinds),
         )  # fmt: skip
         decision = replace(decision, luck=self._luck(obs, prev, action, seat, decision))
         if decision.label not in ("best", "good") and decision.part != "reveal" and self.worlds:
