@@ -55,14 +55,17 @@ def database_url(db: str | None = None) -> str:
 def engine_for(url: str) -> Engine:
     """An engine for `url`. SQLite files are in WAL mode with `synchronous=NORMAL`
     (a committed transaction survives a killed process) and shared across
-    threads; an in-memory SQLite database is one shared connection."""
+    threads; an in-memory SQLite database is one shared connection. An error's
+    message never shows the statement's parameters (`hide_parameters`): they
+    hold a match's secret seed and decks, and the seats' token hashes."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
         poolclass=StaticPool if memory else None,
+        hide_parameters=True,
     )
 
     @event.listens_for(engine, "connect")

@@ -29,6 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from skyjo.web import api
 from skyjo.web.cluster import Forwarder, Ownership, Relay
+from skyjo.web.head import HeadAsGet
 from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_router(settings))
     app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HeadAsGet)  # HEAD where GET is, as GET without its body
     # Outermost: the client's address is the real client's behind a trusted proxy.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app

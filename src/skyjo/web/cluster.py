@@ -105,7 +105,10 @@ class Ownership:
         check_address(address)  # never cut: the others would relay to a wrong address
         self.address = address
         self._engine = create_engine(
-            url, poolclass=NullPool, connect_args={"application_name": f"{APPLICATION}{address}"}
+            url,
+            poolclass=NullPool,
+            connect_args={"application_name": f"{APPLICATION}{address}"},
+            hide_parameters=True,
         )
         self._connection: Connection | None = None
         #: The rooms whose lock this process holds (each once: the locks stack).

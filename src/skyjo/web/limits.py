@@ -148,7 +148,9 @@ class SharedLimits(Limits):
         from sqlalchemy import create_engine
 
         super().__init__(rooms, replays, sheets, joins)
-        self._engine = create_engine(url, pool_size=2, max_overflow=2, pool_pre_ping=True)
+        self._engine = create_engine(
+            url, pool_size=2, max_overflow=2, pool_pre_ping=True, hide_parameters=True
+        )
         self._thread = ThreadPoolExecutor(2, thread_name_prefix="skyjo-limits")
         self._forgotten = time.monotonic()
         self._create()
