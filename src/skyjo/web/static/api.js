@@ -14,7 +14,11 @@ async function call(method, path, body, raw = false) {
     throw Object.assign(new Error(t("offline.needed")), { offline: true }); // no connection to the server
   }
   const data = await response.json();
-  if (!response.ok) throw new Error(serverErrorText(data.error) || response.statusText);
+  if (!response.ok) {
+    // the refusal's code and status too, for a page that acts on them (a review's "busy")
+    throw Object.assign(new Error(serverErrorText(data.error) || response.statusText),
+      { code: data.error?.code, status: response.status });
+  }
   return data;
 }
 
@@ -42,6 +46,11 @@ export const roomReplay = (code) => call("GET", `/api/rooms/${encodeURIComponent
 export const uploadRecord = (text) => call("POST", "/api/replays", text, true);
 /** The frames of an uploaded record, by its id. */
 export const uploadedReplay = (id) => call("GET", `/api/replays/${encodeURIComponent(id)}`);
+/** A finished game's review (`path`: its room's or its upload's, `/api/…/review`): asked for
+ * (POST: the server starts it unless it has it) or looked up (GET). Either answers
+ * `{status: "done", review}` once it is made, else `{status: "queued" | "running", done, total}`. */
+export const askReview = (path) => call("POST", path);
+export const reviewOf = (path) => call("GET", path);
 
 /** The token this browser holds for a room, if any. */
 export function savedSeat(code) {
