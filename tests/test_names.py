@@ -34,6 +34,8 @@ ALIKE = [
     ("Al", "AI"),
     ("Amie", "Arnie"),
     ("BOB", "B0B"),
+    ("Bob", "B0b"),  # a digit's prototype is a capital letter: case-folded after it
+    ("Al", "A1"),
     ("Ana", "\u13aana"),  # a Cherokee letter that looks like A
     ("❤️ Ana", "❤ Ana"),  # the emoji presentation selector is default-ignorable
 ]

@@ -236,9 +236,11 @@ def skeleton(text: str) -> str:
 
 def _looks(name: str) -> tuple[str, str]:
     """What a name looks like, twice: its skeleton as written (where "I" and "l"
-    look alike) and the skeleton of its `name_key` (where "ANA" and "\u0430na" do), runs
-    of spaces made one in each."""
-    return " ".join(skeleton(name).split()), " ".join(skeleton(name_key(name)).split())
+    look alike) and the skeleton of its `name_key`, case-folded again (where "ANA"
+    and "\u0430na" do, and "B0b" and "Bob": a digit's prototype may be a capital
+    letter), runs of spaces made one in each."""
+    folded = skeleton(name_key(name)).casefold()
+    return " ".join(skeleton(name).split()), " ".join(folded.split())
 
 
 def look_alike(name: str, other: str) -> bool:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from i18n_js import render
+from i18n_js import render, sentence_tables
 from starlette.testclient import TestClient
 from webclient import Conn, create_room, join_room
 
 from skyjo.web.app import STATIC
+from skyjo.web.seat_names import FREE_LABELS
 
 CYRILLIC_A = "\u0410"
 
@@ -154,7 +155,9 @@ def test_bots_are_named_from_their_level_and_take_no_name(client: TestClient) ->
 #: Names people may not take: the bots' (a level and "bot", however written) and the
 #: free seats'.
 RESERVED = ["Greedy bot", "greedy BOT 2", "GreedyBot", "Search-bot Ana", "Gr\u0435\u0435dy bot",
-            "Seat 3", "seat 2", "Expected b0t"]  # fmt: skip
+            "Seat 3", "seat 2", "Expected b0t", "Seat 4, free", "seat2", "Seat 4 free",
+            "Asiento 2, libre", "Place 3, libre", "Platz 4, frei",
+            "S\u0435at 2, fr\u0435\u0435"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", RESERVED)
@@ -164,6 +167,12 @@ def test_a_person_cannot_take_a_bot_s_or_a_free_seat_s_name(client: TestClient, 
     host = create_room(client, [{"name": "Ana"}, {}, {}, {"bot": "greedy"}], None)
     error = _join_refused(client, host["code"], name)
     assert (error["kind"], error["params"]) == ("name_reserved", {"name": name})
+
+
+def test_the_free_seat_labels_are_the_pages_own() -> None:
+    """`seat_names.FREE_LABELS` is what static/i18n.js says of a free seat."""
+    tables = sentence_tables(STATIC / "i18n.js", "seat")
+    assert sorted(table["freeName"] for table in tables.values()) == sorted(FREE_LABELS)
 
 
 def test_bots_given_seats_in_the_lobby_are_named_from_their_level(client: TestClient) -> None:

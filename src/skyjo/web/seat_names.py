@@ -10,7 +10,8 @@ for a person, nor a person for a bot (docs/web-protocol.md, `POST /api/rooms`).
 - A bot is named from its level (`bot_name`): "Greedy bot", then "Greedy bot 2"
   and so on, the first that looks like no other name at the table.
 - A person may not take a name of the server's (`reserved`): one that looks like
-  a free seat's ("Seat 3", "seat 3"), or one whose letters and digits begin with
+  a free seat's name or the pages' label of one ("Seat 3", "seat3", "Seat 3,
+  free", "Platz 3, frei"), or one whose letters and digits begin with
   a bot level and "bot" ("Greedy bot", "greedy-BOT 7", "GreedyBot", "Gr\u0435\u0435dy bot"
   with Cyrillic e): looks compared by their UTS #39 skeletons, case and spaces
   aside. The reverse is allowed: a person named "Greedy" may sit beside "Greedy
@@ -58,13 +59,26 @@ def _letters(name: str) -> str:
 _BOTS = tuple(_letters(f"{level} bot") for level in LADDER)
 #: The names of free seats, as many as a table has.
 _FREE = tuple(free_name(seat) for seat in range(MAX_PLAYERS))
+#: How the pages label a free seat, in each of their languages (static/i18n.js,
+#: "seat.freeName"; a test keeps them in step).
+FREE_LABELS = ("Seat {n}, free", "Asiento {n}, libre", "Place {n}, libre", "Platz {n}, frei")
+#: The free seats' names and labels, letters and digits alone: "seat3", "seat3free"...
+_FREE_LETTERS = frozenset(
+    _letters(shown)
+    for seat in range(MAX_PLAYERS)
+    for shown in (free_name(seat), *(label.format(n=seat + 1) for label in FREE_LABELS))
+)
 
 
 def reserved(name: str) -> bool:
-    """Whether `name` (checked: `skyjo.names.check_name`) is the server's: it looks
-    like a free seat's name, or begins, letters and digits alone, as a bot's does."""
+    """Whether `name` (checked: `skyjo.names.check_name`) is the server's: it
+    looks like a free seat's name or label in any language of the pages
+    ("Seat 4, free", "seat4", "Platz 4 frei"), letters and digits alone, or
+    begins as a bot's does."""
     letters = _letters(name)
-    return any(letters.startswith(bot) for bot in _BOTS) or clash(name, _FREE) is not None
+    if letters in _FREE_LETTERS or clash(name, _FREE) is not None:
+        return True
+    return any(letters.startswith(bot) for bot in _BOTS)
 
 
 __all__ = ["bot_name", "free_name", "player_name", "reserved"]

@@ -51,6 +51,7 @@ export function renderBoard(root, game, ui) {
       end ?? centre(view),
       apart ? mine(view) : null),
     side(game, view)),
+    ui.after?.() ?? null, // what a page shows after the board (a replay's review), kept in the same redraw
   );
   restore(root, kept, ui);
   fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);

@@ -1,8 +1,11 @@
-// A finished game (or an uploaded record) watched move by move: step, play, pause, jump to a round.
+// A finished game (or an uploaded record) watched move by move: step, play, pause, jump to a
+// round; and its review (review.js), the better move of a costly decision marked on the board.
 import { renderBoard } from "./board.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { motionsOf } from "./motion.js";
+import { Review, costly, labelWords, moveWords, reviewPanel } from "./review.js";
+import { nameOf } from "./text.js";
 
 const LOG_FRAMES = 40; // how many past frames the log words
 const PACE = 700; // milliseconds between frames while playing
@@ -24,6 +27,7 @@ export class Replay {
     this.motions = []; // the animations of the step just shown (one step on only)
     const seats = data.seats || data.players.map((name) => ({ name, bot: null }));
     this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true, host: Boolean(seat.host) }));
+    this.review = new Review(this);
   }
 
   get last() {
@@ -99,6 +103,13 @@ export class Replay {
 
   stop() {
     this.pause();
+    this.review.stop();
+  }
+
+  /** Draw the frame shown again (the review's news), its cards' travel not played again. */
+  redraw() {
+    this.motions = [];
+    this.onChange();
   }
 
   // The board's calls that a replay ignores: nobody moves, chats or manages seats.
@@ -126,11 +137,16 @@ export function controls(replay) {
       step("last", "»", index === last, () => { replay.pause(); replay.go(last); })),
     h("div", { class: "replay-where" },
       h("input", { type: "range", min: 0, max: last, value: index, "data-key": "replay-slider", "aria-label": t("replay.step"),
+        list: replay.review.data ? "review-ticks" : null,
         onchange: (e) => { replay.pause(); replay.go(Number(e.target.value)); } }),
+      ticks(replay),
       h("span", { class: "replay-step" }, t("replay.at", { n: index, total: last })),
+      rating(replay),
       h("label", { class: "replay-round" }, t("replay.jump"), " ",
         h("select", { "data-key": "replay-round", onchange: (e) => { replay.pause(); replay.go(rounds[Number(e.target.value)]); } },
           rounds.map((start, i) => h("option", { value: i, selected: replay.round === i + 1 }, t("room.round", { n: i + 1 })))))),
+    reviewToggle(replay.review),
+    betterMove(replay),
     code ? h("a", { class: "download", href: `/api/rooms/${encodeURIComponent(code)}/record`, download: `skyjo-${code}.json`,
       "data-key": "replay-download" }, t("replay.download")) : null,
     replay.data.link ? share(`${location.origin}${replay.data.link}`) : null);
@@ -146,6 +162,63 @@ function step(which, arrow, disabled, onclick) {
     forward ? [word, " ", icon] : [icon, " ", word]);
 }
 
+/** The button that asks for the game's review (review.js), then shows or hides its panel. */
+function reviewToggle(review) {
+  const key = review.open ? "review.hide" : review.status === "idle" || review.status === "failed" ? "review.start" : "review.show";
+  return h("button", { type: "button", class: "review-toggle", "data-key": "review-toggle", "aria-expanded": String(review.open),
+    onclick: () => (review.open ? review.hide() : review.start()) }, t(key));
+}
+
+/** The costly decisions' frames, as ticks under the slider. */
+function ticks(replay) {
+  const data = replay.review.data;
+  if (!data) return null;
+  return h("datalist", { id: "review-ticks" }, data.costly.map((d) => h("option", { value: d.step - 1 })));
+}
+
+/** Beside the move's number, the rating of the decision made at the table shown: "Ana: mistake". */
+function rating(replay) {
+  const decision = replay.review.at(replay.index);
+  if (!decision) return null;
+  return h("span", { class: `replay-rating ${decision.label}`, "data-key": "replay-rating" },
+    t("colon", { before: nameOf(replay.seats, decision.seat, null), after: labelWords(decision.label) }));
+}
+
+/** At a costly decision's table: the move played and the better one, in words, each after
+ * a key of the mark its card has on the board (`markMoves`). */
+function betterMove(replay) {
+  const decision = replay.review.at(replay.index);
+  if (!costly(decision)) return null;
+  return h("p", { class: "review-note", "data-key": "review-note" },
+    h("span", { class: "played" }, h("span", { class: "key", "aria-hidden": "true" }),
+      t("colon", { before: t("review.played"), after: moveWords(decision.move) })), " ",
+    h("span", { class: "better" }, h("span", { class: "key", "aria-hidden": "true" }),
+      t("colon", { before: t("review.better"), after: moveWords(decision.best) })));
+}
+
+/** On the board, at a costly decision's table, the card (or pile) of the better move and
+ * that of the move played, each with a mark of its own and said in its name. */
+function markMoves(root, replay) {
+  const decision = replay.review.at(replay.index);
+  if (!costly(decision)) return;
+  mark(root, keyOf(decision.move, decision.seat), "played");
+  mark(root, keyOf(decision.best, decision.seat), "better");
+}
+
+/** The board's data-key of a move's card (the seat's grid) or pile. */
+function keyOf(move, seat) {
+  if (move.take) return move.take === "deck" ? "pile-draw" : "pile-discard";
+  const [row, col] = Object.values(move)[0];
+  return `cell-${seat}-${row * 4 + col}`;
+}
+
+function mark(root, key, kind) {
+  const card = root.querySelector(`.table [data-key="${key}"]`);
+  if (!card) return;
+  card.classList.add(`review-${kind}`);
+  card.setAttribute("aria-label", `${card.getAttribute("aria-label")} (${t(`review.${kind}Card`)})`);
+}
+
 /** An uploaded record's stable link, to copy and send. */
 function share(link) {
   return h("p", { class: "replay-share" },
@@ -158,7 +231,10 @@ function share(link) {
 /** Draw a replay into `root`. */
 export function renderReplay(root, replay, ui) {
   ui.replay = () => controls(replay);
+  ui.after = () => reviewPanel(replay.review);
+  ui.focus = replay.review.takeFocus() ?? ui.focus;
   renderBoard(root, replay, ui);
+  markMoves(root, replay);
 }
 
 /** The keys of a replay: arrows step, Home/End jump, space plays or pauses. */
