@@ -542,6 +542,9 @@ function gameOver(view) {
         h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
           onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
         t("replay.watch")),
+        h("a", { href: `/r/${code}/replay?review`, "data-key": "review-game",
+          onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay?review`); } } },
+        t("review.start")),
         h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
           t("replay.download")))));
 }

@@ -103,14 +103,18 @@ async function fetchReplay(load, links) {
       links, h("a", { href: "/" }, t("room.back"))));
     return;
   }
-  const start = Number(new URLSearchParams(location.search).get("step")) || 0;
-  showReplay(data, start, true);
+  const asked = new URLSearchParams(location.search);
+  showReplay(data, Number(asked.get("step")) || 0, true);
+  if (asked.has("review")) replay.review.start(); // "Review the game" at a game's end
 }
 
+/** A replay, its address following the step shown (`?step=N`, and `&review` while its
+ * review is open: a reload opens it again). */
 function showReplay(data, start, linked) {
   ui = { navigate };
   replay = new Replay(data, () => {
-    if (linked) history.replaceState(null, "", `${location.pathname}?step=${replay.index}`);
+    const review = replay.review.open ? "&review" : "";
+    if (linked) history.replaceState(null, "", `${location.pathname}?step=${replay.index}${review}`);
     draw();
   }, start);
   draw();
