@@ -5,6 +5,7 @@ requests, not thousands. (Scoresheets: tests/web/test_scorepad_owners.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -12,6 +13,7 @@ import httpx2
 import pytest
 from i18n_js import render
 from liveserver import Server
+from postgres import Postgres
 from starlette.testclient import TestClient
 from webapp import JSON, make_settings, serving
 from webclient import Conn, create_room
@@ -20,7 +22,8 @@ from websockets.sync.client import connect
 
 from skyjo.engine import REVEAL
 from skyjo.web.app import STATIC, create_app
-from skyjo.web.limits import RateLimit
+from skyjo.web.limits import RateLimit, SharedLimits
+from skyjo.web.validation import ProtocolError
 
 I18N = STATIC / "i18n.js"
 ROOM = {"seats": [{"name": "Ana"}, {"bot": "random"}]}
@@ -205,3 +208,47 @@ def test_seats_taken_per_address_answer_429_over_http_and_websocket_alike() -> N
     english = render(I18N, "errorText", "en", errors + [refused])
     assert english[0] == errors[0]["message"] and english[1] == refused["message"]
     assert "too many seats taken from your address: at most 3 an hour" in english[0]
+
+
+def test_a_refused_join_takes_nothing_from_the_allowance() -> None:
+    """Only seats taken count against `joins_rate`: a join refused for its name (a
+    reserved one, one taken) or for a full room gives its count back, over HTTP and
+    over the WebSocket."""
+    with serving(joins_per_hour=2) as client:
+        room = create_room(client, [{"name": "Ana"}, {"name": None}, {"name": None}], lobby=True)
+        code = room["code"]
+        join = f"/api/rooms/{code}/join"
+        for name in ("Seat 2", "Ana", "Greedy bot", "Seat 3, free"):
+            refused = client.post(join, json={"name": name})
+            assert refused.status_code in (400, 409), refused.json()
+        squatter = Conn(client, code)
+        squatter.send({"type": "hello", "join": True, "name": "Ana"})
+        assert squatter.until(lambda m: m["type"] == "error")["kind"] == "name_taken"
+        assert client.post(join, json={"name": "Ben"}).status_code == 200
+        assert client.post(join, json={"name": "Cleo"}).status_code == 200  # the second: full
+        full = client.post(join, json={"name": "Dan"})
+        assert full.status_code == 429  # the allowance is spent by the two seats taken
+        assert full.json()["error"]["kind"] == "joins_rate"
+
+
+def test_a_cluster_s_shared_limits_give_a_count_back_too(postgres: Postgres) -> None:
+    """On PostgreSQL (`SharedLimits`), a refund puts the token back in the one
+    bucket every process spends from."""
+    limits = SharedLimits(postgres.database(), 0, 0, 0, joins=2)
+    try:
+
+        async def scenario() -> list[str]:
+            outcomes = []
+            for refund in (True, True, False, False, False):
+                try:
+                    await limits.check("joins_rate", "10.0.0.9")
+                    outcomes.append("taken")
+                    if refund:
+                        await limits.refund("joins_rate", "10.0.0.9")
+                except ProtocolError as refused:
+                    outcomes.append(refused.kind)
+            return outcomes
+
+        assert asyncio.run(scenario()) == ["taken", "taken", "taken", "taken", "joins_rate"]
+    finally:
+        limits.close()

@@ -343,6 +343,12 @@ async def count(request: Request, kind: str) -> None:
     await limits.check(kind, client_address(request.scope.get("client")))
 
 
+async def refund(request: Request, kind: str) -> None:
+    """Give back the `kind` event `count` counted for the request (it did not happen)."""
+    limits: Limits = request.app.state.limits
+    await limits.refund(kind, client_address(request.scope.get("client")))
+
+
 def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency that counts its request against the hourly limit `kind`."""
 

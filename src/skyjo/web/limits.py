@@ -70,6 +70,13 @@ class RateLimit:
             self._buckets.popitem(last=False)
         return refusal
 
+    def give_back(self, key: Any) -> None:
+        """Return one event to `key`'s allowance (an event `take` counted that did
+        not happen after all: a join refused)."""
+        found = self._buckets.get(key)
+        if self.count > 0 and found is not None:
+            self._buckets[key] = (min(float(self.count), found[0] + 1), found[1])
+
 
 #: Per HTTP limit: its kind and the English sentence of a refusal.
 SENTENCES = {
@@ -110,6 +117,11 @@ class Limits:
         if refusal is not None:
             raise too_many(kind, refusal)
 
+    async def refund(self, kind: str, address: str) -> None:
+        """Give back one `kind` event of `address` that `check` counted but that did
+        not happen (a seat not taken after all)."""
+        self.by_kind[kind].give_back(address)
+
     def close(self) -> None:
         """Nothing to let go of (`SharedLimits` has a database)."""
 
@@ -133,6 +145,11 @@ ON CONFLICT (kind, address) DO UPDATE SET
     spent = LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1,
     at = EXCLUDED.at
 RETURNING tokens, spent
+"""
+#: Give one token back to a bucket (an event counted that did not happen).
+GIVE_BACK = f"""
+UPDATE {BUCKETS} SET tokens = LEAST(:count, tokens + 1)
+WHERE kind = :kind AND address = :address
 """
 #: How often (seconds) a process deletes the buckets full again (unused for the window).
 FORGET_EVERY = 600.0
@@ -196,6 +213,20 @@ class SharedLimits(Limits):
         refusal = await loop.run_in_executor(self._thread, self._spend, limit, kind, address)
         if refusal is not None:
             raise too_many(kind, refusal)
+
+    def _give_back(self, limit: RateLimit, kind: str, address: str) -> None:
+        from sqlalchemy import text
+
+        values = {"kind": kind, "address": address, "count": limit.count}
+        with self._engine.begin() as connection:
+            connection.execute(text(GIVE_BACK), values)
+
+    async def refund(self, kind: str, address: str) -> None:
+        limit = self.by_kind[kind]
+        if limit.count <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._give_back, limit, kind, address)
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)

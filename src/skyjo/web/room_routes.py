@@ -22,7 +22,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
-from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors
+from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors, refund
 from skyjo.web.limits import client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
@@ -270,10 +270,18 @@ def rooms_router() -> APIRouter:
 
     @router.post("/api/rooms/{code}/join", responses=errors(400, 404, 409, 413, 429))
     async def join(
-        code: str, asked: Annotated[JoinRequest, Depends(_counted_join)], lobby: LobbyOf
+        request: Request,
+        code: str,
+        asked: Annotated[JoinRequest, Depends(_counted_join)],
+        lobby: LobbyOf,
     ) -> Seated:
-        """Claim a free human seat."""
-        room, seat, token = await lobby.join(code, asked.name or None, asked.seat)
+        """Claim a free human seat (a join refused gives its count back: only seats
+        taken count against `joins_rate`)."""
+        try:
+            room, seat, token = await lobby.join(code, asked.name or None, asked.seat)
+        except ProtocolError:
+            await refund(request, "joins_rate")
+            raise
         return Seated(code=room.code, seat=seat, token=token, host=False)
 
     @router.websocket("/ws/{code}")

@@ -543,7 +543,12 @@ class Room:
         if hello.join:
             if client.limits is not None:
                 await client.limits.check("joins_rate", client.address)
-            client.seat, token = await self.join(hello.name)
+            try:
+                client.seat, token = await self.join(hello.name)
+            except ProtocolError:  # no seat taken: its count is given back
+                if client.limits is not None:
+                    await client.limits.refund("joins_rate", client.address)
+                raise
             client.send({"type": "joined", "seat": client.seat, "token": token})
         elif hello.token is not None:
             digest = token_hash(hello.token)
