@@ -354,3 +354,48 @@ def test_the_server_s_own_review(
     assert page.locator(".review-chart polyline.series").count() == 2
     costly = [d for d in made["decisions"] if d["label"] in ("inaccuracy", "mistake", "blunder")]
     assert page.locator(".review-moment").count() == min(10, len(costly))
+
+
+def test_a_costly_decision_is_tried_again(
+    server: Server, browser: Browser, problems: list[str], uploaded: dict, reviewed: dict
+) -> None:
+    """ "Try it again" at a costly decision's table: every legal move as a button, in the
+    board's order; the better move is not told until one is picked; the one picked says
+    what it is worth against the best, as the review valued it; keyboard throughout."""
+    page = open_page(browser, DESKTOP, problems)
+    Stub(page, [done(reviewed)])
+    worst = costliest(reviewed)[0]
+    page.goto(f"{server.base}{uploaded['link']}?step={worst['step'] - 1}&review")
+    page.wait_for_selector("[data-key=review-try]")
+    page.focus("[data-key=review-try]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-key=review-trying]")
+    assert focused(page) == "review-try-title"
+    assert page.locator(".card.review-better, .pile.review-better").count() == 0  # not told yet
+    assert page.locator("[data-key=review-note]").count() == 0
+    buttons = page.locator(".review-options button")
+    assert buttons.count() == len(worst["options"])  # every legal move
+    best = min(o["points"] for o in worst["options"])
+    for i in range(buttons.count()):
+        words = buttons.nth(i).inner_text()
+        option = next(o for o in worst["options"] if words.lower() == move_words(o["move"]))
+        page.focus(f"[data-key=review-option-{i}]")
+        page.keyboard.press("Enter")
+        verdict = page.inner_text("[data-key=review-verdict]")
+        assert verdict.startswith(f"{words}: ")
+        assert f"{option['points']:.1f} point" in verdict
+        assert option["label"] in verdict and f"(the best: {best:.1f})" in verdict
+        assert focused(page) == f"review-option-{i}"
+        assert page.get_attribute(f"[data-key=review-option-{i}]", "aria-pressed") == "true"
+    page.wait_for_selector(".review-better")  # once one is picked, the better move shows
+    page.click("[data-key=review-try-done]")
+    assert page.locator("[data-key=review-trying]").count() == 0
+    assert focused(page) == "review-try"
+
+
+def move_words(move: dict[str, Any]) -> str:
+    """A move as the page words it, lower case."""
+    (kind, place), = move.items()  # fmt: skip
+    if kind == "take":
+        return "draw a card" if place == "deck" else "take the discard"
+    return f"{kind_words(kind)} row {place[0] + 1}, column {place[1] + 1}"

@@ -131,10 +131,7 @@ class Decision:
             "points": round(self.chosen.points, 2),
             "win": round(self.chosen.win, 4),
             "forced": self.forced,
-            "options": [
-                {"move": move_of(a), "points": round(w.points, 2), "win": round(w.win, 4)}
-                for a, w in sorted(self.options.items(), key=lambda o: (o[1].points, o[0]))
-            ],
+            "options": [self._option(a, w) for a, w in sorted(self.options.items(), key=_cheapest)],
             "luck": None if self.luck is None else round(self.luck, 2),
             "standing": [round(w, 4) for w in self.standing],
             "check": None,
@@ -147,6 +144,24 @@ class Decision:
                 "interval": [round(c.low, 2), round(c.high, 2)],
             }
         return found
+
+    def _option(self, action: int, worth: Worth) -> dict[str, Any]:
+        """One legal move in the document: its worth, and its loss and label by the
+        value alone (for a page's "try it again"; a choice's own label may be
+        lowered by its playout check)."""
+        loss = max(0.0, worth.points - self.top.points)
+        return {
+            "move": move_of(action),
+            "points": round(worth.points, 2),
+            "win": round(worth.win, 4),
+            "loss": round(loss, 2),
+            "label": label_of(loss),
+        }
+
+
+def _cheapest(option: tuple[int, Worth]) -> tuple[float, int]:
+    """Options in the document's order: fewest expected round points first."""
+    return option[1].points, option[0]
 
 
 def part_of(action: int) -> str:

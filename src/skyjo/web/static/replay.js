@@ -4,7 +4,7 @@ import { renderBoard } from "./board.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { motionsOf } from "./motion.js";
-import { Review, costly, labelWords, moveWords, reviewPanel } from "./review.js";
+import { Review, costly, guessing, labelWords, moveWords, reviewPanel } from "./review.js";
 import { nameOf } from "./text.js";
 
 const LOG_FRAMES = 40; // how many past frames the log words
@@ -188,7 +188,7 @@ function rating(replay) {
  * a key of the mark its card has on the board (`markMoves`). */
 function betterMove(replay) {
   const decision = replay.review.at(replay.index);
-  if (!costly(decision)) return null;
+  if (!costly(decision) || guessing(replay.review, decision)) return null;
   return h("p", { class: "review-note", "data-key": "review-note" },
     h("span", { class: "played" }, h("span", { class: "key", "aria-hidden": "true" }),
       t("colon", { before: t("review.played"), after: moveWords(decision.move) })), " ",
@@ -200,10 +200,11 @@ function betterMove(replay) {
  * that of the move played, each with a mark of its own and said in its name. */
 function markMoves(root, replay) {
   const decision = replay.review.at(replay.index);
-  if (!costly(decision)) return;
+  if (!costly(decision) || guessing(replay.review, decision)) return;
   mark(root, keyOf(decision.move, decision.seat), "played");
   mark(root, keyOf(decision.best, decision.seat), "better");
 }
+
 
 /** The board's data-key of a move's card (the seat's grid) or pile. */
 function keyOf(move, seat) {

@@ -34,6 +34,8 @@ export class Review {
     this.stopped = false;
     this.told = 0; // the last quarter of the progress told
     this.unknown = 0; // looks in a row that found no review
+    this.trying = null; // the step of the decision being tried again (replay.js), if any
+    this.tried = null; // the index of the move picked there, if one was
   }
 
   /** Where the server keeps it: the room's game, or the uploaded record's. */
@@ -144,6 +146,12 @@ function indexed(review) {
   return { ...review, at: new Map(review.decisions.map((d) => [d.step - 1, d])), costly };
 }
 
+/** Whether the player is trying decision `d` again and has not picked a move yet: the
+ * better move stays unsaid (no note, no marks) until then. */
+export function guessing(review, d) {
+  return review.trying === d.step && review.tried === null;
+}
+
 /** Whether a decision is costly (an inaccuracy, a mistake or a blunder). */
 export function costly(decision) {
   return Boolean(decision) && COSTLY.has(decision.label);
@@ -240,6 +248,7 @@ function tellProgress(review) {
 function made(review) {
   const seats = review.replay.seats;
   return [
+    tryAgain(review),
     players(review.data, seats),
     h("p", { class: "review-help" }, t("review.help")),
     h("h3", {}, t("review.chart")),
@@ -346,6 +355,54 @@ function chanceTable(review, seats) {
     h("tbody", {}, data.players.map((p) => h("tr", {},
       h("th", { scope: "row" }, nameOf(seats, p.seat, null)),
       starts.map((d) => h("td", {}, percent(d.standing[p.seat]))))))));
+}
+
+/** At a costly decision's table, "Try it again": every legal move of the decision as a
+ * button (in the board's order, not the review's: that would tell the answer); the one
+ * picked says what it is worth (the review's value of each move) against the best. In
+ * the panel (the replay's controls keep their size). */
+function tryAgain(review) {
+  const replay = review.replay;
+  const decision = review.at(replay.index);
+  if (!costly(decision)) return null;
+  if (review.trying !== decision.step) {
+    const start = () => Object.assign(review, { trying: decision.step, tried: null, focus: "review-try-title" }).replay.redraw();
+    return h("p", { class: "review-try-offer" }, momentWords(decision, replay.seats), " ",
+      h("button", { type: "button", class: "review-try", "data-key": "review-try", onclick: start }, t("review.try")));
+  }
+  const options = [...decision.options].sort((a, b) => order(a.move) - order(b.move));
+  const picked = review.tried === null ? null : options[review.tried];
+  return h("div", { class: "review-trying", role: "group", "aria-labelledby": "review-try-title", "data-key": "review-trying" },
+    h("p", { id: "review-try-title", tabindex: "-1", "data-key": "review-try-title" },
+      t("review.tryHelp", { name: nameOf(replay.seats, decision.seat, null) })),
+    h("div", { class: "review-options" }, options.map((option, i) => h("button", { type: "button",
+      "data-key": `review-option-${i}`, "aria-pressed": String(review.tried === i), onclick: () => {
+        Object.assign(review, { tried: i, focus: `review-option-${i}` }).replay.redraw();
+        announce(verdict(options[i], options));
+      } }, capital(moveWords(option.move))))),
+    picked ? h("p", { class: `review-verdict ${picked.label}`, "data-key": "review-verdict" }, verdict(picked, options)) : null,
+    h("button", { type: "button", "data-key": "review-try-done",
+      onclick: () => Object.assign(review, { trying: null, tried: null, focus: "review-try" }).replay.redraw() },
+    t("review.tryDone")));
+}
+
+/** A move's place in the board's order: the deck, the discard, then each position. */
+function order(move) {
+  if (move.take) return move.take === "deck" ? 0 : 1;
+  const [kind, [row, col]] = Object.entries(move)[0];
+  return 2 + row * 4 + col + (kind === "flip" ? 12 : 0);
+}
+
+/** "Exchange the card at row 2, column 3: 14.2 points expected, good (the best: 13.8)". */
+function verdict(option, options) {
+  const best = Math.min(...options.map((o) => o.points));
+  return t("review.verdict", { move: capital(moveWords(option.move)),
+    points: plural("review.points", option.points, { n: number(option.points, 1) }),
+    label: labelWords(option.label), best: number(best, 1) });
+}
+
+function capital(text) {
+  return text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
 }
 
 // --- the costliest decisions ----------------------------------------------------------------
