@@ -84,3 +84,20 @@ def test_too_many_reviews_waiting_are_refused_with_a_retry_after(
     assert refused.json()["error"]["kind"] == "reviews_busy"
     assert refused.headers["Retry-After"] == str(reviews.RETRY_AFTER)
     assert client.get(f"/api/rooms/{code}/review").status_code == 404  # nothing started
+
+
+def test_reviews_asked_for_have_an_hourly_limit_of_their_own() -> None:
+    """`POST .../review` counts against `reviews_rate` (as many as uploads, apart
+    from them), with the limit's own sentence; `GET` never counts."""
+    with serving(replays_per_hour=2) as client:
+        code, record = _finished_room(client)
+        path = f"/api/rooms/{code}/review"
+        assert [client.post(path).status_code for _ in range(2)] in ([202, 202], [202, 200])
+        refused = client.post(path)
+        assert refused.status_code == 429
+        error = refused.json()["error"]
+        assert error["kind"] == "reviews_rate" and error["params"]["limit"] == 2
+        assert error["message"].startswith("too many game reviews asked for from your address")
+        assert client.get(path).status_code in (200, 202)  # looking is free
+        upload = client.post("/api/replays", content=json.dumps(record), headers=JSON)
+        assert upload.status_code == 201  # the uploads' allowance is untouched

@@ -83,6 +83,7 @@ SENTENCES = {
     "rooms_rate": "too many rooms created from your address",
     "joins_rate": "too many seats taken from your address",
     "replays_rate": "too many game records uploaded from your address",
+    "reviews_rate": "too many game reviews asked for from your address",
     "sheets_rate": "too many scoresheets created from your address",
 }
 
@@ -108,6 +109,7 @@ class Limits:
             "rooms_rate": RateLimit(rooms, HOUR),
             "joins_rate": RateLimit(joins, HOUR),
             "replays_rate": RateLimit(replays, HOUR),
+            "reviews_rate": RateLimit(replays, HOUR),  # as many as uploads, apart
             "sheets_rate": RateLimit(sheets, HOUR),
         }
 

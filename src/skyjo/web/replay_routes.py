@@ -220,12 +220,12 @@ def replays_router() -> APIRouter:
 
     @router.post(
         "/api/rooms/{code}/review",
-        dependencies=[Depends(limited("replays_rate"))],
+        dependencies=[Depends(limited("reviews_rate"))],
         responses=REVIEW_ANSWERS,
     )
     async def start_room_review(code: str, lobby: LobbyOf) -> JSONResponse:
         """Start the review of a finished game (once: it is kept); `not_over` while
-        it is played. Counts against the address's replays an hour."""
+        it is played. Counts against the address's reviews an hour (`reviews_rate`)."""
         return reviewed(await lobby.room_review(code, start=True))
 
     @router.get("/api/rooms/{code}/review", responses=REVIEW_ANSWERS)
@@ -235,7 +235,7 @@ def replays_router() -> APIRouter:
 
     @router.post(
         "/api/replays/{key}/review",
-        dependencies=[Depends(limited("replays_rate"))],
+        dependencies=[Depends(limited("reviews_rate"))],
         responses=REVIEW_ANSWERS,
     )
     async def start_upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
