@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 
 from skyjo.analysis import check, review
 from skyjo.analysis.rating import LABEL_NAMES, LABELS, accuracy, label_of
+from skyjo.analysis.reasons import TEMPLATES, Why, text
 from skyjo.analysis.review import expected_scores
 from skyjo.bots import make_bot
 from skyjo.cli import app
@@ -328,8 +329,18 @@ def test_the_scales() -> None:
 
 
 def test_the_reasons_name_checkable_facts(reviewed: Doc) -> None:
+    """A reason is a kind and params (a page words it in its language), and its English
+    sentence; the noise of a check is said after it."""
     reasons = [d["reason"] for d in reviewed["decisions"] if d["label"] != "best"]
     assert any("on average now" in r for r in reasons)
+    kinds = set()
     for d in reviewed["decisions"]:
+        why = Why(d["why"]["kind"], d["why"]["params"])
+        assert why.kind in TEMPLATES
+        kinds.add(why.kind)
+        assert d["reason"].startswith(text(why))
+        noisy = d["check"] is not None and d["check"]["interval"][0] <= 0
+        assert d["reason"].endswith("points)") or not noisy
         if d["label"] == "best":
-            assert d["reason"].startswith("the best option")
+            assert why.kind == "best" and d["reason"].startswith("the best option")
+    assert len(kinds) >= 4

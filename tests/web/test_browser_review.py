@@ -218,8 +218,10 @@ def test_a_review_on_a_phone_in_french(
     assert button.inner_text().startswith(
         f"?? Manche {worst['round'] + 1}, tour {worst['turn'] + 1} · Ana · gaffe ("
     )
-    reason = page.locator(".review-moments .reason").first
-    assert reason.get_attribute("lang") == "en"  # the engine's sentence, in English
+    reason = page.locator(".review-moments .reason").first.inner_text()
+    # the reason's kind and params, worded in French
+    assert reason == run_js(STATIC / "review.js", "mod.reasonWords(input)", worst, saved="fr")
+    assert reason != worst["reason"]
     assert page.evaluate("window.scrollY") > 0  # the panel is below the board
     button.click()
     page.wait_for_selector(".card.review-better")
@@ -321,6 +323,9 @@ def test_every_word_of_the_review_is_in_every_language() -> None:
         "review.mistakes",
         "review.blunders",
     }
+    from skyjo.analysis.reasons import TEMPLATES
+
+    used |= {f"reason.{kind}" for kind in TEMPLATES} | {"reason.noise"}  # every reason's kind
     assert {"review.title", "review.progress", "review.hide"} <= used
     for language in ("en", "es", "fr", "de"):
         assert used <= set(strings[language]), (language, sorted(used - set(strings[language])))

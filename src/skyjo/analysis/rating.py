@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from skyjo.analysis.check import Check
@@ -84,7 +84,8 @@ class Decision:
     `best` option
     (the action played if it is as good) and its worth `top`, the `loss` in
     expected round points (never negative), the chance to win lost
-    (`win_lost`), the label and a reason; `luck`: round points the chance
+    (`win_lost`), the label and a reason (`why`: its kind and params,
+    `skyjo.analysis.reasons`; `reason`: its English sentence); `luck`: round points the chance
     resolved by this decision gave (positive) or took; `check`: the playouts'
     verdict when one was made; `standing`: each seat's chance to win the game
     at the position before the decision, by the value."""
@@ -103,6 +104,7 @@ class Decision:
     win_lost: float
     label: str
     reason: str = ""
+    why: dict[str, Any] = field(default_factory=dict)
     standing: tuple[float, ...] = ()
     kinds: int = 0
     luck: float | None = None
@@ -128,6 +130,7 @@ class Decision:
             "win_lost": round(self.win_lost, 4),
             "label": self.label,
             "reason": self.reason,
+            "why": self.why,
             "points": round(self.chosen.points, 2),
             "win": round(self.chosen.win, 4),
             "forced": self.forced,

@@ -1,22 +1,104 @@
-"""One line on why a decision was rated as it was, from facts the engine can
-check: the cards in play, the mean of the unseen cards, a column that would
-clear, the playouts' share of doubled scores (`skyjo.analysis.check`).
+"""Why a decision was rated as it was, from facts the engine can check: the
+cards in play, the mean of the unseen cards, a column that would clear, the
+playouts' share of doubled scores (`skyjo.analysis.check`).
 
-Positions read "row 2, column 3" (from 1, as a player counts them).
+A reason is a kind and its params (`Why`), as the web's error messages are:
+the English sentence (`TEMPLATES`, `text`) is for the terminal and the JSON's
+`reason`; a page words the kind in its own language from the params
+(positions `[row, column]` from 0, moves in the record's notation, points and
+means as numbers). Positions read "row 2, column 3" (from 1, as a player
+counts them).
 """
 
 from __future__ import annotations
 
-from skyjo.analysis.rating import Decision
+from dataclasses import dataclass, field
+from typing import Any
+
+from skyjo.analysis.rating import Decision, move_of
 from skyjo.bots.counting import unseen_cards
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
 from skyjo.observation import FACE_DOWN, FACE_UP, Observation
 from skyjo.rules import COLS, COLUMN_PARTNERS
 
+_WORTHS = "({better} against {chosen} round points expected)"
+#: Each kind of reason's English sentence; {points}, {better}, {chosen} and {mean}
+#: are numbers (one decimal), {card} and {kept} card values, {percent} a whole
+#: percentage, {position} a grid position, {best} and {played} moves.
+TEMPLATES = {
+    "best": "the best option: {points} round points expected",
+    "ending_doubled": "ending the round now: about {percent}% that someone is lower, "
+    "and then your score is doubled",
+    "ending_early": "ending the round now leaves you no turn to lower your score; "
+    "the others play once more",
+    "discard_clears": "the {card} on the discard pile clears a column at {position} " + _WORTHS,
+    "discard_high": "the {card} on the discard pile is worth less than a card from the deck "
+    "({mean} on average now) " + _WORTHS,
+    "discard_low": "the {card} on the discard pile beats a card from the deck "
+    "({mean} on average now) " + _WORTHS,
+    "clears": "the {card} at {position} clears that column (three {card}s)",
+    "threw_low": "a face-down card is worth {mean} on average now, and you threw away the {card}",
+    "high_into_down": "a face-down card is worth {mean} on average now, "
+    "and you put the {card} in its place",
+    "gave_up_low": "you gave up the {kept} for the {card}",
+    "down_saves_more": "a face-down card is worth {mean} on average now: the {card} saves more "
+    "in place of one ({position}) than in place of the {kept}",
+    "kept_high": "you kept the {kept} where the {card} could go",
+    "close": "close to the best: {best} " + _WORTHS.replace("against", "for"),
+    "compared": "{best} is better than {played} " + _WORTHS,
+}
+#: The sentence a choice within the playouts' noise adds (`skyjo.analysis.check`).
+NOISE = "the playouts find no clear difference ({low} to {high} points)"
 
-def where(k: int) -> str:
-    """Grid position k as a player reads it."""
-    return f"row {k // COLS + 1}, column {k % COLS + 1}"
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """A reason: its kind (`TEMPLATES`) and params, JSON-ready (positions
+    `[row, column]` from 0, moves in the record's notation)."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "params": dict(self.params)}
+
+
+def where(k: int) -> list[int]:
+    """Grid position k as `[row, column]` from 0 (the record's notation)."""
+    return [k // COLS, k % COLS]
+
+
+def words(position: list[int]) -> str:
+    """A position as a player reads it: "row 2, column 3"."""
+    return f"row {position[0] + 1}, column {position[1] + 1}"
+
+
+def move_words(move: dict[str, Any], card: Any) -> str:
+    """A move of the record's notation in words, the card in hand named."""
+    kind, place = next(iter(move.items()))
+    if kind == "take":
+        return "drawing from the deck" if place == "deck" else "taking the discard"
+    held = f"the {card}" if card is not None else "the card"
+    if kind == "flip":
+        return f"discarding {held} and turning up {words(place)}"
+    if kind == "swap":
+        return f"putting {held} at {words(place)}"
+    return f"turning up {words(place)}"
+
+
+def text(why: Why) -> str:
+    """A reason's English sentence."""
+    shown: dict[str, Any] = {}
+    for name, value in why.params.items():
+        if name in ("points", "better", "chosen", "mean", "low", "high"):
+            shown[name] = f"{value:.1f}" if name not in ("low", "high") else f"{value:+.1f}"
+        elif name == "position":
+            shown[name] = words(value)
+        elif name in ("best", "played"):
+            shown[name] = move_words(value, why.params.get("card"))
+        else:
+            shown[name] = value
+    return TEMPLATES.get(why.kind, NOISE).format(**shown)
 
 
 def mean_unseen(obs: Observation) -> float:
@@ -25,19 +107,6 @@ def mean_unseen(obs: Observation) -> float:
     unseen = unseen_cards(obs)
     count = sum(unseen.values())
     return sum(v * n for v, n in unseen.items()) / count if count else 0.0
-
-
-def describe(action: int, held: int | None) -> str:
-    """An action in words."""
-    if action == DRAW:
-        return "drawing from the deck"
-    if action == TAKE_DISCARD:
-        return "taking the discard"
-    if action >= FLIP:
-        return f"discarding the {held} and turning up {where(action - FLIP)}"
-    if action >= SWAP:
-        return f"putting the {held} at {where(action - SWAP)}"
-    return f"turning up {where(action)}"
 
 
 def clears(obs: Observation, k: int, card: int | None) -> bool:
@@ -57,110 +126,73 @@ def ends_round(obs: Observation, action: int) -> bool:
     return down == [action - (FLIP if action >= FLIP else SWAP)]
 
 
-def reason(obs: Observation, d: Decision) -> str:
-    """The line for decision `d`, made at observation `obs`."""
-    mean = mean_unseen(obs)
+def why(obs: Observation, d: Decision) -> Why:
+    """The reason of decision `d`, made at observation `obs`."""
     if d.label == "best":
-        return f"the best option: {d.chosen.points:.1f} round points expected"
-    held = obs.held
-    me = obs.current_player
-    top = obs.discard_pile[-1] if obs.discard_pile else None
+        return Why("best", {"points": round(d.chosen.points, 2)})
     doubled = d.check.doubled[0] if d.check is not None else None
     if ends_round(obs, d.action) and d.label != "good":
         if doubled is not None and doubled > 0.05:
-            return (
-                f"ending the round now: about {100 * doubled:.0f}% that someone is lower, "
-                "and then your score is doubled"
-            )
-        return (
-            "ending the round now leaves you no turn to lower your score; the others play once more"
-        )
+            return Why("ending_doubled", {"percent": round(100 * doubled)})
+        return Why("ending_early")
     if d.part == "take":
-        return _taken(obs, d, top, mean)
+        return _taken(obs, d)
     if d.label == "good":
-        return f"close to the best; {_compared(obs, d, held)}"
-    if d.best >= SWAP and d.best < FLIP and clears(obs, d.best - SWAP, held):
-        return f"the {held} at {where(d.best - SWAP)} clears that column (three {held}s)"
-    if held is not None and d.action >= FLIP and held < mean:
-        return f"a face-down card is worth {mean:.1f} on average now, and you threw away the {held}"
-    if held is not None and SWAP <= d.action < FLIP:
+        return Why("close", _moves(obs, d))
+    return _placed(obs, d) or Why("compared", _moves(obs, d))
+
+
+def _placed(obs: Observation, d: Decision) -> Why | None:
+    """A placement's reason from the cards, if one of them says it."""
+    held, me, mean = obs.held, obs.current_player, round(mean_unseen(obs), 2)
+    if held is None:
+        return None
+    if SWAP <= d.best < FLIP and clears(obs, d.best - SWAP, held):
+        return Why("clears", {"card": held, "position": where(d.best - SWAP)})
+    if d.action >= FLIP and held < mean:
+        return Why("threw_low", {"card": held, "mean": mean})
+    if SWAP <= d.action < FLIP:
         k = d.action - SWAP
+        kept = obs.cards[me][k]
         if obs.status[me][k] == FACE_DOWN and held > mean:
-            return (
-                f"a face-down card is worth {mean:.1f} on average now, "
-                f"and you put the {held} in its place"
-            )
-        kept = obs.cards[me][k]
+            return Why("high_into_down", {"card": held, "mean": mean})
         if obs.status[me][k] == FACE_UP and kept is not None and kept < held:
-            return f"you gave up the {kept} for the {held}"
-    if held is not None and SWAP <= d.best < FLIP and SWAP <= d.action < FLIP:
-        k, j = d.best - SWAP, d.action - SWAP
-        kept = obs.cards[me][j]
-        down, up = obs.status[me][k] == FACE_DOWN, obs.status[me][j] == FACE_UP
-        if down and up and kept is not None and kept < mean:
-            return (
-                f"a face-down card is worth {mean:.1f} on average now: the {held} saves "
-                f"more in place of one ({where(k)}) than in place of the {kept}"
+            return Why("gave_up_low", {"kept": kept, "card": held})
+        down = SWAP <= d.best < FLIP and obs.status[me][d.best - SWAP] == FACE_DOWN
+        if down and obs.status[me][k] == FACE_UP and kept is not None and kept < mean:
+            position = where(d.best - SWAP)
+            return Why(
+                "down_saves_more", {"card": held, "mean": mean, "position": position, "kept": kept}
             )
-    if held is not None and d.best >= SWAP:
-        k = (d.best - FLIP) if d.best >= FLIP else (d.best - SWAP)
-        kept = obs.cards[me][k]
-        if d.best < FLIP and obs.status[me][k] == FACE_UP and kept is not None and kept > held:
-            return f"you kept the {kept} where the {held} could go"
-    return _compared(obs, d, held)
+    if SWAP <= d.best < FLIP:
+        kept = obs.cards[me][d.best - SWAP]
+        if obs.status[me][d.best - SWAP] == FACE_UP and kept is not None and kept > held:
+            return Why("kept_high", {"kept": kept, "card": held})
+    return None
 
 
-def _taken(obs: Observation, d: Decision, top: int | None, mean: float) -> str:
-    """Why the discard or the deck: a column the discard clears or pairs, else
-    the discard against the deck's average card."""
-    me = obs.current_player
-    worths = f"({d.top.points:.1f} against {d.chosen.points:.1f} round points expected)"
+def _taken(obs: Observation, d: Decision) -> Why:
+    """Why the discard or the deck: a column the discard clears, else the
+    discard against the deck's average card."""
+    me, mean = obs.current_player, round(mean_unseen(obs), 2)
+    top = obs.discard_pile[-1] if obs.discard_pile else None
+    worths = {"better": round(d.top.points, 2), "chosen": round(d.chosen.points, 2)}
     for k in range(len(obs.status[me])):
         if obs.status[me][k] != FACE_UP and clears(obs, k, top):
-            return f"the {top} on the discard pile clears a column at {where(k)} {worths}"
+            return Why("discard_clears", {"card": top, "position": where(k), **worths})
     if d.best == DRAW and top is not None and top > mean:
-        return (
-            f"the {top} on the discard pile is worth less than a card from the deck "
-            f"({mean:.1f} on average now) {worths}"
-        )
+        return Why("discard_high", {"card": top, "mean": mean, **worths})
     if d.best == TAKE_DISCARD and top is not None and top < mean:
-        return (
-            f"the {top} on the discard pile beats a card from the deck "
-            f"({mean:.1f} on average now) {worths}"
-        )
-    return f"{describe(d.best, None)} is better than {describe(d.action, None)} {worths}"
+        return Why("discard_low", {"card": top, "mean": mean, **worths})
+    return Why("compared", _moves(obs, d))
 
 
-def _what(obs: Observation, k: int) -> str:
-    """The card at the player's position k, in words."""
-    me = obs.current_player
-    if obs.status[me][k] == FACE_DOWN:
-        return "a face-down card"
-    return f"the {obs.cards[me][k]}"
-
-
-def _beside(obs: Observation, k: int, card: int | None) -> str:
-    """ ", next to another 5 in its column" when `card` pairs at k, else ""."""
-    me = obs.current_player
-    pair = any(
-        obs.status[me][o] == FACE_UP and obs.cards[me][o] == card for o in COLUMN_PARTNERS[k]
-    )
-    return f", next to another {card} in its column" if pair and card is not None else ""
-
-
-def _compared(obs: Observation, d: Decision, held: int | None) -> str:
-    """The two options side by side: what each replaces, and their worths."""
-    worths = f"({d.top.points:.1f} against {d.chosen.points:.1f} round points expected)"
-    if held is None or d.best < SWAP or d.action < SWAP:
-        return f"{describe(d.best, held)} is better than {describe(d.action, held)} {worths}"
-    if d.best >= FLIP:
-        better = f"discarding the {held} and turning up {where(d.best - FLIP)}"
-    else:
-        k = d.best - SWAP
-        better = f"the {held} in place of {_what(obs, k)} at {where(k)}{_beside(obs, k, held)}"
-    if d.action >= FLIP:
-        played = f"you discarded it and turned up {where(d.action - FLIP)}"
-    else:
-        k = d.action - SWAP
-        played = f"you replaced {_what(obs, k)} at {where(k)}"
-    return f"better: {better}; {played} {worths}"
+def _moves(obs: Observation, d: Decision) -> dict[str, Any]:
+    """The better move and the one played, the card in hand and their worths."""
+    return {
+        "best": move_of(d.best),
+        "played": move_of(d.action),
+        "card": obs.held,
+        "better": round(d.top.points, 2),
+        "chosen": round(d.chosen.points, 2),
+    }

@@ -178,13 +178,13 @@ class _Walk:
         decision = replace(decision, luck=self._luck(obs, prev, action, seat, decision))
         if decision.label not in ("best", "good") and decision.part != "reveal" and self.worlds:
             decision = self._checked(obs, decision)
-        reason = reasons.reason(obs, decision)
+        why = reasons.why(obs, decision)
+        reason = reasons.text(why)
         c = decision.check
         if c is not None and not c.clear:
-            reason += (
-                f"; the playouts find no clear difference ({c.low:+.1f} to {c.high:+.1f} points)"
-            )
-        decision = replace(decision, reason=reason)
+            low, high = round(c.low, 2), round(c.high, 2)
+            reason += "; " + reasons.text(reasons.Why("noise", {"low": low, "high": high}))
+        decision = replace(decision, reason=reason, why=why.to_dict())
         self.decisions.append(decision)
         if self.progress is not None:
             self.progress(len(self.decisions), self.total)

@@ -57,8 +57,8 @@ def review_tables(review: Review, shown: int = SHOWN) -> list[Any]:
     shown_tables: list[Any] = [players]
     shown_tables.append(worst if costly else "No inaccuracy, mistake or blunder.")
     shown_tables.append(
-        "Accuracy: 0 to 100 from the chance to win lost; lost: expected round points lost "
-        "per decision against the best option (the learned value); luck: round points "
+        "Accuracy: 0 to 100 from the round points lost (lichess's curve); lost: expected round "
+        "points lost per decision against the best option (the learned value); luck: round points "
         "the cards gave (+) or took (-). Rounds and turns count from 1 (docs/review.md)."
     )
     return shown_tables

@@ -2,7 +2,8 @@
 // --json`, docs/RULES.md 6), asked for from the game's replay and shown beside it: each
 // player's accuracy, points lost and luck; everyone's chance to win across the game; the
 // costliest decisions, each a jump to the table it was decided at, where replay.js marks
-// the better move. The reasons are the engine's sentences, in English (lang="en").
+// the better move. A reason is worded here from its kind and params (`why`), in the page's
+// language.
 import { announce } from "./a11y.js";
 import { askReview, reviewOf } from "./api.js";
 import { h } from "./dom.js";
@@ -178,6 +179,31 @@ export function moveWords(move) {
   if (move.take) return t(move.take === "deck" ? "review.move.deck" : "review.move.discard");
   const [kind, position] = Object.entries(move)[0];
   return t(`review.move.${kind}`, { where: where(position) });
+}
+
+const NUMBERS = new Set(["points", "better", "chosen", "mean"]); // a reason's params shown as numbers
+
+/** Why a decision was rated so, in the page's language: its reason's kind and params
+ * (`why`, skyjo.analysis.reasons), and whether its playout check saw it within the noise;
+ * a reason of a kind this page does not know, in the server's English. */
+export function reasonWords(decision) {
+  const why = decision.why;
+  if (!why || !hasReason(why.kind)) return decision.reason;
+  const params = {};
+  for (const [name, value] of Object.entries(why.params)) {
+    if (NUMBERS.has(name)) params[name] = number(value, 1);
+    else if (name === "position") params[name] = where(value);
+    else if (name === "best" || name === "played") params[name] = moveWords(value);
+    else params[name] = value === null ? "" : String(value);
+  }
+  const check = decision.check;
+  const noisy = check && check.interval[0] <= 0;
+  const noise = noisy ? t("reason.noise", { low: number(check.interval[0], 1, true), high: number(check.interval[1], 1, true) }) : "";
+  return t(`reason.${why.kind}`, params) + noise;
+}
+
+function hasReason(kind) {
+  return t(`reason.${kind}`) !== `reason.${kind}`;
 }
 
 /** Where a decision was made: "Round 2, turn 5", or "Round 1, first cards". */
@@ -419,7 +445,7 @@ function moments(review, seats) {
       h("button", { type: "button", class: "review-moment", "data-key": `review-at-${d.step}`,
         "aria-current": d.step - 1 === index ? "step" : null, onclick: () => jump(review, d) },
       h("span", { class: "mark", "aria-hidden": "true" }, MARKS[d.label]), " ", momentWords(d, seats)),
-      d.reason ? h("p", { class: "reason", lang: "en" }, d.reason) : null))),
+      h("p", { class: "reason" }, reasonWords(d))))),
     all.length > SHOWN ? h("button", { type: "button", class: "review-more", "data-key": "review-more", "aria-expanded": String(review.all),
       onclick: () => { review.all = !review.all; review.replay.redraw(); } },
     review.all ? t("review.fewer") : t("review.more", { n: all.length })) : null,
