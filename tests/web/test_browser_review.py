@@ -396,6 +396,15 @@ def test_a_costly_decision_is_tried_again(
     page.click("[data-key=review-try-done]")
     assert page.locator("[data-key=review-trying]").count() == 0
     assert focused(page) == "review-try"
+    # play on from there against bots: a room of the server's, this browser its player
+    page.click("[data-key=review-try]")
+    page.click("[data-key=review-play-on]")
+    page.wait_for_url(re.compile(r".*/r/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector(".table")
+    seat = page.evaluate(f"JSON.parse(localStorage.getItem('skyjo:seat:{code}'))")
+    assert seat["seat"] == worst["seat"]
+    assert page.locator("[data-key=review-trying]").count() == 0
 
 
 def move_words(move: dict[str, Any]) -> str:

@@ -41,7 +41,7 @@ def test_every_route_of_the_api_is_documented_with_its_schemas(client: TestClien
     documented = {(method.upper(), path) for method, path, _ in _operations(schema)}
     api = {(method, path) for method, path in routes(client.app) if path.startswith("/api/")}
     assert documented == api
-    assert len(api) == 27
+    assert len(api) == 29
     for method, path, operation in _operations(schema):
         where = f"{method.upper()} {path}"
         answers = operation["responses"]
@@ -119,6 +119,11 @@ def _answers(client: TestClient) -> list[tuple[str, str, Any]]:
     for path, route in reviews:
         call("POST", path, route)
         call("GET", path, route)
+    turn = {"step": 30}  # a turn of the finished games (frames past the opening reveals)
+    call("POST", f"{rooms}/{game['code']}/practice", one + "/practice", json=turn)
+    call("POST", f"{rooms}/{code}/practice", one + "/practice", json=turn)  # not over
+    call("POST", f"/api/replays/{upload['id']}/practice", "/api/replays/{key}/practice", json=turn)
+    call("POST", "/api/replays/nothing/practice", "/api/replays/{key}/practice", json=turn)
     call("POST", f"{rooms}/{code}/review", one + "/review")  # not over
     call("GET", f"{rooms}/ZZZZZZ/review", one + "/review")
     call("POST", "/api/replays/nothing/review", "/api/replays/{key}/review")

@@ -22,18 +22,22 @@ import asyncio
 import contextlib
 import functools
 import logging
+import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from skyjo import practice
 from skyjo.bots import make_bot
-from skyjo.match import Match, MatchError
+from skyjo.match import Match, MatchError, Seat
+from skyjo.seeds import fresh_seed
 from skyjo.web.cluster import Ownership, OwnershipLost, room_moving
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.replays import checked, frames
 from skyjo.web.reviews import Reviews
 from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
+from skyjo.web.seat_names import bot_name, player_name, reserved
 from skyjo.web.settings import Settings
 from skyjo.web.storage import (
     UPLOAD_ALPHABET,
@@ -48,6 +52,8 @@ from skyjo.web.thinking import Thinkers
 log = logging.getLogger("skyjo.web")
 #: How many finished games' replays a server keeps ready.
 REPLAY_CACHE = 16
+#: The level of the bots that play on with a person from a finished game's position.
+PRACTICE_BOT = "expected"
 #: Threads that make and load matches: the background resume takes one at a time, so
 #: a long load leaves the others to the rooms players create and come back to.
 MATCH_THREADS = 4
@@ -220,6 +226,33 @@ class Lobby:
         hot = dict(room.claim(seat) for seat in config.hot_seats)
         await self._open(room)
         return room, token, hot
+
+    async def practice(self, record: dict[str, Any], step: int) -> tuple[Room, str, int]:
+        """A new room that plays on from `step` of a finished game's `record`
+        (`skyjo.practice`: the unseen cards dealt afresh): the seat to act there is
+        the host's, a person of the game's name; every other seat an `expected`
+        bot. Returns it, the host's token and seat; `bad_request` (kind `no_turn`)
+        for a step that is no seat's turn."""
+        try:
+            state, seat = await self._match(practice.position, record, step, random.Random())
+        except practice.PracticeError as failure:
+            raise ProtocolError("bad_request", str(failure), "no_turn", {"step": step}) from None
+        name = record["players"][seat]
+        name = name if not reserved(name) else player_name(seat)
+        seats: list[Seat] = []
+        for i in range(len(record["players"])):
+            taken = [s.name for s in seats] + [name]
+            bot = Seat(bot_name(PRACTICE_BOT, taken), PRACTICE_BOT)
+            seats.append(Seat(name, None) if i == seat else bot)
+        code = await self._new_code()
+        match = await self._match(
+            Match, seats, state.rules, fresh_seed(), make=self._maker(code), state=state
+        )
+        kept = RoomRecord(code, default_title(name), False, "", {}, {}, options={"joined": []})
+        room = self._room(kept, match)
+        token = room.host_token(seat)
+        await self._open(room)
+        return room, token, seat
 
     async def rematch(self, old: Room) -> Room:
         """The new room of the next game of `old`'s table (`Room.next_record`): its
@@ -495,6 +528,16 @@ class Lobby:
         self._remember(f"upload:{key}", shown)
         return shown
 
+    async def record_of(self, kind: str, key: str) -> dict[str, Any]:
+        """The record of a finished room's game (`kind` "room") or of an upload."""
+        if kind == "room":
+            return dict((await self.finished(key))["record"])
+        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
+        record = await self._run_db(self.store.load_upload, key) if valid else None
+        if record is None:
+            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
+        return dict(record)
+
     async def room_review(self, code: str, start: bool) -> dict[str, Any]:
         """The review of room `code`'s finished game (`review`)."""
         record = (await self.finished(code))["record"]
@@ -502,11 +545,7 @@ class Lobby:
 
     async def upload_review(self, key: str, start: bool) -> dict[str, Any]:
         """The review of the uploaded record `key` (`no_replay` when there is none)."""
-        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
-        record = await self._run_db(self.store.load_upload, key) if valid else None
-        if record is None:
-            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
-        return await self.review(key, record, start)
+        return await self.review(key, await self.record_of("upload", key), start)
 
     async def review(self, key: str, record: dict[str, Any], start: bool) -> dict[str, Any]:
         """The review of a finished game (id `key`): `{"status": "done", "review"}`

@@ -6,6 +6,8 @@
     GET  /api/replays/{id}        the frames of an uploaded record (its stable link)
     POST /api/rooms/{code}/review, /api/replays/{id}/review   start the game's review
     GET  /api/rooms/{code}/review, /api/replays/{id}/review   its progress, or the review
+    POST /api/rooms/{code}/practice, /api/replays/{id}/practice   a room that plays on
+                                  from a step of the game (`skyjo.practice`)
 
 An uploaded record is read by the record format's own reader (`skyjo.record`, which
 says where in the record it went wrong), not by a model of this module: the body is
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -26,8 +28,8 @@ from skyjo.web.api import LobbyOf, bounded, errors, limited, shallow
 from skyjo.web.protocol import ProtocolError, record_refused
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RulesSettings
-from skyjo.web.room_routes import unreadable
-from skyjo.web.validation import ANSWER
+from skyjo.web.room_routes import Seated, unreadable
+from skyjo.web.validation import ANSWER, STRICT, Error, refusing
 
 Position = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, column]")]
 
@@ -149,6 +151,22 @@ REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
+class PracticeRequest(BaseModel):
+    """`POST .../practice`: the step of the replay (its frame) to play on from."""
+
+    model_config = STRICT
+    step: int = Field(ge=0, description="a frame of the replay where a seat takes or places")
+
+
+def _practice_refusal(error: Error) -> ProtocolError:
+    """Any error of a practice request's body: its one kind."""
+    shape = 'a practice request is {"step": N}, N from 0'
+    return ProtocolError("bad_request", shape, "practice_shape")
+
+
+PracticeBody = Annotated[PracticeRequest, refusing(_practice_refusal), Body()]
+
+
 def record_too_large(limit: int) -> ProtocolError:
     """413 `too_large`: an uploaded record over `limit` bytes."""
     return ProtocolError(
@@ -241,6 +259,31 @@ def replays_router() -> APIRouter:
     async def start_upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
         """Start the review of an uploaded record's game (once: it is kept)."""
         return reviewed(await lobby.upload_review(key, start=True))
+
+    @router.post(
+        "/api/rooms/{code}/practice",
+        status_code=201,
+        dependencies=[Depends(limited("rooms_rate"))],
+        responses=errors(400, 404, 409, 429),
+    )
+    async def practice_room(code: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
+        """A new room that plays on from a step of a finished game, the unseen cards
+        dealt afresh: its host the seat to act there, `expected` bots the others."""
+        record = await lobby.record_of("room", code)
+        room, token, seat = await lobby.practice(record, asked.step)
+        return Seated(code=room.code, seat=seat, token=token, host=True)
+
+    @router.post(
+        "/api/replays/{key}/practice",
+        status_code=201,
+        dependencies=[Depends(limited("rooms_rate"))],
+        responses=errors(400, 404, 429),
+    )
+    async def practice_upload(key: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
+        """A new room that plays on from a step of an uploaded record's game."""
+        record = await lobby.record_of("upload", key)
+        room, token, seat = await lobby.practice(record, asked.step)
+        return Seated(code=room.code, seat=seat, token=token, host=True)
 
     @router.get("/api/replays/{key}/review", responses=REVIEW_ANSWERS)
     async def upload_review(key: str, lobby: LobbyOf) -> JSONResponse:

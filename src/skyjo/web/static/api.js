@@ -51,6 +51,13 @@ export const uploadedReplay = (id) => call("GET", `/api/replays/${encodeURICompo
  * `{status: "done", review}` once it is made, else `{status: "queued" | "running", done, total}`. */
 export const askReview = (path) => call("POST", path);
 export const reviewOf = (path) => call("GET", path);
+/** A new room that plays on from frame `step` of a finished game (`path`: its room's or
+ * its upload's, `/api/…/practice`), this browser the seat to act there; its token kept. */
+export async function playOnFrom(path, step) {
+  const room = await call("POST", path, { step });
+  saveSeat(room.code, room);
+  return room;
+}
 
 /** The token this browser holds for a room, if any. */
 export function savedSeat(code) {

@@ -5,7 +5,7 @@
 // the better move. A reason is worded here from its kind and params (`why`), in the page's
 // language.
 import { announce } from "./a11y.js";
-import { askReview, reviewOf } from "./api.js";
+import { askReview, playOnFrom, reviewOf } from "./api.js";
 import { h } from "./dom.js";
 import { language, plural, t } from "./i18n.js";
 import { nameOf, where } from "./text.js";
@@ -37,6 +37,7 @@ export class Review {
     this.unknown = 0; // looks in a row that found no review
     this.trying = null; // the step of the decision being tried again (replay.js), if any
     this.tried = null; // the index of the move picked there, if one was
+    this.practiceError = null; // why a room to play on from there was refused
   }
 
   /** Where the server keeps it: the room's game, or the uploaded record's. */
@@ -407,9 +408,26 @@ function tryAgain(review) {
         announce(verdict(options[i], options));
       } }, capital(moveWords(option.move))))),
     picked ? h("p", { class: `review-verdict ${picked.label}`, "data-key": "review-verdict" }, verdict(picked, options)) : null,
-    h("button", { type: "button", "data-key": "review-try-done",
-      onclick: () => Object.assign(review, { trying: null, tried: null, focus: "review-try" }).replay.redraw() },
-    t("review.tryDone")));
+    h("div", { class: "review-try-end" },
+      h("button", { type: "button", class: "start", "data-key": "review-play-on", onclick: () => playOn(review, decision) },
+        t("review.playOn")),
+      h("button", { type: "button", "data-key": "review-try-done",
+        onclick: () => Object.assign(review, { trying: null, tried: null, focus: "review-try" }).replay.redraw() },
+      t("review.tryDone"))),
+    review.practiceError ? h("p", { class: "error", role: "alert", "data-key": "review-play-on-error" }, review.practiceError) : null);
+}
+
+/** A new room from this decision's table, against bots (the unseen cards dealt afresh by
+ * the server), this browser its player: opened at once. */
+async function playOn(review, decision) {
+  review.practiceError = null;
+  try {
+    const room = await playOnFrom(review.path.replace(/\/review$/, "/practice"), decision.step - 1);
+    window.location.assign(`/r/${encodeURIComponent(room.code)}`);
+  } catch (failure) {
+    review.practiceError = failure.message;
+    review.replay.redraw();
+  }
 }
 
 /** A move's place in the board's order: the deck, the discard, then each position. */
