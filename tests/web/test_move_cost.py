@@ -190,7 +190,7 @@ def test_a_version_4_database_gets_the_move_log_and_keeps_its_rooms(database: st
         )
     engine.dispose()
     store = Store(database)
-    assert store.version() == SCHEMA_VERSION == 5
+    assert store.version() == SCHEMA_VERSION == 6
     old = store.load("ABCDEF")
     assert old is not None and old.steps == 5 and old.moves == []
     loaded = Match.from_dict(old.match)

@@ -24,7 +24,7 @@ from skyjo.rules import COLS, COLUMN_PARTNERS
 _WORTHS = "({better} against {chosen} round points expected)"
 #: Each kind of reason's English sentence; {points}, {better}, {chosen} and {mean}
 #: are numbers (one decimal), {card} and {kept} card values, {percent} a whole
-#: percentage, {position} a grid position, {best} and {played} moves.
+#: percentage, {position} a grid position, {best_move} and {played_move} moves.
 TEMPLATES = {
     "best": "the best option: {points} round points expected",
     "ending_doubled": "ending the round now: about {percent}% that someone is lower, "
@@ -44,8 +44,8 @@ TEMPLATES = {
     "down_saves_more": "a face-down card is worth {mean} on average now: the {card} saves more "
     "in place of one ({position}) than in place of the {kept}",
     "kept_high": "you kept the {kept} where the {card} could go",
-    "close": "close to the best: {best} " + _WORTHS.replace("against", "for"),
-    "compared": "{best} is better than {played} " + _WORTHS,
+    "close": "close to the best: {best_move} " + _WORTHS.replace("against", "for"),
+    "compared": "{best_move} is better than {played_move} " + _WORTHS,
 }
 #: The sentence a choice within the playouts' noise adds (`skyjo.analysis.check`).
 NOISE = "the playouts find no clear difference ({low} to {high} points)"
@@ -94,7 +94,7 @@ def text(why: Why) -> str:
             shown[name] = f"{value:.1f}" if name not in ("low", "high") else f"{value:+.1f}"
         elif name == "position":
             shown[name] = words(value)
-        elif name in ("best", "played"):
+        elif name.endswith("_move"):
             shown[name] = move_words(value, why.params.get("card"))
         else:
             shown[name] = value
@@ -190,8 +190,8 @@ def _taken(obs: Observation, d: Decision) -> Why:
 def _moves(obs: Observation, d: Decision) -> dict[str, Any]:
     """The better move and the one played, the card in hand and their worths."""
     return {
-        "best": move_of(d.best),
-        "played": move_of(d.action),
+        "best_move": move_of(d.best),
+        "played_move": move_of(d.action),
         "card": obs.held,
         "better": round(d.top.points, 2),
         "chosen": round(d.chosen.points, 2),

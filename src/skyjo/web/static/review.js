@@ -194,7 +194,7 @@ export function reasonWords(decision) {
   for (const [name, value] of Object.entries(why.params)) {
     if (NUMBERS.has(name)) params[name] = number(value, 1);
     else if (name === "position") params[name] = where(value);
-    else if (name === "best" || name === "played") params[name] = moveWords(value);
+    else if (name.endsWith("_move")) params[name] = moveWords(value);
     else params[name] = value === null ? "" : String(value);
   }
   const check = decision.check;
