@@ -94,8 +94,10 @@ def test_the_servers_own_pages_a_configured_origin_and_scripts_go_on() -> None:
 
 
 def test_the_own_origin_behind_a_proxy_is_the_one_the_browser_saw() -> None:
-    """Behind a trusted proxy, https and the public host name (X-Forwarded-Proto, Host)."""
-    with serving() as client:
+    """Behind a trusted proxy, https and the public host name (X-Forwarded-Proto, Host,
+    a name the server answers to: `allowed_hosts`)."""
+    public = ("testserver", "skyjo.example.org")
+    with serving(allowed_hosts=public) as client:
         headers = {
             "Origin": "https://skyjo.example.org",
             "Host": "skyjo.example.org",
@@ -104,7 +106,7 @@ def test_the_own_origin_behind_a_proxy_is_the_one_the_browser_saw() -> None:
         }
         response = client.post("/api/rooms", json=ROOM, headers=headers)
         _refused(response, 403, "cross_origin")  # untrusted peer: its X-Forwarded-Proto ignored
-    with serving(trusted_proxies="*") as client:  # the TestClient's peer as the proxy
+    with serving(trusted_proxies="*", allowed_hosts=public) as client:  # the peer: the proxy
         response = client.post("/api/rooms", json=ROOM, headers=headers)
         assert response.status_code == 201, response.text
 

@@ -33,6 +33,7 @@ def make_settings(**changes: object) -> Settings:
         "joins_per_hour": 0,
         "replays_per_hour": 0,
         "sheets_per_hour": 0,
+        "allowed_hosts": ("testserver",),  # the TestClient's host
     }
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]

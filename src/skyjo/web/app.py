@@ -32,7 +32,7 @@ from skyjo.web.cluster import Forwarder, Ownership, Relay
 from skyjo.web.head import HeadAsGet
 from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
-from skyjo.web.origins import OriginGuard
+from skyjo.web.origins import OriginGuard, allowed_names
 from skyjo.web.page_routes import STATIC, pages_router
 from skyjo.web.pwa import pwa_router
 from skyjo.web.replay_routes import replays_router
@@ -111,7 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.cluster_address is not None:
         app.add_middleware(Relay, forwarder=forwarder)
     # Inside the security headers (its refusals carry them), before every route.
-    app.add_middleware(OriginGuard, allowed=settings.allowed_origins)
+    hosts = allowed_names(
+        settings.allowed_hosts, settings.allowed_origins, settings.cluster_address
+    )
+    app.add_middleware(OriginGuard, allowed=settings.allowed_origins, hosts=hosts)
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     app.include_router(rooms_router())

@@ -17,13 +17,27 @@ runs:
   `body_content_type` (type), so that a browser always asks first (preflight).
 
 A request with neither header (a script, `curl`) is not a browser acting for
-someone else and passes. The answer is the documented error shape
-(docs/web-protocol.md); a WebSocket is refused with that answer as its
-handshake's 403 where the server can send one, else closed (1008) unopened.
+someone else and passes.
+
+Before those, every request (any method, and a WebSocket) whose `Host` names
+a host this server does not answer to is refused: 400, kind `host_not_allowed`
+(host). A page of an attacker's domain whose name it then points at this
+server's address (DNS rebinding) would otherwise be same-origin with it, and
+read and change everything. The hosts answered to (`host_allowed`): any IP
+address, `localhost` and its subdomains, and the names given
+(`Settings.allowed_hosts`, `SKYJO_ALLOWED_HOSTS`; ".example.org" covers its
+subdomains), to which `allowed_names` adds the cluster address's host and the
+allowed origins' hosts. A request without a `Host` (HTTP/1.0: no browser)
+passes.
+
+The answer is the documented error shape (docs/web-protocol.md); a WebSocket
+is refused with that answer as its handshake's status where the server can
+send one, else closed (1008) unopened.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -70,6 +84,60 @@ def parse_origins(text: str) -> tuple[str, ...]:
     return tuple(normalize_origin(part) for part in text.split(",") if part.strip())
 
 
+def parse_hosts(text: str) -> tuple[str, ...]:
+    """The allowed host names of a comma-separated list (`SKYJO_ALLOWED_HOSTS`):
+    lower case, without a port (`OriginError` for one with a port, a scheme or a
+    path)."""
+    names = []
+    for part in text.split(","):
+        name = part.strip().lower().rstrip(".")
+        if not name:
+            continue
+        if any(c in name for c in ":/@ ") or name.strip(".") == "":
+            raise OriginError(f"{part.strip()!r} is not a host name: write it as skyjo.example.org")
+        names.append(name)
+    return tuple(names)
+
+
+def host_name(host: str) -> str | None:
+    """The name of a `Host` header, lower case, without its port or brackets."""
+    host = host.strip().lower()
+    if not host:
+        return None
+    if host.startswith("["):  # an IPv6 address, perhaps with a port
+        return host[1 : host.index("]")] if "]" in host else None
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    """Whether this server answers to `host` (a `Host` header): an IP address,
+    localhost, or a name of `allowed` (".name" also covers its subdomains)."""
+    name = host_name(host)
+    if name is None:
+        return False
+    name = name.rstrip(".")
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost") or name in allowed:
+        return True
+    return any(a.startswith(".") and (name.endswith(a) or name == a[1:]) for a in allowed)
+
+
+def allowed_names(
+    hosts: Iterable[str], origins: Iterable[str], cluster_address: str | None
+) -> frozenset[str]:
+    """The host names a server answers to beside IP addresses and localhost: the
+    ones given, the allowed origins' hosts and the cluster address's host."""
+    names = {h.lower() for h in hosts}
+    names |= {urlsplit(origin).hostname or "" for origin in origins}
+    if cluster_address:
+        names.add(host_name(cluster_address) or "")
+    return frozenset(names - {""})
+
+
 def own_origin(scope: Scope, host: str) -> str | None:
     """The origin a request reached this server under: its scheme (ws counts as http)
     and its `Host` header (None without one)."""
@@ -83,10 +151,24 @@ def own_origin(scope: Scope, host: str) -> str | None:
 
 
 def refusal(
-    scope: Scope, headers: dict[str, str], allowed: frozenset[str]
+    scope: Scope,
+    headers: dict[str, str],
+    allowed: frozenset[str],
+    hosts: frozenset[str] | None = None,
 ) -> tuple[int, ProtocolError] | None:
     """Why the request of `scope` must be refused, with the status of the answer,
-    or None when it may go on."""
+    or None when it may go on. `hosts`: the names answered to (`allowed_names`);
+    None: any."""
+    host = headers.get("host")
+    if hosts is not None and host is not None and not host_allowed(host, hosts):
+        shown = f"{host:.200}"
+        return 400, ProtocolError(
+            "bad_request",
+            f"this server does not answer to the host {shown}: its operator lists the "
+            "names it is reached under (SKYJO_ALLOWED_HOSTS)",
+            "host_not_allowed",
+            {"host": shown},
+        )
     if scope["type"] == "http" and scope["method"] in SAFE_METHODS:
         return None
     origin = headers.get("origin")
@@ -148,15 +230,18 @@ def _headers(scope: Scope) -> dict[str, str]:
 class OriginGuard:
     """ASGI middleware: the refusals of `refusal`, before the app sees the request."""
 
-    def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
+    def __init__(
+        self, app: ASGIApp, allowed: Iterable[str] = (), hosts: Iterable[str] | None = None
+    ) -> None:
         self.app = app
         self.allowed = frozenset(allowed)
+        self.hosts = None if hosts is None else frozenset(hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        refused = refusal(scope, _headers(scope), self.allowed)
+        refused = refusal(scope, _headers(scope), self.allowed, self.hosts)
         if refused is None:
             await self.app(scope, receive, send)
             return

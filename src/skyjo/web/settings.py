@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 
 from skyjo.database import database_url
-from skyjo.web.origins import parse_origins
+from skyjo.web.origins import parse_hosts, parse_origins
 
 #: The largest WebSocket message the transport reads (uvicorn's ws_max_size, and a
 #: relay's to a room's owner: skyjo.web.cluster): far above the protocol's own limits,
@@ -59,6 +59,12 @@ class Settings:
     #: Origins besides the server's own whose pages may change things here (create,
     #: join, play: `skyjo.web.origins`), normalised (`origins.parse_origins`).
     allowed_origins: tuple[str, ...] = ()
+    #: Host names besides the always-allowed ones (`skyjo.web.origins.host_allowed`: IP
+    #: addresses, localhost, the cluster address, the allowed origins' hosts) that a
+    #: request's `Host` may name: the public names of a server behind a proxy
+    #: (`SKYJO_ALLOWED_HOSTS`, comma-separated; a name starting with "." covers its
+    #: subdomains); any other name is refused, which stops DNS rebinding.
+    allowed_hosts: tuple[str, ...] = ()
     #: Chat messages in a burst and per second; the longest chat message in characters.
     chat_burst: int = 5
     chat_rate: float = 0.5
@@ -93,6 +99,8 @@ class Settings:
         `$SKYJO_TRUSTED_PROXIES` the proxies trusted to name the client;
         `$SKYJO_ALLOWED_ORIGINS` (comma-separated) the other origins whose pages
         may change things (an `OriginError` names one that is not an origin);
+        `$SKYJO_ALLOWED_HOSTS` (comma-separated) the host names a request may be
+        addressed to beside the always-allowed ones;
         `$SKYJO_BOT_PROCESSES` the bots' worker processes (0: threads; default
         `default_bot_processes()`)."""
         values: dict[str, float | str | tuple[str, ...]] = {}
@@ -119,6 +127,8 @@ class Settings:
             values["trusted_proxies"] = os.environ["SKYJO_TRUSTED_PROXIES"]
         if os.environ.get("SKYJO_ALLOWED_ORIGINS"):
             values["allowed_origins"] = parse_origins(os.environ["SKYJO_ALLOWED_ORIGINS"])
+        if os.environ.get("SKYJO_ALLOWED_HOSTS"):
+            values["allowed_hosts"] = parse_hosts(os.environ["SKYJO_ALLOWED_HOSTS"])
         processes = os.environ.get("SKYJO_BOT_PROCESSES")
         bot_processes = int(processes) if processes else default_bot_processes()
         return cls(database_url=database_url(db), bot_processes=bot_processes, **values)  # type: ignore[arg-type]
