@@ -131,7 +131,8 @@ def test_share_prints_links_that_open_a_terminal_sheet_in_a_browser(db: str) -> 
     assert links["read"].startswith(f"/scorepad/{sheet_id}#key=") and links["edit"] != links["read"]
     told = run("--db", db, "--share", sheet_id).stdout
     assert "read only: /scorepad/" in told and "to edit:   /scorepad/" in told
-    with TestClient(create_app(Settings(database_url=db, rooms_per_hour=0))) as client:
+    app = create_app(Settings(database_url=db, rooms_per_hour=0))
+    with TestClient(app, base_url="http://localhost") as client:  # a name it answers to
         api = f"/api/scorepad/sheets/{sheet_id}"
         assert client.get(api).status_code == 404  # nobody's without a link
         for access in ("read", "edit"):
