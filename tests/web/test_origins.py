@@ -197,3 +197,33 @@ def test_a_raw_json_upload_still_works_with_its_type() -> None:
     with serving() as client:
         response = client.post("/api/replays", content=b"{}", headers=JSON)
         assert response.status_code == 400 and response.json()["error"]["code"] == "bad_record"
+
+
+def test_an_allowed_origin_s_page_is_answered_its_preflight_and_can_read_the_answer() -> None:
+    """`SKYJO_ALLOWED_ORIGINS`: a page there may create and join rooms, not only open
+    the WebSocket: its browser's preflight (OPTIONS) is answered, and the answer
+    carries `Access-Control-Allow-Origin`; another origin's preflight is not."""
+    allowed = "https://skyjo.example.org"
+    with serving(allowed_origins=(allowed,)) as client:
+        asked = {
+            "Origin": allowed,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        }
+        preflight = client.options("/api/rooms", headers=asked)
+        assert preflight.status_code == 200, preflight.text
+        assert preflight.headers["access-control-allow-origin"] == allowed
+        assert "POST" in preflight.headers["access-control-allow-methods"]
+        made = client.post("/api/rooms", json=ROOM, headers={"Origin": allowed})
+        assert made.status_code == 201
+        assert made.headers["access-control-allow-origin"] == allowed
+        code = made.json()["code"]
+        joined = client.post(f"/api/rooms/{code}/join", json={}, headers={"Origin": allowed})
+        assert joined.status_code in (200, 409)  # a seat, or none free: not refused as foreign
+        other = client.options("/api/rooms", headers={**asked, "Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
+        _refused(client.post("/api/rooms", json=ROOM, headers={"Origin": "https://evil.example"}),
+                 403, "cross_origin")  # fmt: skip
+    with serving() as client:  # none allowed: no CORS at all
+        preflight = client.options("/api/rooms", headers=asked)
+        assert "access-control-allow-origin" not in preflight.headers

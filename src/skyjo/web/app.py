@@ -23,6 +23,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import FastAPI, Request, Response
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -47,6 +48,10 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'"
 )
+#: What a page of an allowed origin (`SKYJO_ALLOWED_ORIGINS`) may send: the API's
+#: methods, a JSON body and the scorepad's tokens (CORS: its preflight is answered).
+CORS_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+CORS_HEADERS = ("Content-Type", "X-Skyjo-Owner", "X-Skyjo-Key")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -115,6 +120,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.allowed_hosts, settings.allowed_origins, settings.cluster_address
     )
     app.add_middleware(OriginGuard, allowed=settings.allowed_origins, hosts=hosts)
+    if settings.allowed_origins:  # their pages' requests: preflights answered, answers readable
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.allowed_origins),
+            allow_methods=list(CORS_METHODS),
+            allow_headers=list(CORS_HEADERS),
+            max_age=600,
+        )
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     app.include_router(rooms_router())
