@@ -138,22 +138,33 @@ def force_draw(s, r, card):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _placed(net, src, sb, s, p, k, flip, down, rec, ints, wk, win, pts):  # type: ignore[no-untyped-def]
-    """(win, points) for seat p of playing its card in hand at k (exchange, or
-    `flip`) at table sb of `src`, over the face-down pool `down` when k is face down."""
-    if not (src.seats[sb, HIDDEN, p] >> k) & 1:
-        table.copy_table(src, sb, s, LEAF)
-        table.move(s, LEAF, k, flip)
+def _lay(src, sb, s, p, k, card, kind):  # type: ignore[no-untyped-def]
+    """Scratch table LEAF of `s`: table sb of `src` after player p's move at k,
+    the card there being `card` first (NO_CARD: as it is). `kind`: REVEAL (an
+    opening reveal), SWAP (an exchange) or FLIP (discard and turn up), the
+    turn then handed on (`table.hand_on`)."""
+    table.copy_table(src, sb, s, LEAF)
+    if card != table.NO_CARD:
+        s.cells[LEAF, p, k] = card
+    if kind == REVEAL:
+        table.reveal(s, LEAF, k)
+    else:
+        table.move(s, LEAF, k, kind == FLIP)
         table.hand_on(s, LEAF)
+
+
+@njit(cache=True)
+def _weighed(net, src, sb, s, p, k, kind, down, rec, ints, wk, win, pts):  # type: ignore[no-untyped-def]
+    """(win, points) for seat p of its move at k (`_lay`'s `kind`) at table sb
+    of `src`, over the face-down pool `down` when k is face down."""
+    if not (src.seats[sb, HIDDEN, p] >> k) & 1:
+        _lay(src, sb, s, p, k, table.NO_CARD, kind)
         return _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
     w_sum, p_sum = 0.0, 0.0
     for v in range(VALUES):
         if down[v] == 0.0:
             continue
-        table.copy_table(src, sb, s, LEAF)
-        s.cells[LEAF, p, k] = v + LOWEST
-        table.move(s, LEAF, k, flip)
-        table.hand_on(s, LEAF)
+        _lay(src, sb, s, p, k, v + LOWEST, kind)
         w, q = _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
         w_sum += down[v] * w
         p_sum += down[v] * q
@@ -192,7 +203,8 @@ def place(net, src, sb, s, rec, ints, wk, win, pts, weight, values):  # type: ig
             if seen[int(flip), key]:
                 continue
             seen[int(flip), key] = True
-            w, q = _placed(net, src, sb, s, p, k, flip, down, rec, ints, wk, win, pts)
+            kind = FLIP if flip else SWAP
+            w, q = _weighed(net, src, sb, s, p, k, kind, down, rec, ints, wk, win, pts)
             action = (FLIP if flip else SWAP) + k
             if count < values.shape[0]:
                 values[count, 0], values[count, 1], values[count, 2] = w, q, action
@@ -240,23 +252,6 @@ def start(net, src, sb, s, rec, ints, wk, win, pts, weight, depth, values):  # t
 
 
 @njit(cache=True)
-def _revealed(net, src, sb, s, p, k, down, rec, ints, wk, win, pts):  # type: ignore[no-untyped-def]
-    """(win, points) of player p turning up its face-down position k at table
-    sb (an opening reveal), over the face-down pool `down`."""
-    w_sum, p_sum = 0.0, 0.0
-    for v in range(VALUES):
-        if down[v] == 0.0:
-            continue
-        table.copy_table(src, sb, s, LEAF)
-        s.cells[LEAF, p, k] = v + LOWEST
-        table.reveal(s, LEAF, k)
-        w, q = _leaf(net, s, LEAF, p, rec, ints, wk, win, pts)
-        w_sum += down[v] * w
-        p_sum += down[v] * q
-    return w_sum, p_sum
-
-
-@njit(cache=True)
 def reveal(net, src, sb, s, rec, ints, wk, win, pts, weight, values):  # type: ignore[no-untyped-def]
     """The opening reveal (RULES.md 2.3) of the player to act at table sb: the
     face-down position whose turning up is worth most, over the face-down pool."""
@@ -274,7 +269,7 @@ def reveal(net, src, sb, s, rec, ints, wk, win, pts, weight, values):  # type: i
         if seen[kind]:
             continue
         seen[kind] = True
-        w_sum, p_sum = _revealed(net, src, sb, s, p, k, down, rec, ints, wk, win, pts)
+        w_sum, p_sum = _weighed(net, src, sb, s, p, k, REVEAL, down, rec, ints, wk, win, pts)
         if count < values.shape[0]:
             values[count, 0], values[count, 1], values[count, 2] = w_sum, p_sum, REVEAL + k
             count += 1
@@ -309,11 +304,8 @@ def option_value(net, t, b, s, rec, ints, wk, win, pts, action, values):  # type
     public(t, b, rec, ints)
     down = np.zeros(VALUES)
     _probs(rec, POOL_DOWN, down)
-    if action >= SWAP:
-        flip = action >= FLIP
-        k = action - (FLIP if flip else SWAP)
-        return _placed(net, t, b, s, p, k, flip, down, rec, ints, wk, win, pts)
-    return _revealed(net, t, b, s, p, action - REVEAL, down, rec, ints, wk, win, pts)
+    kind, k = _kind_of(action)
+    return _weighed(net, t, b, s, p, k, kind, down, rec, ints, wk, win, pts)
 
 
 @njit(cache=True)
@@ -353,24 +345,25 @@ def table_values(net, t, order, me, out, rec, ints, wk, win, pts):  # type: igno
 
 
 @njit(cache=True)
+def _kind_of(action):  # type: ignore[no-untyped-def]
+    """(`_lay`'s kind, position) of a reveal, an exchange or a discard-and-flip."""
+    if action >= FLIP:
+        return FLIP, action - FLIP
+    if action >= SWAP:
+        return SWAP, action - SWAP
+    return REVEAL, action - REVEAL
+
+
+@njit(cache=True)
 def known_values(net, t, b, s, rec, ints, wk, win, pts, action, card, out):  # type: ignore[no-untyped-def]
     """Every seat's (win, points) just after the player to act at table b
     plays `action` (an opening reveal or a placement), the face-down card it
     turns up (if any) being `card`: chance resolved, where `option_value`
     weighs it (the coach's luck, `skyjo.analysis`). out[q] = (win, points) of
     seat q; the position is left at scratch table LEAF of `s`."""
-    p = t.slots[b, PLAYER]
-    table.copy_table(t, b, s, LEAF)
-    if action >= SWAP:
-        flip = action >= FLIP
-        k = action - (FLIP if flip else SWAP)
-        if (t.seats[b, HIDDEN, p] >> k) & 1:
-            s.cells[LEAF, p, k] = card
-        table.move(s, LEAF, k, flip)
-        table.hand_on(s, LEAF)
-    else:
-        s.cells[LEAF, p, action - REVEAL] = card
-        table.reveal(s, LEAF, action - REVEAL)
+    kind, k = _kind_of(action)
+    hidden = (t.seats[b, HIDDEN, t.slots[b, PLAYER]] >> k) & 1
+    _lay(t, b, s, t.slots[b, PLAYER], k, card if hidden else table.NO_CARD, kind)
     seat_values(net, s, LEAF, rec, ints, wk, win, pts, out)
 
 
