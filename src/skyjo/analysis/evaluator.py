@@ -55,12 +55,21 @@ class Evaluator:
             expectimax.make_scratch(MAX_PLAYERS)
         )
         self._table = kernel.new_tables(1, MAX_PLAYERS)
+        self._shown: Observation | None = None  #: the observation the table shows
         self._seats = np.zeros((MAX_PLAYERS, 2))
+
+    def _load(self, observation: Observation) -> kernel.Tables:
+        """The table showing `observation`, laid once for the calls about it (the
+        searches only read it)."""
+        if observation is not self._shown:
+            load_observation(self._table, observation)
+            self._shown = observation
+        return self._table
 
     def options(self, observation: Observation) -> dict[int, Worth]:
         """Each option of the decision of the player to act (one action of each
         kind of alike options), with its worth."""
-        t = load_observation(self._table, observation)
+        t = self._load(observation)
         expectimax.decide(
             self.net, t, 0, self._tables, self._record, self._ints, self._work, self._win,
             self._pts, POINTS_FIRST, expectimax.FULL, self._values,
@@ -68,9 +77,9 @@ class Evaluator:
         return {int(a): Worth(float(w), float(p)) for w, p, a in self._values.tolist() if a >= 0}
 
     def option(self, observation: Observation, action: int) -> Worth:
-        """The worth of one legal action at the decision `options` valued last
+        """The worth of one legal action at the decision `options` valued last,
         for this observation (an action alike to one valued is valued now)."""
-        t = self._table
+        t = self._load(observation)
         w, p = expectimax.option_value(
             self.net, t, 0, self._tables, self._record, self._ints, self._work, self._win,
             self._pts, action, self._values,
@@ -79,7 +88,7 @@ class Evaluator:
 
     def standing(self, observation: Observation) -> list[Worth]:
         """Each seat's worth at the observation's position, before its decision."""
-        t = load_observation(self._table, observation)
+        t = self._load(observation)
         expectimax.seat_values(
             self.net, t, 0, self._record, self._ints, self._work, self._win, self._pts, self._seats
         )
@@ -91,7 +100,7 @@ class Evaluator:
         or a placement) when the face-down card it turns up is `card`: the
         chance of that decision resolved (for a face-up position `card` is
         not read)."""
-        t = load_observation(self._table, observation)
+        t = self._load(observation)
         expectimax.known_values(
             self.net, t, 0, self._tables, self._record, self._ints, self._work, self._win,
             self._pts, action, card, self._seats,

@@ -11,8 +11,8 @@ from typing import Any
 
 from skyjo.analysis.check import Check
 from skyjo.analysis.evaluator import Worth
-from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
-from skyjo.rules import COLS
+from skyjo.engine import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD
+from skyjo.rules import position
 
 #: The labels, best first, each with the most expected round points a choice
 #: labelled so loses (the last has no bound). Calibrated on bot games
@@ -57,6 +57,16 @@ def accuracy(loss: float) -> float:
     return max(0.0, min(100.0, a * math.exp(-k * POINT * loss) - b))
 
 
+def target(action: int) -> tuple[str, int]:
+    """The kind (`reveal`, `swap` or `flip`) and grid position of an action
+    that names a card of the grid."""
+    if action >= FLIP:
+        return "flip", action - FLIP
+    if action >= SWAP:
+        return "swap", action - SWAP
+    return "reveal", action - REVEAL
+
+
 def move_of(action: int) -> dict[str, Any]:
     """An engine action in the record's notation (RULES.md 5): {"take": "deck"},
     {"swap": [row, column]}, {"flip": [...]} or {"reveal": [...]}."""
@@ -64,14 +74,8 @@ def move_of(action: int) -> dict[str, Any]:
         return {"take": "deck"}
     if action == TAKE_DISCARD:
         return {"take": "discard"}
-    kind, k = (
-        ("flip", action - FLIP)
-        if action >= FLIP
-        else ("swap", action - SWAP)
-        if action >= SWAP
-        else ("reveal", action)
-    )
-    return {kind: [k // COLS, k % COLS]}
+    kind, k = target(action)
+    return {kind: list(position(k))}
 
 
 @dataclass(frozen=True, slots=True)

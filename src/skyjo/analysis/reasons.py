@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from skyjo.analysis.rating import Decision, move_of
+from skyjo.analysis.rating import Decision, move_of, target
 from skyjo.bots.counting import unseen_cards
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD
 from skyjo.observation import FACE_DOWN, FACE_UP, Observation
-from skyjo.rules import COLS, COLUMN_PARTNERS
+from skyjo.rules import COLUMN_PARTNERS, position
 
 _WORTHS = "({better} against {chosen} round points expected)"
 #: Each kind of reason's English sentence; {points}, {better}, {chosen} and {mean}
@@ -65,7 +65,7 @@ class Why:
 
 def where(k: int) -> list[int]:
     """Grid position k as `[row, column]` from 0 (the record's notation)."""
-    return [k // COLS, k % COLS]
+    return list(position(k))
 
 
 def words(position: list[int]) -> str:
@@ -123,7 +123,7 @@ def ends_round(obs: Observation, action: int) -> bool:
     if obs.ender is not None or action < SWAP:
         return False
     down = [k for k, s in enumerate(obs.status[me]) if s == FACE_DOWN]
-    return down == [action - (FLIP if action >= FLIP else SWAP)]
+    return down == [target(action)[1]]
 
 
 def why(obs: Observation, d: Decision) -> Why:

@@ -33,9 +33,17 @@ import numpy as np
 
 from skyjo.analysis import check, reasons
 from skyjo.analysis.evaluator import Evaluator, Worth
-from skyjo.analysis.rating import LABEL_NAMES, Decision, Progress, accuracy, label_of, part_of
+from skyjo.analysis.rating import (
+    LABEL_NAMES,
+    Decision,
+    Progress,
+    accuracy,
+    label_of,
+    part_of,
+    target,
+)
 from skyjo.bots.determinize import Sampler
-from skyjo.engine import DRAW, FLIP, NEXT_ROUND, SWAP, TAKE_DISCARD, Phase, State, step
+from skyjo.engine import DRAW, NEXT_ROUND, TAKE_DISCARD, Phase, State, step
 from skyjo.observation import Observation, observe
 from skyjo.record import Record, read_record
 from skyjo.replayer import steps
@@ -200,7 +208,7 @@ class _Walk:
             return None
         if decision.part == "place" and seat in self.drawn:
             luck = self.drawn.pop(seat).points - decision.top.points
-        k = action - (FLIP if action >= FLIP else SWAP if action >= SWAP else 0)
+        k = target(action)[1]
         if decision.part != "take" and (prev.hidden[seat] >> k) & 1:
             card = prev.cells[GRID_SIZE * seat + k]
             after = self.evaluator.known(obs, action, card)[seat]
@@ -254,7 +262,7 @@ def expected_scores(prev: State, action: int, seed: int = 0) -> list[float]:
     mover saw, `Sampler`; the card the move turned up is the one it turned
     up), scored by the engine."""
     mover = prev.player
-    k = action - (FLIP if action >= FLIP else SWAP)
+    k = target(action)[1]
     card = prev.cells[GRID_SIZE * mover + k] if (prev.hidden[mover] >> k) & 1 else None
     sampler = Sampler(observe(prev, mover))
     gen = np.random.Generator(np.random.PCG64(seed))
