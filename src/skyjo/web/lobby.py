@@ -519,11 +519,7 @@ class Lobby:
         cached = self._replays.get(f"upload:{key}")
         if cached is not None:
             return cached
-        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
-        record = await self._run_db(self.store.load_upload, key) if valid else None
-        if record is None:
-            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
-        shown = await asyncio.to_thread(frames, record)
+        shown = await asyncio.to_thread(frames, await self.record_of("upload", key))
         shown.update(id=key, link=f"/replay/{key}")
         self._remember(f"upload:{key}", shown)
         return shown
@@ -540,7 +536,7 @@ class Lobby:
 
     async def room_review(self, code: str, start: bool) -> dict[str, Any]:
         """The review of room `code`'s finished game (`review`)."""
-        record = (await self.finished(code))["record"]
+        record = await self.record_of("room", code)
         return await self.review(upload_id(record), record, start)
 
     async def upload_review(self, key: str, start: bool) -> dict[str, Any]:
