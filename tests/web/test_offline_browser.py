@@ -155,6 +155,23 @@ def test_the_front_page_a_room_and_the_replay_viewer_load_offline(
         context.close()
 
 
+def test_a_room_page_tries_again_by_itself_when_the_server_did_not_answer(
+    browser: Browser, server: Server, problems: list[str]
+) -> None:
+    """The browser online but the server out of reach (down, or the network not up yet when
+    the browser said "online"): no "online" event will come, so the page tries again by
+    itself and opens the room once the server answers."""
+    room = server.post("/api/rooms", {"seats": [{"name": "Ana"}, {"name": None}]})
+    page = open_page(browser, PHONE, problems)
+    context = visit(page, server.base)
+    context.route("**/api/**", _refused)
+    page.goto(f"{server.base}/r/{room['code']}")
+    expect(page.locator("[data-key=offline-page]")).to_contain_text(room["code"])
+    context.unroute("**/api/**", _refused)
+    page.wait_for_selector("[data-key=take-seat]", timeout=15000)
+    context.close()
+
+
 def test_a_page_never_visited_is_not_kept(
     browser: Browser, server: Server, problems: list[str]
 ) -> None:

@@ -45,9 +45,26 @@ export const isOffline = () => navigator.onLine === false;
 /** Whether `failure` (a fetch's, or api.js's) means the server could not be reached. */
 export const unreachable = (failure) => Boolean(failure?.offline) || failure instanceof TypeError;
 
-/** Run `action` once, when the connection comes back. */
+/** The wait before trying a server that did not answer although the browser was online: it
+ * doubles with each try in a row (2 s up to a minute) and starts again at an "online". */
+let retryDelay = 2000;
+
+/** Run `action` once, when the connection comes back: at the browser's "online", or, when the
+ * browser says it is online already (the server was down, or the "online" came before the
+ * network did), after a wait that grows with each try. */
 export function whenOnline(action) {
-  window.addEventListener("online", () => action(), { once: true });
+  let timer = null;
+  const run = (event) => {
+    window.removeEventListener("online", run);
+    clearTimeout(timer);
+    if (event?.type === "online") retryDelay = 2000;
+    action();
+  };
+  window.addEventListener("online", run);
+  if (!isOffline()) {
+    timer = setTimeout(run, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 60000);
+  }
 }
 
 /** Keep the status line up to date: `offline()` says the connection is gone, `back()` that it
