@@ -52,18 +52,28 @@ def database_url(db: str | None = None) -> str:
     return f"sqlite:///{folder / 'skyjo.db'}"
 
 
+#: How long a SQLite write waits for another program's lock before it fails, in seconds
+#: (the failure is said to the players and the requests: skyjo.web.faults).
+BUSY_TIMEOUT = 5.0
+
+
 def engine_for(url: str) -> Engine:
     """An engine for `url`. SQLite files are in WAL mode with `synchronous=NORMAL`
     (a committed transaction survives a killed process) and shared across
-    threads; an in-memory SQLite database is one shared connection. An error's
-    message never shows the statement's parameters (`hide_parameters`): they
-    hold a match's secret seed and decks, and the seats' token hashes."""
+    threads; an in-memory SQLite database is one shared connection. A write waits
+    at most `BUSY_TIMEOUT` for a lock another program holds (SQLite's busy
+    timeout, PostgreSQL's `lock_timeout`). An error's message never shows the
+    statement's parameters (`hide_parameters`): they hold a match's secret seed
+    and decks, and the seats' token hashes."""
+    if url.startswith("postgresql"):  # a lock held elsewhere fails a write as SQLite's does
+        wait = {"options": f"-c lock_timeout={int(BUSY_TIMEOUT * 1000)}"}
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=wait)
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
-        connect_args={"check_same_thread": False, "timeout": 30},
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT},
         poolclass=StaticPool if memory else None,
         hide_parameters=True,
     )

@@ -28,10 +28,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Route
 
 from skyjo.jsondepth import TooDeep, check_depth
+from skyjo.web.faults import logged, storage_refusal
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError
@@ -168,11 +170,27 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ProtocolError, _refused)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(SQLAlchemyError, _storage_failed)
+    app.add_exception_handler(Exception, _internal)
 
 
 async def _refused(request: Request, failure: Exception) -> Response:
     assert isinstance(failure, ProtocolError)
     return answer(failure)
+
+
+async def _storage_failed(request: Request, failure: Exception) -> Response:
+    """A request the database failed: 503 `unavailable` with its kind (`skyjo.web.faults`),
+    one line in the log."""
+    logged(failure, f"{request.method} {request.url.path:.200}")
+    return answer(storage_refusal(failure))
+
+
+async def _internal(request: Request, failure: Exception) -> Response:
+    """A fault of the server's own (a bug): 500 in the one error shape, never a bare
+    text (the traceback goes to the log, as Starlette writes it)."""
+    refused = ProtocolError("internal", "the server failed: the fault is logged", "internal")
+    return JSONResponse({"error": refused.fields()}, status_code=500)
 
 
 async def _invalid(request: Request, failure: Exception) -> Response:

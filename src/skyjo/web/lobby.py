@@ -316,9 +316,16 @@ class Lobby:
         )
 
     async def _open(self, room: Room) -> None:
-        """Keep a new room, save it and start its driver."""
+        """Keep a new room, save it and start its driver; a room that could not be
+        saved is not kept (its request fails: `skyjo.web.faults`)."""
         self._keep(room)
-        await self.save(room.record())
+        try:
+            await self.save(room.record())
+        except BaseException:
+            del self.rooms[room.code]
+            await room.close()
+            await self._release(room.code)
+            raise
         room.start()
 
     async def get(self, code: str) -> Room | None:

@@ -1,6 +1,7 @@
 """The rooms: made, listed, joined over HTTP, and played or watched over the WebSocket.
 
-    GET  /api/health              the server is up: rooms in memory, bot levels
+    GET  /api/health              the server is up: rooms in memory, bot levels, a
+                                  database that takes a write (else 503: `faults`)
     POST /api/rooms               create a room (`RoomRequest`) -> code, seat, token
     GET  /api/rooms               the listed rooms still in play
     GET  /api/rooms/{code}        one room's public facts
@@ -23,6 +24,7 @@ from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebS
 from pydantic import BaseModel, Field
 
 from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors, refund
+from skyjo.web.faults import RETRY_AFTER
 from skyjo.web.limits import client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
@@ -43,6 +45,10 @@ class Health(BaseModel):
     ok: bool
     rooms: int
     bots: list[str]
+    database: str = Field(
+        description='"ok", or why it takes no write now: storage_full, storage_locked, '
+        "storage_failed (the answer is then 503)"
+    )
 
 
 class HeldSeat(BaseModel):
@@ -222,10 +228,16 @@ def rooms_router() -> APIRouter:
     """The rooms' routes (bodies of at most `MAX_BODY` bytes)."""
     router = APIRouter(route_class=bounded(MAX_BODY, body_too_large), tags=["rooms"])
 
-    @router.get("/api/health", responses=errors())
-    async def health(lobby: LobbyOf) -> Health:
-        """The server answers (once its database is open: its rooms load meanwhile)."""
-        return Health(ok=True, rooms=await lobby.rooms_held(), bots=list(LADDER))
+    @router.get("/api/health", responses={**errors(), 503: {"model": Health}})
+    async def health(lobby: LobbyOf, response: Response) -> Health:
+        """The server answers (once its database is open: its rooms load meanwhile), and
+        its database takes a write: else 503, saying why (a load balancer's signal)."""
+        fault = await asyncio.to_thread(lobby.store.probe)
+        if fault is not None:
+            response.status_code = 503
+            response.headers["Retry-After"] = str(RETRY_AFTER)
+        rooms = await lobby.rooms_held()
+        return Health(ok=fault is None, rooms=rooms, bots=list(LADDER), database=fault or "ok")
 
     @router.get("/api/rooms", responses=errors())
     async def listed(lobby: LobbyOf) -> RoomList:

@@ -29,26 +29,38 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy import delete as sql_delete
 from sqlalchemy import insert as sql_insert
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from skyjo.database import (
+    BUSY_TIMEOUT,
     SCHEMA_VERSION,
     MoveRow,
     ReviewRow,
     RoomRow,
+    SchemaVersion,
     UploadRow,
     engine_for,
     migrate,
     schema_version,
 )
+from skyjo.web.faults import storage_kind
+
+#: A SQLite file's folder with less free space than this is full to `Store.probe`.
+MIN_FREE_BYTES = 256 * 1024
+#: How long `Store.probe` waits for a lock another program holds, in seconds.
+PROBE_WAIT = 1.0
 
 #: The characters of an upload's id (lower-case base 32) and its length.
 UPLOAD_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
@@ -110,6 +122,31 @@ class Store:
         self.url = url
         self.engine = engine_for(url)
         self._migrate()
+
+    def probe(self) -> str | None:
+        """None when the database takes a write now, else why not (a kind of
+        `skyjo.web.faults`): a SQLite file's disk nearly full, or a write failing or
+        waiting `PROBE_WAIT` for a lock another program holds (the version row, written
+        unchanged)."""
+        folder = _sqlite_folder(self.url)
+        if folder is not None:
+            space = os.statvfs(folder)
+            if space.f_bavail * space.f_frsize < MIN_FREE_BYTES:
+                return "storage_full"
+        try:
+            with self.engine.connect() as connection:
+                table = SchemaVersion.__table__
+                try:
+                    _wait_at_most(connection, PROBE_WAIT)
+                    connection.execute(sql_update(table).values(version=table.c.version))
+                    connection.commit()
+                finally:
+                    connection.rollback()
+                    _wait_at_most(connection, None)
+                    connection.commit()
+        except SQLAlchemyError as failure:
+            return storage_kind(failure)
+        return None
 
     def save(self, room: RoomRecord) -> None:
         """Write the room's snapshot (update, else insert) and drop the moves it holds
@@ -245,6 +282,25 @@ class Store:
             )
 
         migrate(self.engine, too_new)
+
+
+def _sqlite_folder(url: str) -> str | None:
+    """The folder of a SQLite database file (None: another database, or in memory)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return os.path.dirname(os.path.abspath(parsed.database)) or "."
+
+
+def _wait_at_most(connection: Connection, seconds: float | None) -> None:
+    """Make `connection` wait at most `seconds` for another program's lock (None: the
+    engine's own wait again). SQLite's busy timeout; PostgreSQL's `lock_timeout`."""
+    if connection.dialect.name == "sqlite":
+        milliseconds = int(1000 * (BUSY_TIMEOUT if seconds is None else seconds))
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {milliseconds}")
+    elif connection.dialect.name == "postgresql":
+        setting = "DEFAULT" if seconds is None else f"'{int(1000 * seconds)}ms'"
+        connection.exec_driver_sql(f"SET lock_timeout = {setting}")
 
 
 def _record(row: RoomRow) -> RoomRecord:
