@@ -354,3 +354,35 @@ def test_a_wrong_deck_is_refused_with_its_count_in_words() -> None:
         assert refusal.value.kind == "deck_wrong"
         assert refusal.value.params["count"] == len(cards)
         assert f"({held}; " in str(refusal.value)
+
+
+def test_restoring_a_checkpoint_undoes_the_steps_since_and_the_game_goes_on_the_same() -> None:
+    """Undone steps leave no trace: the match plays on from the checkpoint as if they
+    had never been played (the state, its key, the step count, the round's turns, the
+    stall)."""
+    seats = humans_and_bots(None, None, None)
+    unbroken = Match(seats, Rules(target_score=40), seed=21)
+    actions = play_humans(unbroken, random.Random(21))
+    for cut in range(0, len(actions), max(1, len(actions) // 25)):
+        match = Match(seats, Rules(target_score=40), seed=21)
+        for action in actions[:cut]:
+            match.play(match.to_move, action)  # type: ignore[arg-type]
+        mark = match.checkpoint()
+        play_humans(match, random.Random(cut), until=cut + 30)  # other moves, then undone
+        match.restore(mark)
+        assert (match.state, match.steps, match.stalled) == (mark.state, cut, None)
+        for action in actions[cut:]:
+            match.play(match.to_move, action)  # type: ignore[arg-type]
+        assert match.state == unbroken.state and match.steps == unbroken.steps
+        assert match.to_dict() == unbroken.to_dict()
+
+
+def test_a_restored_stall_is_lifted() -> None:
+    match = Match(humans_and_bots("staller", "staller"), seed=1, make=lambda spec, s: _Staller())
+    mark = match.checkpoint()
+    match.advance()
+    assert match.stalled is not None
+    match.restore(mark)
+    assert match.stalled is None and not match.over and match.steps == 0
+    match.play_bot()  # moves are taken again
+    assert match.steps == 1

@@ -211,6 +211,17 @@ def _saved_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
     return seats
 
 
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A match's game as it was at one step (`Match.checkpoint`), for `Match.restore`."""
+
+    state: State
+    steps: int
+    stalled: str | None
+    round_turns: int
+    finished: bool
+
+
 class Match:
     """Seats, their players and one game, driven through the engine.
 
@@ -293,6 +304,18 @@ class Match:
         """The game record so far (RULES.md 5). It holds the seed and the decks:
         give it only to whom may see everything (after the game, say)."""
         return write_record(self.state, self.names)
+
+    def checkpoint(self) -> Checkpoint:
+        """The game as it is now, to `restore` later (its state is immutable: cheap)."""
+        return Checkpoint(self.state, self.steps, self.stalled, self._round_turns, self._finished)
+
+    def restore(self, mark: Checkpoint) -> None:
+        """Put the game back as it was at `mark`, a checkpoint of this match: the steps
+        since are undone (a web room whose step could not be saved undoes it before
+        anyone is told). The seats and bots stay as they are: a bot's memory of the
+        undone steps is not undone, as it is not kept by a resumed match."""
+        self.state, self.steps, self.stalled = mark.state, mark.steps, mark.stalled
+        self._round_turns, self._finished = mark.round_turns, mark.finished
 
     # --- playing --------------------------------------------------------------------
 
