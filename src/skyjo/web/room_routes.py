@@ -9,7 +9,9 @@
     WS   /ws/{code}               play or watch (docs/web-protocol.md, `protocol`)
 
 A room made counts against its client address's rooms an hour once its request is
-valid, a seat taken against its seats an hour once its room is found (`limited`).
+valid, a seat taken against its seats an hour once its room is found (`limited`), a
+code with no room against its unknown codes an hour (`look_up`). A WebSocket that
+does not say `hello` within `Settings.hello_within` seconds is closed (4408).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebS
 from pydantic import BaseModel, Field
 
 from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors, refund
-from skyjo.web.limits import client_address
+from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
 from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
@@ -171,9 +173,26 @@ async def find_room(lobby: Lobby, code: str) -> Room | None:
         raise unreadable(code, failure) from None
 
 
-async def _room(code: str, lobby: LobbyOf) -> Room:
-    """The room of the path's `code`: `no_room` (404) when there is none."""
+async def look_up(lobby: Lobby, code: str, limits: Limits, address: str) -> Room | None:
+    """`find_room`, counting a miss against `address`'s unknown codes an hour
+    (`codes_rate`: 429 past it). While the address waits after such a refusal every
+    lookup is refused, a hit too: a guesser learns nothing from it."""
+    limits.check_waiting("codes_rate", address)
     room = await find_room(lobby, code)
+    if room is None:
+        await limits.check("codes_rate", address)
+    return room
+
+
+async def _looked_up(request: Request, code: str, lobby: Lobby) -> Room | None:
+    """`look_up` of `code` for the request's client address."""
+    address = client_address(request.scope.get("client"))
+    return await look_up(lobby, code, request.app.state.limits, address)
+
+
+async def _room(request: Request, code: str, lobby: LobbyOf) -> Room:
+    """The room of the path's `code`: `no_room` (404) when there is none."""
+    room = await _looked_up(request, code, lobby)
     if room is None:
         raise no_room(code)
     return room
@@ -189,8 +208,8 @@ async def _counted_join(
     request: Request, code: str, lobby: LobbyOf, asked: JoinBody = ANY_SEAT
 ) -> JoinRequest:
     """A valid join, counted as a seat taken by its client address (`joins_rate`)
-    when its room is there (or cannot be loaded: its refusal)."""
-    if await find_room(lobby, code) is not None:
+    when its room is there (or cannot be loaded: its refusal), else as an unknown code."""
+    if await _looked_up(request, code, lobby) is not None:
         await count(request, "joins_rate")
     return asked
 
@@ -288,24 +307,42 @@ def rooms_router() -> APIRouter:
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         lobby: Lobby = websocket.app.state.lobby
+        limits: Limits = websocket.app.state.limits
+        address = client_address(websocket.scope.get("client"))
         try:
-            room = await find_room(lobby, code)
-        except ProtocolError as failure:  # room_unreadable (4409), or room_moving: try again
+            room = await look_up(lobby, code, limits, address)
+        except ProtocolError as failure:  # room_unreadable, room_moving, codes_rate
             await websocket.send_json(refusal(failure))
-            await websocket.close(1013 if failure.kind == "room_moving" else 4409)
+            await websocket.close(REFUSED_CLOSE.get(failure.kind, 4409))
             return
         if room is None:
             await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
             await websocket.close(4404)
             return
         room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
-        address = client_address(websocket.scope.get("client"))
-        client = Client(
-            lobby.settings, address, websocket.app.state.messages, websocket.app.state.limits
+        client = Client(lobby.settings, address, websocket.app.state.messages, limits)
+        ungreeted = asyncio.get_running_loop().call_later(
+            lobby.settings.hello_within, _close_ungreeted, client, lobby.settings.hello_within
         )
-        await _converse(websocket, room, client)
+        try:
+            await _converse(websocket, room, client)
+        finally:
+            ungreeted.cancel()
 
     return router
+
+
+#: The close code of a WebSocket whose room lookup is refused, by the refusal's kind
+#: (else 4409, `room_unreadable`): `room_moving` tries again, `codes_rate` waits.
+REFUSED_CLOSE = {"room_moving": 1013, "codes_rate": 4429}
+#: The close code of a WebSocket that did not say `hello` in time (as HTTP's 408).
+UNGREETED = 4408
+
+
+def _close_ungreeted(client: Client, within: float) -> None:
+    """Close `client`'s connection if it has not said `hello` (`Settings.hello_within`)."""
+    if not client.greeted:
+        client.close(UNGREETED, f"no hello within {within:g} s")
 
 
 async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:

@@ -1,0 +1,255 @@
+"""The WebSockets a server keeps open (docs/web-protocol.md, "Close codes"; docs/deploy.md,
+"Open files"): a crowd of idle sockets from one address, past its cap or the server's,
+is refused with the documented close code while everyone else is still answered; a
+socket that never says `hello` is closed by the server; and unknown room codes are
+limited per address, found ones not (`codes_rate`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2
+import pytest
+from liveserver import Server
+from starlette.testclient import TestClient
+from webapp import serving
+from webclient import create_room
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from skyjo.web.settings import Settings
+from skyjo.web.sockets import SERVER_FULL, TOO_MANY_FROM_ADDRESS, socket_caps
+
+ROOM = {"seats": [{"name": "Ana"}, {"bot": "random"}]}
+#: The open-file limit the live servers run under: 128 files kept, 128 sockets at most.
+OPEN_FILES = 256
+#: The crowd of one address: more sockets than the server has files.
+CROWD = 300
+
+
+@pytest.fixture(scope="module")
+def crowded() -> Iterator[Server]:
+    """A server under `OPEN_FILES`, 20 sockets per address, ungreeted ones kept long."""
+    live = Server(
+        "sqlite://",
+        open_files=OPEN_FILES,
+        SKYJO_SOCKETS_PER_ADDRESS="20",
+        SKYJO_HELLO_WITHIN="600",
+        SKYJO_BOT_PROCESSES="0",
+    )
+    yield live
+    live.kill()
+
+
+async def _open_crowd(url: str, count: int, **options: Any) -> list[ClientConnection]:
+    """`count` sockets to `url`, opened one after another, none saying anything."""
+    return [await connect(url, open_timeout=20, **options) for _ in range(count)]
+
+
+async def _closed_by_server(crowd: list[ClientConnection], expected: int) -> dict[int, int]:
+    """Wait until `expected` of `crowd` are closed by the server (at most 30 s): how
+    many with each close code."""
+    waits = {asyncio.ensure_future(ws.wait_closed()): ws for ws in crowd}
+    deadline = time.monotonic() + 30
+    closed: dict[int, int] = {}
+    pending = set(waits)
+    while sum(closed.values()) < expected and pending:
+        left = deadline - time.monotonic()
+        assert left > 0, f"only {closed} closed of {expected}"
+        done, pending = await asyncio.wait(pending, timeout=left, return_when="FIRST_COMPLETED")
+        for finished in done:
+            code = waits[finished].close_code
+            assert code is not None
+            closed[code] = closed.get(code, 0) + 1
+    for waiting in pending:
+        waiting.cancel()
+    return closed
+
+
+async def _still_open(crowd: list[ClientConnection]) -> list[ClientConnection]:
+    """The sockets of `crowd` the server still holds: open, and answering a ping."""
+    held = [ws for ws in crowd if ws.state is State.OPEN]
+    for ws in held:
+        await asyncio.wait_for(await ws.ping(), 10)
+    return held
+
+
+async def _greeted_elsewhere(port: int, code: str) -> dict[str, Any]:
+    """A spectator of room `code` from another address (127.0.0.2): its first message."""
+    url = f"ws://127.0.0.1:{port}/ws/{code}"
+    async with connect(url, local_addr=("127.0.0.2", 0), open_timeout=10) as ws:
+        await ws.send('{"type": "hello", "token": null}')
+        return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+
+def _answers_everyone_else(server: Server) -> None:
+    """While the crowd is held: the health, a page, a new room and its WebSocket (from
+    another address) all answer."""
+    assert httpx2.get(f"{server.base}/api/health", timeout=10).json()["ok"] is True
+    assert httpx2.get(f"{server.base}/", timeout=10).status_code == 200
+    room = server.post("/api/rooms", ROOM)
+    state = asyncio.run(_greeted_elsewhere(server.port, room["code"]))
+    assert state["type"] == "state", state
+
+
+def test_the_start_up_line_names_the_file_limit_and_the_caps(crowded: Server) -> None:
+    assert f"open files {OPEN_FILES}: at most 128 WebSockets, 20 per address" in crowded.banner
+
+
+def test_a_crowd_from_one_address_past_its_cap_is_refused_and_the_rest_still_answered(
+    crowded: Server,
+) -> None:
+    code = crowded.post("/api/rooms", ROOM)["code"]
+    url = f"ws://127.0.0.1:{crowded.port}/ws/{code}"
+
+    async def crowd() -> None:
+        sockets = await _open_crowd(url, CROWD)
+        try:
+            closed = await _closed_by_server(sockets, CROWD - 20)
+            assert closed == {TOO_MANY_FROM_ADDRESS: CROWD - 20}
+            refused = next(ws for ws in sockets if ws.close_code is not None)
+            assert refused.close_reason == "too many connections from your address: 20"
+            assert len(await _still_open(sockets)) == 20
+            await asyncio.to_thread(_answers_everyone_else, crowded)
+            # the count goes back down however a socket ends: closed, or cut off
+            held = [ws for ws in sockets if ws.state is State.OPEN]
+            for ws in held[:5]:
+                await ws.close()
+            for ws in held[5:10]:
+                ws.transport.abort()
+            await _reopen(url, 10)
+        finally:
+            for ws in sockets:
+                ws.transport.abort()
+
+    asyncio.run(crowd())
+
+
+async def _reopen(url: str, count: int) -> None:
+    """Open `count` more sockets once the server has counted the ended ones off (its
+    refusals, 4429, meanwhile: a condition polled, at most 30 s)."""
+    deadline = time.monotonic() + 30
+    opened: list[ClientConnection] = []
+    try:
+        while len(opened) < count:
+            assert time.monotonic() < deadline, f"only {len(opened)} opened again"
+            ws = await connect(url, open_timeout=10)
+            try:
+                await asyncio.wait_for(ws.recv(), 0.2)
+            except TimeoutError:
+                opened.append(ws)  # held: no close came
+                continue
+            except ConnectionClosed:
+                pass
+            assert ws.close_code == TOO_MANY_FROM_ADDRESS
+    finally:
+        for ws in opened:
+            await ws.close()
+
+
+def test_past_the_server_s_total_the_crowd_is_told_to_come_back_later() -> None:
+    """No cap per address: the total, under the file limit, still keeps files for the
+    HTTP requests, the database and the log."""
+    server = Server(
+        "sqlite://",
+        open_files=OPEN_FILES,
+        SKYJO_SOCKETS_PER_ADDRESS="0",
+        SKYJO_HELLO_WITHIN="600",
+        SKYJO_BOT_PROCESSES="0",
+    )
+    try:
+        assert "at most 128 WebSockets, no cap per address" in server.banner
+        code = server.post("/api/rooms", ROOM)["code"]
+
+        async def crowd() -> None:
+            sockets = await _open_crowd(f"ws://127.0.0.1:{server.port}/ws/{code}", CROWD)
+            try:
+                closed = await _closed_by_server(sockets, CROWD - 128)
+                assert closed == {SERVER_FULL: CROWD - 128}
+                assert len(await _still_open(sockets)) == 128
+                health = httpx2.get(f"{server.base}/api/health", timeout=10)
+                assert health.status_code == 200
+                assert server.post("/api/rooms", ROOM)["code"]
+                assert httpx2.get(f"{server.base}/r/{code}", timeout=10).status_code == 200
+            finally:
+                for ws in sockets:
+                    ws.transport.abort()
+
+        asyncio.run(crowd())
+    finally:
+        server.kill()
+
+
+def test_a_socket_that_never_says_hello_is_closed_by_the_server() -> None:
+    """The greeted socket, opened first, outlives the silent one (4408)."""
+    server = Server("sqlite://", SKYJO_HELLO_WITHIN="1", SKYJO_BOT_PROCESSES="0")
+    try:
+        code = server.post("/api/rooms", ROOM)["code"]
+        greeted = server.conn(code)
+        assert greeted.hello()["type"] == "state"
+
+        async def silent() -> tuple[int | None, str | None]:
+            url = f"ws://127.0.0.1:{server.port}/ws/{code}"
+            async with connect(url, open_timeout=10) as ws:
+                with pytest.raises(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 30)
+                return ws.close_code, ws.close_reason
+
+        assert asyncio.run(silent()) == (4408, "no hello within 1 s")
+        greeted.send({"type": "resync"})
+        assert greeted.receive()["type"] == "state"
+        greeted.close()
+    finally:
+        server.kill()
+
+
+def test_the_caps_stay_below_the_file_limit() -> None:
+    settings = Settings(sockets_per_address=64, max_sockets=4096)
+    assert socket_caps(settings, False, 1024).total == 768
+    assert socket_caps(settings, True, 1024).total == 384  # two files a relayed socket
+    assert socket_caps(settings, False, 256).total == 128
+    assert socket_caps(settings, False, 64).total == 32
+    assert socket_caps(settings, False, 1 << 20).total == 4096
+    assert socket_caps(settings, False, None).total == 4096
+    assert socket_caps(settings, False, 70).per_address == 35  # never above the total
+
+
+# --- unknown room codes ------------------------------------------------------------
+
+
+def _codes_refusal(response: httpx2.Response) -> dict[str, Any]:
+    assert response.status_code == 429, response.text
+    error = response.json()["error"]
+    assert (error["code"], error["kind"]) == ("rate_limited", "codes_rate")
+    assert error["params"]["limit"] == 3
+    assert response.headers["Retry-After"] == str(error["params"]["retry_after"])
+    assert "too many unknown room codes tried from your address: at most 3" in error["message"]
+    return error
+
+
+def test_unknown_codes_are_limited_per_address_and_found_ones_are_not_counted() -> None:
+    with serving(codes_per_hour=3) as client:
+        code = create_room(client, [{"name": "Ana"}, {"bot": "random"}])["code"]
+        for _ in range(10):  # hits are free
+            assert client.get(f"/api/rooms/{code}").status_code == 200
+        assert client.get("/api/rooms/NOROOM").status_code == 404
+        assert client.post("/api/rooms/NOROOM/join", json={}).status_code == 404
+        with client.websocket_connect("/ws/NOROOM") as ws:
+            assert ws.receive_json()["code"] == "no_room"
+        _codes_refusal(client.get("/api/rooms/NOROOM2"))  # the fourth
+        # meanwhile every lookup of the address is refused, a hit too: a guess learns nothing
+        _codes_refusal(client.get(f"/api/rooms/{code}"))
+        _codes_refusal(client.post(f"/api/rooms/{code}/join", json={}))
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            refused = ws.receive_json()
+            assert (refused["code"], refused["kind"]) == ("rate_limited", "codes_rate")
+            assert ws.receive()["code"] == TOO_MANY_FROM_ADDRESS
+        # another address is not concerned
+        other = TestClient(client.app, client=("192.0.2.9", 4000))
+        assert other.get(f"/api/rooms/{code}").status_code == 200
+        assert other.get("/api/rooms/NOROOM").status_code == 404
