@@ -10,6 +10,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -253,3 +254,15 @@ def test_unknown_codes_are_limited_per_address_and_found_ones_are_not_counted() 
         other = TestClient(client.app, client=("192.0.2.9", 4000))
         assert other.get(f"/api/rooms/{code}").status_code == 200
         assert other.get("/api/rooms/NOROOM").status_code == 404
+
+
+def test_the_deploy_docs_give_the_caps_the_server_sets() -> None:
+    """docs/deploy.md's numbers for a service's file limits are `socket_caps`'s."""
+    docs = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    settings = Settings()
+    at_8192, clustered = socket_caps(settings, False, 8192), socket_caps(settings, True, 8192)
+    assert "LimitNOFILE=8192" in docs
+    assert f"open files 8192: at most {at_8192.total} WebSockets, 64 per address" in docs
+    assert f"the caps are {at_8192.total} WebSockets in all" in docs
+    assert f"on PostgreSQL, {clustered.total:,} per process" in docs
+    assert f"1,024, gives {socket_caps(settings, False, 1024).total} WebSockets" in docs
