@@ -16,13 +16,17 @@ from typing import Any
 import httpx2
 import pytest
 from liveserver import Server
+from postgres import Postgres
 from starlette.testclient import TestClient
-from webapp import serving
+from webapp import make_settings, serving
 from webclient import create_room
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from skyjo.web.app import create_app
+from skyjo.web.limits import SharedLimits
+from skyjo.web.protocol import ProtocolError
 from skyjo.web.settings import Settings
 from skyjo.web.sockets import SERVER_FULL, TOO_MANY_FROM_ADDRESS, socket_caps
 
@@ -207,6 +211,51 @@ def test_a_socket_that_never_says_hello_is_closed_by_the_server() -> None:
         greeted.close()
     finally:
         server.kill()
+
+
+def test_behind_a_trusted_proxy_the_cap_is_the_forwarded_client_s() -> None:
+    """The address is the one the limits key on (`limits.client_address`, after the
+    proxy middleware): each client behind the proxy has its own cap."""
+    app = create_app(make_settings(sockets_per_address=1, trusted_proxies="127.0.0.1"))
+    with TestClient(app, client=("127.0.0.1", 4000)) as client:
+        ana = {"X-Forwarded-For": "203.0.113.1"}
+        with client.websocket_connect("/ws/NOROOM", headers=ana) as first:
+            with client.websocket_connect("/ws/NOROOM", headers=ana) as second:
+                refused = second.receive()
+                assert (refused["type"], refused["code"]) == ("websocket.close", 4429)
+            other = {"X-Forwarded-For": "203.0.113.2"}
+            with client.websocket_connect("/ws/NOROOM", headers=other) as third:
+                assert third.receive_json()["code"] == "no_room"  # past the gate
+            assert first.receive_json()["code"] == "no_room"
+        with client.websocket_connect("/ws/NOROOM", headers=ana) as again:  # released
+            assert again.receive_json()["code"] == "no_room"
+
+
+def test_a_cluster_counts_unknown_codes_once_and_each_process_refuses_found_ones(
+    postgres: Postgres,
+) -> None:
+    """`SharedLimits`: two processes spend from one bucket; the one that refused the
+    address refuses its lookups until the wait is over, counting nothing."""
+    url = postgres.database()
+    one, two = (SharedLimits(url, 0, 0, 0, codes=2) for _ in range(2))
+    try:
+
+        async def scenario() -> None:
+            await one.check("codes_rate", "10.0.0.7")
+            await two.check("codes_rate", "10.0.0.7")
+            two.check_waiting("codes_rate", "10.0.0.7")  # nobody refused it yet
+            with pytest.raises(ProtocolError) as refused:
+                await one.check("codes_rate", "10.0.0.7")  # the third, in either process
+            assert refused.value.kind == "codes_rate"
+            with pytest.raises(ProtocolError):
+                one.check_waiting("codes_rate", "10.0.0.7")
+            two.check_waiting("codes_rate", "10.0.0.7")  # it learns at its own refusal
+            one.check_waiting("codes_rate", "10.0.0.8")  # another address
+
+        asyncio.run(scenario())
+    finally:
+        one.close()
+        two.close()
 
 
 def test_the_caps_stay_below_the_file_limit() -> None:

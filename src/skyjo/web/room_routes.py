@@ -269,7 +269,7 @@ def rooms_router() -> APIRouter:
             created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
         return created
 
-    @router.get("/api/rooms/{code}", responses=errors(404, 409))
+    @router.get("/api/rooms/{code}", responses=errors(404, 409, 429))
     async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
         """A room's public facts."""
         return RoomInfo.model_validate(room.info())
@@ -279,7 +279,7 @@ def rooms_router() -> APIRouter:
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
-            **errors(404, 409),
+            **errors(404, 409, 429),
         },
     )
     async def room_qr(request: Request, room: Annotated[Room, Depends(_room)]) -> Response:
