@@ -321,13 +321,7 @@ def rooms_router() -> APIRouter:
             return
         room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
         client = Client(lobby.settings, address, websocket.app.state.messages, limits)
-        ungreeted = asyncio.get_running_loop().call_later(
-            lobby.settings.hello_within, _close_ungreeted, client, lobby.settings.hello_within
-        )
-        try:
-            await _converse(websocket, room, client)
-        finally:
-            ungreeted.cancel()
+        await _converse(websocket, room, client)
 
     return router
 
@@ -339,20 +333,31 @@ REFUSED_CLOSE = {"room_moving": 1013, "codes_rate": 4429}
 UNGREETED = 4408
 
 
+def _hello_deadline(client: Client, within: float) -> asyncio.TimerHandle | None:
+    """Close `client`'s connection in `within` seconds if it has not said `hello` by
+    then (`Settings.hello_within`; 0: never): the timer, to cancel when it ends."""
+    if within <= 0:
+        return None
+    return asyncio.get_running_loop().call_later(within, _close_ungreeted, client, within)
+
+
 def _close_ungreeted(client: Client, within: float) -> None:
-    """Close `client`'s connection if it has not said `hello` (`Settings.hello_within`)."""
     if not client.greeted:
         client.close(UNGREETED, f"no hello within {within:g} s")
 
 
 async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:
     """Serve one connection: its messages go to the room, the room's to it,
-    until either side ends it (a client sent away stops being read)."""
+    until either side ends it (a client sent away stops being read, one silent past
+    `Settings.hello_within` too)."""
+    deadline = _hello_deadline(client, room.settings.hello_within)
     reader = asyncio.create_task(_read(websocket, room, client))
     writer = asyncio.create_task(_write(websocket, client))
     try:
         await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        if deadline is not None:
+            deadline.cancel()
         room.leave(client)
         client.close(client.close_code, client.close_reason)
         await writer

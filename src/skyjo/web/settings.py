@@ -73,7 +73,8 @@ class Settings:
     chat_burst: int = 5
     chat_rate: float = 0.5
     max_chat: int = 300
-    #: A WebSocket that has not said `hello` this long after it opened is closed (4408).
+    #: A WebSocket that has not said `hello` this long after it opened is closed (4408;
+    #: 0: never).
     hello_within: float = 10.0
     #: The most WebSockets open at once from one client address (0: no cap), and in all:
     #: fewer still when the open-file limit asks it (`sockets.socket_caps`).
