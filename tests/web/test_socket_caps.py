@@ -299,10 +299,17 @@ def test_unknown_codes_are_limited_per_address_and_found_ones_are_not_counted() 
             refused = ws.receive_json()
             assert (refused["code"], refused["kind"]) == ("rate_limited", "codes_rate")
             assert ws.receive()["code"] == TOO_MANY_FROM_ADDRESS
+        for path in ("record", "replay", "review", "qr.svg"):  # every route of a code
+            _codes_refusal(client.get(f"/api/rooms/{code}/{path}"))
+        _codes_refusal(client.post(f"/api/rooms/{code}/practice", json={"step": 0}))
         # another address is not concerned
         other = TestClient(client.app, client=("192.0.2.9", 4000))
         assert other.get(f"/api/rooms/{code}").status_code == 200
-        assert other.get("/api/rooms/NOROOM").status_code == 404
+        assert other.get(f"/api/rooms/{code}/record").status_code == 409  # not over: found
+        assert other.get("/api/rooms/NOROOM/replay").status_code == 404
+        assert other.get("/api/rooms/NOROOM/record").status_code == 404
+        assert other.post("/api/rooms/NOROOM/review").status_code == 404
+        _codes_refusal(other.get("/api/rooms/NOROOM/review"))  # its fourth
 
 
 def test_the_deploy_docs_give_the_caps_the_server_sets() -> None:

@@ -10,8 +10,9 @@
 
 A room made counts against its client address's rooms an hour once its request is
 valid, a seat taken against its seats an hour once its room is found (`limited`), a
-code with no room against its unknown codes an hour (`look_up`). A WebSocket that
-does not say `hello` within `Settings.hello_within` seconds is closed (4408).
+code with no room against its unknown codes an hour (`codes_counted`, `look_up`).
+A WebSocket that does not say `hello` within `Settings.hello_within` seconds is
+closed (4408).
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
-from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors, refund
+from skyjo.web.api import (
+    LobbyOf,
+    body_too_large,
+    bounded,
+    codes_counted,
+    count,
+    errors,
+    refund,
+)
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
@@ -184,15 +193,10 @@ async def look_up(lobby: Lobby, code: str, limits: Limits, address: str) -> Room
     return room
 
 
-async def _looked_up(request: Request, code: str, lobby: Lobby) -> Room | None:
-    """`look_up` of `code` for the request's client address."""
-    address = client_address(request.scope.get("client"))
-    return await look_up(lobby, code, request.app.state.limits, address)
-
-
-async def _room(request: Request, code: str, lobby: LobbyOf) -> Room:
-    """The room of the path's `code`: `no_room` (404) when there is none."""
-    room = await _looked_up(request, code, lobby)
+async def _room(code: str, lobby: LobbyOf) -> Room:
+    """The room of the path's `code`: `no_room` (404) when there is none (a route
+    with this dependency counts it: `codes_counted`)."""
+    room = await find_room(lobby, code)
     if room is None:
         raise no_room(code)
     return room
@@ -208,8 +212,8 @@ async def _counted_join(
     request: Request, code: str, lobby: LobbyOf, asked: JoinBody = ANY_SEAT
 ) -> JoinRequest:
     """A valid join, counted as a seat taken by its client address (`joins_rate`)
-    when its room is there (or cannot be loaded: its refusal), else as an unknown code."""
-    if await _looked_up(request, code, lobby) is not None:
+    when its room is there (or cannot be loaded: its refusal)."""
+    if await find_room(lobby, code) is not None:
         await count(request, "joins_rate")
     return asked
 
@@ -269,13 +273,18 @@ def rooms_router() -> APIRouter:
             created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
         return created
 
-    @router.get("/api/rooms/{code}", responses=errors(404, 409, 429))
+    @router.get(
+        "/api/rooms/{code}",
+        dependencies=[Depends(codes_counted)],
+        responses=errors(404, 409, 429),
+    )
     async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
         """A room's public facts."""
         return RoomInfo.model_validate(room.info())
 
     @router.get(
         "/api/rooms/{code}/qr.svg",
+        dependencies=[Depends(codes_counted)],
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
@@ -287,7 +296,11 @@ def rooms_router() -> APIRouter:
         link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
         return Response(qr_svg(link), media_type="image/svg+xml")
 
-    @router.post("/api/rooms/{code}/join", responses=errors(400, 404, 409, 413, 429))
+    @router.post(
+        "/api/rooms/{code}/join",
+        dependencies=[Depends(codes_counted)],
+        responses=errors(400, 404, 409, 413, 429),
+    )
     async def join(
         request: Request,
         code: str,

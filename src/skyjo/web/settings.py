@@ -55,7 +55,7 @@ class Settings:
     sheets_per_hour: int = 30
     #: ... and unknown room codes tried (a room's facts, join or WebSocket for a code
     #: with no room): past them every lookup of the address is refused a while, a hit
-    #: too, so that guessing codes learns nothing (`room_routes.look_up`).
+    #: too, so that guessing codes learns nothing (`api.codes_counted`).
     codes_per_hour: int = 60
     #: The proxies whose X-Forwarded-For names the client (comma-separated addresses or
     #: networks, "*" for any, "" for none): uvicorn's forwarded-allow-ips (docs/deploy.md).
