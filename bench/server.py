@@ -202,6 +202,8 @@ class Server:
             "SKYJO_RATE": "1000",
             "SKYJO_ROOMS_PER_HOUR": "0",  # all its rooms come from one address: no limit
             "SKYJO_JOINS_PER_HOUR": "0",  # nor on the seats they join
+            "SKYJO_SOCKETS_PER_ADDRESS": "0",  # nor on their sockets (the file limit caps them)
+            "SKYJO_MAX_SOCKETS": "100000",
             "SKYJO_ABSENT_AFTER": "3600",  # rooms of an earlier run stay still
         }
         if source is not None:

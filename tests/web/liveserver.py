@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +40,19 @@ class Socket:
 class Server:
     """`skyjo serve` on a free localhost port with the database `url`."""
 
-    def __init__(self, url: str, port: int | None = None, workers: int = 1, **env: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        port: int | None = None,
+        workers: int = 1,
+        open_files: int | None = None,
+        **env: str,
+    ) -> None:
         """Start it, on `port` (else a free one: a server started again after `kill` takes
-        its predecessor's), with `workers` processes (`--workers`); `env` adds environment
-        variables (SKYJO_BOT_DELAY="0" by default)."""
+        its predecessor's), with `workers` processes (`--workers`), under a limit of
+        `open_files` (RLIMIT_NOFILE, soft and hard; None: this process's); `env` adds
+        environment variables (SKYJO_BOT_DELAY="0" by default). `banner` is its
+        start-up line."""
         self.url = url
         if port is None:
             with socket.socket() as probe:
@@ -53,9 +64,12 @@ class Server:
         command = [sys.executable, "-m", "skyjo", "serve", "--port", str(self.port), "--db", url]
         if workers != 1:
             command += ["--workers", str(workers)]
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+        limited = None if open_files is None else _open_files_limit(open_files)
+        self.process = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, text=True, preexec_fn=limited
+        )
         assert self.process.stdout is not None
-        banner = self.process.stdout.readline()
+        self.banner = banner = self.process.stdout.readline()
         assert f"http://127.0.0.1:{self.port}" in banner, banner
         self._wait_until_up()
 
@@ -91,6 +105,15 @@ class Server:
         while (left := [pid for pid in children if _alive(pid)]) and time.monotonic() < deadline:
             time.sleep(0.1)  # polling a condition: the workers notice their server is gone
         assert not left, f"processes {left} outlived the killed server"
+
+
+def _open_files_limit(count: int) -> Callable[[], None]:
+    """What the child runs before `skyjo serve`: a limit of `count` open files."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+    return limit
 
 
 def _children(pid: int) -> list[int]:

@@ -20,8 +20,9 @@ JSON = {"Content-Type": "application/json"}
 
 def make_settings(**changes: object) -> Settings:
     """Test settings: bots move at once, absent humans are waited for, scripted
-    clients may send as fast as they like and make as many rooms, uploads and
-    sheets as they like (the tests of the limits set small ones)."""
+    clients may send as fast as they like, make as many rooms, uploads, sheets and
+    sockets and try as many unknown codes as they like (the tests of the limits
+    set small ones)."""
     values: dict[str, object] = {
         "bot_delay": 0.0,
         "absent_after": 3600.0,
@@ -33,6 +34,8 @@ def make_settings(**changes: object) -> Settings:
         "joins_per_hour": 0,
         "replays_per_hour": 0,
         "sheets_per_hour": 0,
+        "codes_per_hour": 0,
+        "sockets_per_address": 0,  # every TestClient socket comes from one address
         "allowed_hosts": ("testserver",),  # the TestClient's host
     }
     values.update(changes)

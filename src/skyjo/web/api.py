@@ -13,14 +13,15 @@ the dependencies that give them the lobby and count them against their limits.
   validates it, so no parser ever recurses into a deep one. (Starlette's own
   body limit answers in plain text, and in place of any answer given before the
   body is read: a refused upload's 429, say.)
-- `LobbyOf` and `limited` are the routes' dependencies: the server's rooms, and
-  one more event of a client address's hourly allowance (`skyjo.web.limits`).
+- `LobbyOf`, `limited` and `codes_counted` are the routes' dependencies: the
+  server's rooms, one more event of a client address's hourly allowance
+  (`skyjo.web.limits`), and a room code looked up in vain.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Annotated, Any, ClassVar
 
 from fastapi import Depends, FastAPI, Request, Response
@@ -365,6 +366,22 @@ async def refund(request: Request, kind: str) -> None:
     """Give back the `kind` event `count` counted for the request (it did not happen)."""
     limits: Limits = request.app.state.limits
     await limits.refund(kind, client_address(request.scope.get("client")))
+
+
+async def codes_counted(request: Request) -> AsyncIterator[None]:
+    """A dependency of a route that looks a room's code up: refused (429) while its
+    address waits after its unknown codes were (`codes_rate`), a room found too; a
+    `no_room` the route raises counts one more (429 past the limit). A found room
+    counts nothing. (The WebSocket's: `room_routes.look_up`.)"""
+    limits: Limits = request.app.state.limits
+    address = client_address(request.scope.get("client"))
+    limits.check_waiting("codes_rate", address)
+    try:
+        yield
+    except ProtocolError as failure:
+        if failure.code == "no_room":
+            await limits.check("codes_rate", address)
+        raise
 
 
 def limited(kind: str) -> Callable[[Request], Awaitable[None]]:

@@ -5,6 +5,7 @@
     scorepad    /api/scorepad/...                              (`scorepad_routes`)
     pages       /, /r/{code}, /replay..., /scorepad...         (`page_routes`)
     pwa         /manifest.webmanifest, /favicon.ico, /sw.js    (`pwa`)
+    sockets     the caps of open WebSockets                    (`sockets.SocketGate`)
     /static/... the client's files; /openapi.json the API's schemas
 
 Every HTTP error is `{"error": {"code", "message", "kind", "params"}}` (and `where`, for a
@@ -40,6 +41,7 @@ from skyjo.web.replay_routes import replays_router
 from skyjo.web.room_routes import qr_svg, rooms_router
 from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import Settings
+from skyjo.web.sockets import SocketGate, open_file_limit, socket_caps
 from skyjo.web.storage import Store
 from skyjo.web.thinking import Thinkers
 
@@ -84,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.replays_per_hour,
             settings.sheets_per_hour,
             settings.joins_per_hour,
+            settings.codes_per_hour,
         )
         limits = (  # a cluster counts them once for all its processes
             Limits(*hourly)
@@ -137,6 +140,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)  # HEAD where GET is, as GET without its body
+    # Past a cap of open WebSockets (per client address, in all) refused before anything.
+    relaying = settings.cluster_address is not None
+    app.state.socket_caps = socket_caps(settings, relaying, open_file_limit())
+    app.add_middleware(SocketGate, caps=app.state.socket_caps)
     # Outermost: the client's address is the real client's behind a trusted proxy.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from skyjo.web.settings import WS_MAX_SIZE, Settings
+from skyjo.web.sockets import open_file_limit, socket_caps
 
 #: The cyclic garbage collector's thresholds while serving (Python's are 700, 10, 10).
 GC_THRESHOLDS = (50_000, 20, 100)
@@ -61,12 +62,16 @@ def serve(
     connections), each also listening on a port of its own at
     `$SKYJO_INTERNAL_HOST` (127.0.0.1) where the others relay the connections of
     the rooms it holds; the same command on several machines against one
-    database is one service. On SQLite it is one process (`check_workers`)."""
+    database is one service. On SQLite it is one process (`check_workers`).
+    The start-up line names the open-file limit and the caps of open WebSockets
+    it sets (`skyjo.web.sockets`)."""
     settings = Settings.from_env(db)
     check_workers(workers, settings.database_url)
     shown = make_url(settings.database_url).render_as_string(hide_password=True)
-    print(f"Skyjo is at http://{host}:{port}  (database {shown}; Ctrl-C stops)", flush=True)
-    if make_url(settings.database_url).get_backend_name() != "postgresql":
+    clustered = make_url(settings.database_url).get_backend_name() == "postgresql"
+    caps = socket_caps(settings, clustered, open_file_limit()).describe()
+    print(f"Skyjo is at http://{host}:{port}  (database {shown}; {caps}; Ctrl-C stops)", flush=True)
+    if not clustered:
         _serve_alone(settings, host, port)
         return
     internal = os.environ.get("SKYJO_INTERNAL_HOST") or "127.0.0.1"

@@ -5,7 +5,9 @@ Several processes of a cluster count the hourly ones together (`SharedLimits`).
 A limit is a token bucket per key (the client's address): `count` at once,
 refilled at `count` per `window` seconds, so a client that waits gets its
 allowance back little by little instead of all at once at the top of the hour.
-A refusal tells how long to wait for the next token (`retry_after`, seconds).
+A refusal tells how long to wait for the next token (`retry_after`, seconds),
+and the address is remembered as refused until then (`Limits.check_waiting`): a
+lookup that spends nothing when it finds (a room's code) is still refused meanwhile.
 
 The key is the address the app sees as the request's client: the socket's
 peer, or behind a trusted proxy the real client's address from its
@@ -85,6 +87,7 @@ SENTENCES = {
     "replays_rate": "too many game records uploaded from your address",
     "reviews_rate": "too many game reviews asked for from your address",
     "sheets_rate": "too many scoresheets created from your address",
+    "codes_rate": "too many unknown room codes tried from your address",
 }
 
 
@@ -104,20 +107,47 @@ class Limits:
     """The HTTP limits of one server, per client address (`Settings`), counted in
     this process's memory."""
 
-    def __init__(self, rooms: int, replays: int, sheets: int, joins: int = 0) -> None:
+    def __init__(
+        self, rooms: int, replays: int, sheets: int, joins: int = 0, codes: int = 0
+    ) -> None:
         self.by_kind = {
             "rooms_rate": RateLimit(rooms, HOUR),
             "joins_rate": RateLimit(joins, HOUR),
             "replays_rate": RateLimit(replays, HOUR),
             "reviews_rate": RateLimit(replays, HOUR),  # as many as uploads, apart
             "sheets_rate": RateLimit(sheets, HOUR),
+            "codes_rate": RateLimit(codes, HOUR),
         }
+        #: (kind, address) -> (monotonic time until which it is refused, its refusal)
+        self._refused: OrderedDict[tuple[str, str], tuple[float, Refusal]] = OrderedDict()
 
     async def check(self, kind: str, address: str) -> None:
         """Count one `kind` event of `address`; `ProtocolError` (429) over the limit."""
         refusal = self.by_kind[kind].take(address)
         if refusal is not None:
-            raise too_many(kind, refusal)
+            raise self._refuse(kind, address, refusal)
+
+    def _refuse(self, kind: str, address: str, refusal: Refusal) -> ProtocolError:
+        """The 429 of `refusal`, `address` remembered as refused until it may try again."""
+        self._refused.pop((kind, address), None)
+        self._refused[kind, address] = (time.monotonic() + refusal.retry_after, refusal)
+        while len(self._refused) > MAX_KEYS:
+            self._refused.popitem(last=False)
+        return too_many(kind, refusal)
+
+    def check_waiting(self, kind: str, address: str) -> None:
+        """`ProtocolError` (429) while `address` waits after its last `kind` refusal
+        (in this process: a cluster's other processes learn it at their own next
+        refusal); counts nothing."""
+        found = self._refused.get((kind, address))
+        if found is None:
+            return
+        until, refusal = found
+        left = until - time.monotonic()
+        if left <= 0:
+            del self._refused[kind, address]
+            return
+        raise too_many(kind, Refusal(refusal.limit, refusal.window, left))
 
     async def refund(self, kind: str, address: str) -> None:
         """Give back one `kind` event of `address` that `check` counted but that did
@@ -163,10 +193,12 @@ class SharedLimits(Limits):
     processes allow what one does, not N times as much. The per-connection message
     rate stays each process's own (`RateLimit`, in memory)."""
 
-    def __init__(self, url: str, rooms: int, replays: int, sheets: int, joins: int = 0) -> None:
+    def __init__(
+        self, url: str, rooms: int, replays: int, sheets: int, joins: int = 0, codes: int = 0
+    ) -> None:
         from sqlalchemy import create_engine
 
-        super().__init__(rooms, replays, sheets, joins)
+        super().__init__(rooms, replays, sheets, joins, codes)
         self._engine = create_engine(
             url, pool_size=2, max_overflow=2, pool_pre_ping=True, hide_parameters=True
         )
@@ -214,7 +246,7 @@ class SharedLimits(Limits):
         loop = asyncio.get_running_loop()
         refusal = await loop.run_in_executor(self._thread, self._spend, limit, kind, address)
         if refusal is not None:
-            raise too_many(kind, refusal)
+            raise self._refuse(kind, address, refusal)
 
     def _give_back(self, limit: RateLimit, kind: str, address: str) -> None:
         from sqlalchemy import text

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from skyjo.record import FORMAT, RecordError
-from skyjo.web.api import LobbyOf, bounded, errors, limited, shallow
+from skyjo.web.api import LobbyOf, bounded, codes_counted, errors, limited, shallow
 from skyjo.web.protocol import ProtocolError, record_refused
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RulesSettings
@@ -183,9 +183,10 @@ def replays_router() -> APIRouter:
 
     @router.get(
         "/api/rooms/{code}/record",
+        dependencies=[Depends(codes_counted)],
         response_model=GameRecord,
         response_class=JSONResponse,
-        responses=errors(404, 409),
+        responses=errors(404, 409, 429),
     )
     async def game_record(code: str, lobby: LobbyOf) -> JSONResponse:
         """A finished game's record, as a download; `not_over` while it is played
@@ -195,7 +196,11 @@ def replays_router() -> APIRouter:
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         return JSONResponse(game["record"], headers=disposition)
 
-    @router.get("/api/rooms/{code}/replay", responses=errors(404, 409))
+    @router.get(
+        "/api/rooms/{code}/replay",
+        dependencies=[Depends(codes_counted)],
+        responses=errors(404, 409, 429),
+    )
     async def room_replay(code: str, lobby: LobbyOf) -> RoomReplay:
         """A finished game's replay; `not_over` while it is played."""
         try:
@@ -238,7 +243,7 @@ def replays_router() -> APIRouter:
 
     @router.post(
         "/api/rooms/{code}/review",
-        dependencies=[Depends(limited("reviews_rate"))],
+        dependencies=[Depends(codes_counted), Depends(limited("reviews_rate"))],
         responses=REVIEW_ANSWERS,
     )
     async def start_room_review(code: str, lobby: LobbyOf) -> JSONResponse:
@@ -246,7 +251,9 @@ def replays_router() -> APIRouter:
         it is played. Counts against the address's reviews an hour (`reviews_rate`)."""
         return reviewed(await lobby.room_review(code, start=True))
 
-    @router.get("/api/rooms/{code}/review", responses=REVIEW_ANSWERS)
+    @router.get(
+        "/api/rooms/{code}/review", dependencies=[Depends(codes_counted)], responses=REVIEW_ANSWERS
+    )
     async def room_review(code: str, lobby: LobbyOf) -> JSONResponse:
         """A finished game's review, or its progress; `no_review` before one is asked for."""
         return reviewed(await lobby.room_review(code, start=False))
@@ -263,7 +270,7 @@ def replays_router() -> APIRouter:
     @router.post(
         "/api/rooms/{code}/practice",
         status_code=201,
-        dependencies=[Depends(limited("rooms_rate"))],
+        dependencies=[Depends(codes_counted), Depends(limited("rooms_rate"))],
         responses=errors(400, 404, 409, 429),
     )
     async def practice_room(code: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:

@@ -10,7 +10,10 @@
     WS   /ws/{code}               play or watch (docs/web-protocol.md, `protocol`)
 
 A room made counts against its client address's rooms an hour once its request is
-valid, a seat taken against its seats an hour once its room is found (`limited`).
+valid, a seat taken against its seats an hour once its room is found (`limited`), a
+code with no room against its unknown codes an hour (`codes_counted`, `look_up`).
+A WebSocket that does not say `hello` within `Settings.hello_within` seconds is
+closed (4408).
 """
 
 from __future__ import annotations
@@ -23,9 +26,17 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
-from skyjo.web.api import LobbyOf, body_too_large, bounded, count, errors, refund
+from skyjo.web.api import (
+    LobbyOf,
+    body_too_large,
+    bounded,
+    codes_counted,
+    count,
+    errors,
+    refund,
+)
 from skyjo.web.faults import RETRY_AFTER
-from skyjo.web.limits import client_address
+from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
 from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
@@ -177,8 +188,20 @@ async def find_room(lobby: Lobby, code: str) -> Room | None:
         raise unreadable(code, failure) from None
 
 
+async def look_up(lobby: Lobby, code: str, limits: Limits, address: str) -> Room | None:
+    """`find_room`, counting a miss against `address`'s unknown codes an hour
+    (`codes_rate`: 429 past it). While the address waits after such a refusal every
+    lookup is refused, a hit too: a guesser learns nothing from it."""
+    limits.check_waiting("codes_rate", address)
+    room = await find_room(lobby, code)
+    if room is None:
+        await limits.check("codes_rate", address)
+    return room
+
+
 async def _room(code: str, lobby: LobbyOf) -> Room:
-    """The room of the path's `code`: `no_room` (404) when there is none."""
+    """The room of the path's `code`: `no_room` (404) when there is none (a route
+    with this dependency counts it: `codes_counted`)."""
     room = await find_room(lobby, code)
     if room is None:
         raise no_room(code)
@@ -262,17 +285,22 @@ def rooms_router() -> APIRouter:
             created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
         return created
 
-    @router.get("/api/rooms/{code}", responses=errors(404, 409))
+    @router.get(
+        "/api/rooms/{code}",
+        dependencies=[Depends(codes_counted)],
+        responses=errors(404, 409, 429),
+    )
     async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
         """A room's public facts."""
         return RoomInfo.model_validate(room.info())
 
     @router.get(
         "/api/rooms/{code}/qr.svg",
+        dependencies=[Depends(codes_counted)],
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
-            **errors(404, 409),
+            **errors(404, 409, 429),
         },
     )
     async def room_qr(request: Request, room: Annotated[Room, Depends(_room)]) -> Response:
@@ -280,7 +308,11 @@ def rooms_router() -> APIRouter:
         link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
         return Response(qr_svg(link), media_type="image/svg+xml")
 
-    @router.post("/api/rooms/{code}/join", responses=errors(400, 404, 409, 413, 429))
+    @router.post(
+        "/api/rooms/{code}/join",
+        dependencies=[Depends(codes_counted)],
+        responses=errors(400, 404, 409, 413, 429),
+    )
     async def join(
         request: Request,
         code: str,
@@ -300,34 +332,57 @@ def rooms_router() -> APIRouter:
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         lobby: Lobby = websocket.app.state.lobby
+        limits: Limits = websocket.app.state.limits
+        address = client_address(websocket.scope.get("client"))
         try:
-            room = await find_room(lobby, code)
-        except ProtocolError as failure:  # room_unreadable (4409), or room_moving: try again
+            room = await look_up(lobby, code, limits, address)
+        except ProtocolError as failure:  # room_unreadable, room_moving, codes_rate
             await websocket.send_json(refusal(failure))
-            await websocket.close(1013 if failure.kind == "room_moving" else 4409)
+            await websocket.close(REFUSED_CLOSE.get(failure.kind, 4409))
             return
         if room is None:
             await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
             await websocket.close(4404)
             return
         room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
-        address = client_address(websocket.scope.get("client"))
-        client = Client(
-            lobby.settings, address, websocket.app.state.messages, websocket.app.state.limits
-        )
+        client = Client(lobby.settings, address, websocket.app.state.messages, limits)
         await _converse(websocket, room, client)
 
     return router
 
 
+#: The close code of a WebSocket whose room lookup is refused, by the refusal's kind
+#: (else 4409, `room_unreadable`): `room_moving` tries again, `codes_rate` waits.
+REFUSED_CLOSE = {"room_moving": 1013, "codes_rate": 4429}
+#: The close code of a WebSocket that did not say `hello` in time (as HTTP's 408).
+UNGREETED = 4408
+
+
+def _hello_deadline(client: Client, within: float) -> asyncio.TimerHandle | None:
+    """Close `client`'s connection in `within` seconds if it has not said `hello` by
+    then (`Settings.hello_within`; 0: never): the timer, to cancel when it ends."""
+    if within <= 0:
+        return None
+    return asyncio.get_running_loop().call_later(within, _close_ungreeted, client, within)
+
+
+def _close_ungreeted(client: Client, within: float) -> None:
+    if not client.greeted:
+        client.close(UNGREETED, f"no hello within {within:g} s")
+
+
 async def _converse(websocket: WebSocket, room: Room, client: Client) -> None:
     """Serve one connection: its messages go to the room, the room's to it,
-    until either side ends it (a client sent away stops being read)."""
+    until either side ends it (a client sent away stops being read, one silent past
+    `Settings.hello_within` too)."""
+    deadline = _hello_deadline(client, room.settings.hello_within)
     reader = asyncio.create_task(_read(websocket, room, client))
     writer = asyncio.create_task(_write(websocket, client))
     try:
         await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        if deadline is not None:
+            deadline.cancel()
         room.leave(client)
         client.close(client.close_code, client.close_reason)
         await writer

@@ -53,6 +53,10 @@ class Settings:
     joins_per_hour: int = 60
     replays_per_hour: int = 30
     sheets_per_hour: int = 30
+    #: ... and unknown room codes tried (a room's facts, join or WebSocket for a code
+    #: with no room): past them every lookup of the address is refused a while, a hit
+    #: too, so that guessing codes learns nothing (`api.codes_counted`).
+    codes_per_hour: int = 60
     #: The proxies whose X-Forwarded-For names the client (comma-separated addresses or
     #: networks, "*" for any, "" for none): uvicorn's forwarded-allow-ips (docs/deploy.md).
     trusted_proxies: str = "127.0.0.1"
@@ -69,6 +73,13 @@ class Settings:
     chat_burst: int = 5
     chat_rate: float = 0.5
     max_chat: int = 300
+    #: A WebSocket that has not said `hello` this long after it opened is closed (4408;
+    #: 0: never).
+    hello_within: float = 10.0
+    #: The most WebSockets open at once from one client address (0: no cap), and in all:
+    #: fewer still when the open-file limit asks it (`sockets.socket_caps`).
+    sockets_per_address: int = 64
+    max_sockets: int = 4096
     #: The most connections (players and spectators) one room accepts.
     max_connections: int = 64
     #: Messages queued for one slow client before it is disconnected.
@@ -91,11 +102,12 @@ class Settings:
     def from_env(cls, db: str | None = None) -> Settings:
         """Settings for `skyjo serve`: the database from `db`, else `$SKYJO_DB`,
         else a SQLite file in the user's data folder; `$SKYJO_BOT_DELAY`,
-        `$SKYJO_ABSENT_AFTER`, `$SKYJO_FINISHED_LINGER` and `$SKYJO_RATE`
+        `$SKYJO_ABSENT_AFTER`, `$SKYJO_FINISHED_LINGER`, `$SKYJO_HELLO_WITHIN` and `$SKYJO_RATE`
         (messages a second a connection may send, the burst three times that; an
         address four times as many) override the pace (tests and benchmarks set
-        them); `$SKYJO_ROOMS_PER_HOUR`, `$SKYJO_JOINS_PER_HOUR`, `$SKYJO_REPLAYS_PER_HOUR` and
-        `$SKYJO_SHEETS_PER_HOUR` the per-address limits (0: none);
+        them); `$SKYJO_ROOMS_PER_HOUR`, `$SKYJO_JOINS_PER_HOUR`, `$SKYJO_REPLAYS_PER_HOUR`,
+        `$SKYJO_SHEETS_PER_HOUR` and `$SKYJO_CODES_PER_HOUR` the per-address limits (0: none);
+        `$SKYJO_SOCKETS_PER_ADDRESS` and `$SKYJO_MAX_SOCKETS` the caps of open WebSockets;
         `$SKYJO_TRUSTED_PROXIES` the proxies trusted to name the client;
         `$SKYJO_ALLOWED_ORIGINS` (comma-separated) the other origins whose pages
         may change things (an `OriginError` names one that is not an origin);
@@ -108,6 +120,7 @@ class Settings:
             ("bot_delay", "SKYJO_BOT_DELAY"),
             ("absent_after", "SKYJO_ABSENT_AFTER"),
             ("finished_linger", "SKYJO_FINISHED_LINGER"),
+            ("hello_within", "SKYJO_HELLO_WITHIN"),
         ):
             if os.environ.get(key):
                 values[name] = float(os.environ[key])
@@ -116,6 +129,9 @@ class Settings:
             ("joins_per_hour", "SKYJO_JOINS_PER_HOUR"),
             ("replays_per_hour", "SKYJO_REPLAYS_PER_HOUR"),
             ("sheets_per_hour", "SKYJO_SHEETS_PER_HOUR"),
+            ("codes_per_hour", "SKYJO_CODES_PER_HOUR"),
+            ("sockets_per_address", "SKYJO_SOCKETS_PER_ADDRESS"),
+            ("max_sockets", "SKYJO_MAX_SOCKETS"),
         ):
             if os.environ.get(key):
                 values[name] = int(os.environ[key])
