@@ -6,8 +6,8 @@ lower layer, never one of a higher layer nor one of another part of its own
 layer:
 
 1. core: `skyjo` and its modules (rules, engine, scoring, record, render, wording,
-   seeds, shuffle, errors, names, database, paths, jsondepth), but `match`,
-   `cli` and `__main__`;
+   seeds, shuffle, errors, names, database, paths, jsondepth, commandline: what
+   every part's commands share), but `match`, `cli` and `__main__`;
 2. kernel: `skyjo.kernel`, the compiled game (the engine's rules on arrays,
    and the playouts, policies, game loop and observation encoder that run on
    them), the only part that compiles;
@@ -22,7 +22,8 @@ layer:
 6. web: the web app (which also serves the scorepad's pages), and, side by
    side with it, train: `skyjo train`, the trainer (PyTorch) of the `best`
    bot's learned value;
-7. cli: `skyjo.cli` and `skyjo.__main__`, the commands over all of them.
+7. cli: `skyjo.cli` and `skyjo.__main__`, which assemble the commands each
+   part owns (its `cli` module) into `skyjo`.
 
 The graph is static (`ast`): every `import` and `from ... import` of a module,
 at its top, in a function or under `TYPE_CHECKING`, counts. A package's
@@ -150,8 +151,8 @@ def test_the_graph_is_drawn_from_the_source() -> None:
     assert "skyjo.sim.results" in graph["skyjo.sim.stats"]
     assert "skyjo.bots" in graph["skyjo.match"]
     assert "skyjo.database" in graph["skyjo.scorepad.store"]
-    # a function-level import counts: cli imports the commands when they run
-    assert "skyjo.sim.commands" in graph["skyjo.cli"]
+    # a function-level import counts: cli imports a part's commands when one runs
+    assert "skyjo.sim.cli" in graph["skyjo.cli"]
     # and the tournament imports the batch engine when it plays with it
     assert "skyjo.batch" in graph["skyjo.sim.tournament"]
 
@@ -269,7 +270,7 @@ def test_the_review_lives_in_the_analysis_part() -> None:
     """The coach's review is computed in `skyjo.analysis`, on the core, the
     kernel and the bots; the command line only shows it."""
     graph = imports()
-    assert "skyjo.analysis.review" in graph["skyjo.cli"]
+    assert "skyjo.analysis.review" in graph["skyjo.tui.replay_cli"]
     for module in (m for m in graph if part(m) == "analysis"):
         beyond = {part(target) for target in reached(graph, module)}
         assert beyond <= {"core", "kernel", "bots", "analysis"}, module

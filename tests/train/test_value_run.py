@@ -15,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from skyjo.bots import make_bot
-from skyjo.cli import app, train_command
+from skyjo.cli import app
 from skyjo.kernel import value
+from skyjo.train.cli import train_command
 from skyjo.train.value_data import Games
 from skyjo.train.value_run import Run, ValueConfig, run_jobs
 

@@ -46,6 +46,12 @@ def bot_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def bots_help() -> str:
+    """What a `--bots` option's help says of the bots (docs/bots.md): the
+    ladder, weakest first, and `external` (a program of your own)."""
+    return f"The bots: {', '.join(bot_names())} (docs/bots.md)."
+
+
 def split_specs(bots: str | Sequence[str]) -> list[str]:
     """The bot specs of a `--bots` list: a comma-separated string or a list.
 
@@ -121,6 +127,7 @@ __all__ = [
     "BotError",
     "BotFactory",
     "bot_names",
+    "bots_help",
     "build",
     "make_bot",
     "parse_spec",

@@ -1,4 +1,4 @@
-"""The work of `skyjo scorepad` (the command itself is in `skyjo.cli`).
+"""The work of `skyjo scorepad` (the command itself is in `skyjo.scorepad.cli`).
 
 `scripted` does what prints and exits (`--list`, `--export`, `--import`),
 `open_app` makes the Textual app; both raise a `ValueError` for bad input,

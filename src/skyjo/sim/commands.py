@@ -1,6 +1,6 @@
-"""The work behind `skyjo tournament` and `skyjo report`, kept out of `skyjo.cli`.
+"""The work behind `skyjo tournament` and `skyjo report`.
 
-The command functions in `skyjo.cli` only parse options, call
+The command functions in `skyjo.sim.cli` only parse options, call
 `tournament_command` / `report_command` inside `user_input()` (so a
 `ValueError` becomes the one-line error of RULES.md 6) and print what these
 return: a JSON document for `--json`, else Rich tables.
@@ -9,24 +9,15 @@ return: a JSON document for `--json`, else Rich tables.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
+from skyjo.commandline import progress_bar
 from skyjo.paths import check_writable
 from skyjo.rules import MAX_PLAYERS
 from skyjo.sim.report import format_wins, incidents_text
@@ -36,7 +27,6 @@ from skyjo.sim.tournament import (
     ENGINES,
     MAX_ROUND_TURNS,
     STUDIES,
-    ProgressCallback,
     StudyResult,
     TournamentError,
     TournamentResult,
@@ -49,37 +39,6 @@ from skyjo.sim.tournament import (
     save_results,
     shorten,
 )
-
-
-@contextmanager
-def progress_bar(
-    description: str, show: bool | None = None, unit: str = "games"
-) -> Iterator[ProgressCallback]:
-    """A Rich progress bar with ETA on standard error; yields the callback
-    (done, in all: games, or another `unit`) that moves it. Shown only on a
-    terminal unless `show` says otherwise."""
-    console = Console(stderr=True)
-    if show is None:
-        show = console.is_terminal
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn(unit),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not show,
-        transient=False,
-    )
-    task = bar.add_task(description, total=None)
-
-    def advance(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    with bar:
-        yield advance
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def watch(
     """Play one game between the bots `specs` (one per seat) and narrate it.
 
     Names are printed as plain strings: give a console with markup and emoji
-    codes off (`skyjo.cli.console()`) so that they show as written.
+    codes off (`skyjo.commandline.console()`) so that they show as written.
     """
     names = seat_names(specs)
     seats = [Seat(name, spec) for name, spec in zip(names, specs, strict=True)]

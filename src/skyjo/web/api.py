@@ -38,6 +38,7 @@ from skyjo.web.faults import logged, storage_refusal
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
 from skyjo.web.protocol import ProtocolError
+from skyjo.web.settings import Settings
 from skyjo.web.validation import ANSWER, carried
 
 #: The status of each error code an HTTP answer may carry (400 for any other).
@@ -353,6 +354,14 @@ def _lobby(request: Request) -> Lobby:
 
 #: The server's rooms (`Lobby`), as a route's parameter.
 LobbyOf = Annotated[Lobby, Depends(_lobby)]
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings  # type: ignore[no-any-return]
+
+
+#: The app's settings (`create_app`'s), as a route's parameter.
+SettingsOf = Annotated[Settings, Depends(_settings)]
 
 
 async def count(request: Request, kind: str) -> None:

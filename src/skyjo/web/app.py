@@ -29,17 +29,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from skyjo.web import api
+from skyjo.web import api, page_routes, replay_routes, scorepad_routes
 from skyjo.web.cluster import Forwarder, Ownership, Relay
 from skyjo.web.head import HeadAsGet
 from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard, allowed_names
-from skyjo.web.page_routes import STATIC, pages_router
+from skyjo.web.page_routes import STATIC
 from skyjo.web.pwa import pwa_router
-from skyjo.web.replay_routes import replays_router
 from skyjo.web.room_routes import qr_svg, rooms_router
-from skyjo.web.scorepad_routes import scorepad_router
 from skyjo.web.settings import Settings
 from skyjo.web.sockets import SocketGate, open_file_limit, socket_caps
 from skyjo.web.storage import Store
@@ -113,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
     )
+    app.state.settings = settings  # what the routers' lifespans and dependencies read
     api.install(app)
     # A room held by another process of the cluster: relayed there, once the origin
     # is checked here (inside the guard), before any route (`skyjo.web.cluster`).
@@ -134,9 +133,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
     app.include_router(rooms_router())
-    app.include_router(replays_router())
-    app.include_router(scorepad_router(settings))
-    app.include_router(pages_router(settings))
+    app.include_router(replay_routes.router)
+    app.include_router(scorepad_routes.router)
+    app.include_router(page_routes.router)
     app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)  # HEAD where GET is, as GET without its body

@@ -17,31 +17,31 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from skyjo.web.api import SettingsOf
 from skyjo.web.facts import page as facts_page
-from skyjo.web.settings import Settings
 
 STATIC = Path(__file__).parent / "static"
 
 
-def pages_router(settings: Settings) -> APIRouter:
-    """The pages' routes: every address a page of the client is reached under."""
-    router = APIRouter(include_in_schema=False)
+#: The pages' routes: every address a page of the client is reached under.
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/")
-    @router.get("/r/{code}")
-    @router.get("/r/{code}/replay")
-    @router.get("/replay")
-    @router.get("/replay/{key}")
-    async def page(code: str = "", key: str = "") -> HTMLResponse:
-        return facts_page(STATIC / "index.html", settings)
 
-    @router.get("/scorepad")
-    @router.get("/scorepad/{sheet_id}")
-    async def scorepad_page(sheet_id: str = "") -> HTMLResponse:
-        return facts_page(STATIC / "scorepad.html", settings)
+@router.get("/")
+@router.get("/r/{code}")
+@router.get("/r/{code}/replay")
+@router.get("/replay")
+@router.get("/replay/{key}")
+async def page(settings: SettingsOf, code: str = "", key: str = "") -> HTMLResponse:
+    return facts_page(STATIC / "index.html", settings)
 
-    @router.get("/rules")
-    async def rules_page() -> HTMLResponse:
-        return facts_page(STATIC / "rules.html", settings)
 
-    return router
+@router.get("/scorepad")
+@router.get("/scorepad/{sheet_id}")
+async def scorepad_page(settings: SettingsOf, sheet_id: str = "") -> HTMLResponse:
+    return facts_page(STATIC / "scorepad.html", settings)
+
+
+@router.get("/rules")
+async def rules_page(settings: SettingsOf) -> HTMLResponse:
+    return facts_page(STATIC / "rules.html", settings)

@@ -177,124 +177,131 @@ def record_too_large(limit: int) -> ProtocolError:
     )
 
 
-def replays_router() -> APIRouter:
-    """The replays' routes (an upload of at most `MAX_UPLOAD` bytes)."""
-    router = APIRouter(route_class=bounded(MAX_UPLOAD, record_too_large), tags=["replays"])
+#: The replays' routes (an upload of at most `MAX_UPLOAD` bytes).
+router = APIRouter(route_class=bounded(MAX_UPLOAD, record_too_large), tags=["replays"])
 
-    @router.get(
-        "/api/rooms/{code}/record",
-        dependencies=[Depends(codes_counted)],
-        response_model=GameRecord,
-        response_class=JSONResponse,
-        responses=errors(404, 409, 429),
-    )
-    async def game_record(code: str, lobby: LobbyOf) -> JSONResponse:
-        """A finished game's record, as a download; `not_over` while it is played
-        (a record holds every deck)."""
-        game = await lobby.finished(code)
-        name = f"skyjo-{code.strip().upper()}.json"
-        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return JSONResponse(game["record"], headers=disposition)
 
-    @router.get(
-        "/api/rooms/{code}/replay",
-        dependencies=[Depends(codes_counted)],
-        responses=errors(404, 409, 429),
-    )
-    async def room_replay(code: str, lobby: LobbyOf) -> RoomReplay:
-        """A finished game's replay; `not_over` while it is played."""
-        try:
-            shown = await lobby.replay(code)
-        except ProtocolError:
-            raise
-        except ValueError as failure:  # RecordError: a record saved under older rules
-            raise unreadable(code, failure) from None
-        return RoomReplay.model_validate(shown)
+@router.get(
+    "/api/rooms/{code}/record",
+    dependencies=[Depends(codes_counted)],
+    response_model=GameRecord,
+    response_class=JSONResponse,
+    responses=errors(404, 409, 429),
+)
+async def game_record(code: str, lobby: LobbyOf) -> JSONResponse:
+    """A finished game's record, as a download; `not_over` while it is played
+    (a record holds every deck)."""
+    game = await lobby.finished(code)
+    name = f"skyjo-{code.strip().upper()}.json"
+    disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return JSONResponse(game["record"], headers=disposition)
 
-    @router.post(
-        "/api/replays",
-        status_code=201,
-        dependencies=[Depends(limited("replays_rate"))],
-        responses=errors(400, 413, 429),
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "description": "a game record's JSON text",
-                "content": {
-                    "application/json": {"schema": {"$ref": "#/components/schemas/GameRecord"}}
-                },
-            }
-        },
-    )
-    async def upload_replay(request: Request, lobby: LobbyOf) -> UploadedReplay:
-        """Check and keep an uploaded record (`bad_record`: where in it it went wrong)."""
-        body = await request.body()
-        shallow(body)
-        try:
-            shown = await lobby.upload(body)
-        except RecordError as failure:
-            raise record_refused(failure) from None
-        return UploadedReplay.model_validate(shown)
 
-    @router.get("/api/replays/{key}", responses=errors(404))
-    async def uploaded_replay(key: str, lobby: LobbyOf) -> UploadedReplay:
-        """An uploaded record's replay, at its stable link."""
-        return UploadedReplay.model_validate(await lobby.uploaded(key))
+@router.get(
+    "/api/rooms/{code}/replay",
+    dependencies=[Depends(codes_counted)],
+    responses=errors(404, 409, 429),
+)
+async def room_replay(code: str, lobby: LobbyOf) -> RoomReplay:
+    """A finished game's replay; `not_over` while it is played."""
+    try:
+        shown = await lobby.replay(code)
+    except ProtocolError:
+        raise
+    except ValueError as failure:  # RecordError: a record saved under older rules
+        raise unreadable(code, failure) from None
+    return RoomReplay.model_validate(shown)
 
-    @router.post(
-        "/api/rooms/{code}/review",
-        dependencies=[Depends(codes_counted), Depends(limited("reviews_rate"))],
-        responses=REVIEW_ANSWERS,
-    )
-    async def start_room_review(code: str, lobby: LobbyOf) -> JSONResponse:
-        """Start the review of a finished game (once: it is kept); `not_over` while
-        it is played. Counts against the address's reviews an hour (`reviews_rate`)."""
-        return reviewed(await lobby.room_review(code, start=True))
 
-    @router.get(
-        "/api/rooms/{code}/review", dependencies=[Depends(codes_counted)], responses=REVIEW_ANSWERS
-    )
-    async def room_review(code: str, lobby: LobbyOf) -> JSONResponse:
-        """A finished game's review, or its progress; `no_review` before one is asked for."""
-        return reviewed(await lobby.room_review(code, start=False))
+@router.post(
+    "/api/replays",
+    status_code=201,
+    dependencies=[Depends(limited("replays_rate"))],
+    responses=errors(400, 413, 429),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "a game record's JSON text",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/GameRecord"}}
+            },
+        }
+    },
+)
+async def upload_replay(request: Request, lobby: LobbyOf) -> UploadedReplay:
+    """Check and keep an uploaded record (`bad_record`: where in it it went wrong)."""
+    body = await request.body()
+    shallow(body)
+    try:
+        shown = await lobby.upload(body)
+    except RecordError as failure:
+        raise record_refused(failure) from None
+    return UploadedReplay.model_validate(shown)
 
-    @router.post(
-        "/api/replays/{key}/review",
-        dependencies=[Depends(limited("reviews_rate"))],
-        responses=REVIEW_ANSWERS,
-    )
-    async def start_upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
-        """Start the review of an uploaded record's game (once: it is kept)."""
-        return reviewed(await lobby.upload_review(key, start=True))
 
-    @router.post(
-        "/api/rooms/{code}/practice",
-        status_code=201,
-        dependencies=[Depends(codes_counted), Depends(limited("rooms_rate"))],
-        responses=errors(400, 404, 409, 429),
-    )
-    async def practice_room(code: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
-        """A new room that plays on from a step of a finished game, the unseen cards
-        dealt afresh: its host the seat to act there, `expected` bots the others."""
-        record = await lobby.record_of("room", code)
-        room, token, seat = await lobby.practice(record, asked.step)
-        return Seated(code=room.code, seat=seat, token=token, host=True)
+@router.get("/api/replays/{key}", responses=errors(404))
+async def uploaded_replay(key: str, lobby: LobbyOf) -> UploadedReplay:
+    """An uploaded record's replay, at its stable link."""
+    return UploadedReplay.model_validate(await lobby.uploaded(key))
 
-    @router.post(
-        "/api/replays/{key}/practice",
-        status_code=201,
-        dependencies=[Depends(limited("rooms_rate"))],
-        responses=errors(400, 404, 429),
-    )
-    async def practice_upload(key: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
-        """A new room that plays on from a step of an uploaded record's game."""
-        record = await lobby.record_of("upload", key)
-        room, token, seat = await lobby.practice(record, asked.step)
-        return Seated(code=room.code, seat=seat, token=token, host=True)
 
-    @router.get("/api/replays/{key}/review", responses=REVIEW_ANSWERS)
-    async def upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
-        """An uploaded record's review, or its progress; `no_review` before one is asked for."""
-        return reviewed(await lobby.upload_review(key, start=False))
+@router.post(
+    "/api/rooms/{code}/review",
+    dependencies=[Depends(codes_counted), Depends(limited("reviews_rate"))],
+    responses=REVIEW_ANSWERS,
+)
+async def start_room_review(code: str, lobby: LobbyOf) -> JSONResponse:
+    """Start the review of a finished game (once: it is kept); `not_over` while
+    it is played. Counts against the address's reviews an hour (`reviews_rate`)."""
+    return reviewed(await lobby.room_review(code, start=True))
 
-    return router
+
+@router.get(
+    "/api/rooms/{code}/review", dependencies=[Depends(codes_counted)], responses=REVIEW_ANSWERS
+)
+async def room_review(code: str, lobby: LobbyOf) -> JSONResponse:
+    """A finished game's review, or its progress; `no_review` before one is asked for."""
+    return reviewed(await lobby.room_review(code, start=False))
+
+
+@router.post(
+    "/api/replays/{key}/review",
+    dependencies=[Depends(limited("reviews_rate"))],
+    responses=REVIEW_ANSWERS,
+)
+async def start_upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
+    """Start the review of an uploaded record's game (once: it is kept)."""
+    return reviewed(await lobby.upload_review(key, start=True))
+
+
+@router.post(
+    "/api/rooms/{code}/practice",
+    status_code=201,
+    dependencies=[Depends(codes_counted), Depends(limited("rooms_rate"))],
+    responses=errors(400, 404, 409, 429),
+)
+async def practice_room(code: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
+    """A new room that plays on from a step of a finished game, the unseen cards
+    dealt afresh: its host the seat to act there, `expected` bots the others."""
+    record = await lobby.record_of("room", code)
+    room, token, seat = await lobby.practice(record, asked.step)
+    return Seated(code=room.code, seat=seat, token=token, host=True)
+
+
+@router.post(
+    "/api/replays/{key}/practice",
+    status_code=201,
+    dependencies=[Depends(limited("rooms_rate"))],
+    responses=errors(400, 404, 429),
+)
+async def practice_upload(key: str, asked: PracticeBody, lobby: LobbyOf) -> Seated:
+    """A new room that plays on from a step of an uploaded record's game."""
+    record = await lobby.record_of("upload", key)
+    room, token, seat = await lobby.practice(record, asked.step)
+    return Seated(code=room.code, seat=seat, token=token, host=True)
+
+
+@router.get("/api/replays/{key}/review", responses=REVIEW_ANSWERS)
+async def upload_review(key: str, lobby: LobbyOf) -> JSONResponse:
+    """An uploaded record's review, or its progress; `no_review` before one is asked for."""
+    return reviewed(await lobby.upload_review(key, start=False))

@@ -505,198 +505,7 @@ async def _imported_counted(
     return sheet
 
 
-# --- routes ------------------------------------------------------------------------
-
-
-def scorepad_router(settings: Settings) -> APIRouter:
-    """The scorepad's API, on a `SheetStore` of `settings.database_url` opened when
-    the app starts and closed when it stops (its page: `page_routes`)."""
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.sheets = await asyncio.to_thread(SheetStore, settings.database_url)
-        try:
-            yield
-        finally:
-            app.state.sheets.close()
-
-    router = APIRouter(
-        lifespan=lifespan, route_class=bounded(MAX_BODY, sheet_too_large), tags=["scorepad"]
-    )
-    base = "/api/scorepad/sheets"
-    one = base + "/{sheet_id}"
-
-    @router.get(base, responses=errors())
-    async def listed(holder: HolderOf, store: StoreOf) -> SheetList:
-        """The sheets of the browser whose token is given (none without one)."""
-        owner = holder.owner
-        infos = [] if owner is None else await run(store, lambda store: store.list(owner))
-        return SheetList(sheets=[SheetLine(**info.to_dict()) for info in infos])
-
-    made = {
-        "status_code": 201,
-        "responses": errors(400, 413, 429),
-        "response_model_exclude_unset": True,
-    }
-
-    @router.post(base, **made)  # type: ignore[arg-type]
-    async def create(
-        sheet: Annotated[Sheet, Depends(_new_counted)], owned: Owned, store: StoreOf
-    ) -> SheetView:
-        """A new sheet, the browser's (a browser with no token gets one: `owner`)."""
-        return await run(store, lambda store: _made(store.create(sheet, owned[0]), owned[1]))
-
-    async def imported(
-        sheet: Annotated[Sheet, Depends(_imported_counted)], owned: Owned, store: StoreOf
-    ) -> SheetView:
-        """Store an exported sheet (`export.json`) as a new sheet of the browser's."""
-        return await run(store, lambda store: _made(store.create(sheet, owned[0]), owned[1]))
-
-    router.add_api_route(
-        "/api/scorepad/import",
-        imported,
-        methods=["POST"],
-        route_class_override=bounded(MAX_IMPORT, sheet_too_large),
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "description": "an exported sheet's JSON text (export.json)",
-                "content": {
-                    "application/json": {"schema": {"$ref": "#/components/schemas/ExportedSheet"}}
-                },
-            }
-        },
-        **made,  # type: ignore[arg-type]
-    )
-
-    @router.get(one, responses=errors(404))
-    async def get(sheet_id: str, seen: Seen, store: StoreOf) -> SheetView:
-        """A sheet: its revision, summary, rounds as typed and whether one can undo."""
-        return SheetView(**await run(store, lambda store: view(store.load(sheet_id), seen)))
-
-    @router.patch(one, responses=errors(400, 403, 404, 409, 413))
-    async def rename(
-        sheet_id: str,
-        asked: RenameBody,
-        seen: Changing,
-        store: StoreOf,
-    ) -> SheetView:
-        """Rename the sheet."""
-        title = asked.title
-        return await _change(store, sheet_id, asked.revision, lambda o: o.rename(title), seen)
-
-    @router.delete(one, responses=errors(403, 404))
-    async def delete(
-        sheet_id: str, seen: Annotated[str, Depends(access(DELETING))], store: StoreOf
-    ) -> Deleted:
-        """Delete the sheet (its owner only)."""
-        await run(store, lambda store: store.delete(sheet_id))
-        return Deleted(deleted=sheet_id)
-
-    @router.post(one + "/share", status_code=201, responses=errors(400, 403, 404, 413))
-    async def share(
-        sheet_id: str,
-        asked: ShareBody,
-        holder: HolderOf,
-        store: StoreOf,
-    ) -> Link:
-        """A link to read the sheet (anyone who may read it) or change it (who may)."""
-        wanted = asked.access
-        await allowed(store, sheet_id, holder, None if wanted == READ else EDITING)
-        key = await run(store, lambda store: store.share(sheet_id, wanted))
-        link = f"/scorepad/{sheet_id}#key={key}"
-        return Link(id=sheet_id, access=wanted, key=key, link=link)
-
-    @router.post(one + "/preview", responses=errors(400, 404, 413))
-    async def preview(
-        sheet_id: str,
-        asked: PreviewBody,
-        seen: Seen,
-        store: StoreOf,
-    ) -> PreviewAnswer:
-        """A round as typed, checked and scored: nothing is saved."""
-        data, number = asked.round, asked.number
-        shown = await run(store, lambda store: _preview(store.load(sheet_id).sheet, data, number))
-        return PreviewAnswer.model_validate(shown)
-
-    @router.post(one + "/rounds", responses=errors(400, 403, 404, 409, 413))
-    async def add(
-        sheet_id: str,
-        asked: NewRoundBody,
-        seen: Changing,
-        store: StoreOf,
-    ) -> SheetView:
-        """Add a round."""
-        data = asked.round
-        return await _change(store, sheet_id, asked.revision, lambda o: o.add_round(data), seen)
-
-    @router.put(one + "/rounds/{number}", responses=errors(400, 403, 404, 409, 413))
-    async def edit(
-        sheet_id: str,
-        number: Annotated[RoundNumber, Path()],
-        asked: EditBody,
-        seen: Changing,
-        store: StoreOf,
-    ) -> SheetView:
-        """Replace round `number`."""
-        data = asked.round
-        work = lambda o: o.edit_round(number, data)  # noqa: E731
-        return await _change(store, sheet_id, asked.revision, work, seen)
-
-    @router.delete(one + "/rounds/{number}", responses=errors(400, 403, 404, 409))
-    async def delete_round(
-        sheet_id: str,
-        number: Annotated[RoundNumber, Path()],
-        seen: Changing,
-        store: StoreOf,
-        revision: Annotated[QueryRevision | None, Query()] = None,
-    ) -> SheetView:
-        """Delete round `number`, on the revision the page shows (`?revision=`, which a
-        deletion must name as every change does: `no_revision` without it)."""
-        if revision is None:
-            raise _no_revision()
-        return await _change(store, sheet_id, revision, lambda o: o.delete_round(number), seen)
-
-    @router.post(one + "/undo", responses=errors(400, 403, 404, 409, 413))
-    async def undo(
-        sheet_id: str,
-        asked: UndoBody,
-        seen: Changing,
-        store: StoreOf,
-    ) -> SheetView:
-        """Undo the last change."""
-        return await _change(store, sheet_id, asked.revision, lambda o: o.undo(), seen)
-
-    @router.get(
-        one + "/export.{kind}",
-        response_class=Response,
-        responses={
-            200: {
-                "model": ExportedSheet,
-                "description": "The sheet as a file (Content-Disposition: attachment)",
-                "content": {"text/csv": {"schema": {"type": "string"}}},
-            },
-            **errors(404),
-        },
-    )
-    async def exported(
-        sheet_id: str,
-        kind: Annotated[Format, Path(), refusing(_no_format)],
-        seen: Seen,
-        store: StoreOf,
-    ) -> Response:
-        """The sheet as JSON (what import reads back) or CSV."""
-        stored = await run(store, lambda store: store.load(sheet_id))
-        text = export_json(stored.sheet) if kind == "json" else export_csv(stored.sheet)
-        media = "application/json" if kind == "json" else "text/csv"
-        name = f"scoresheet-{stored.id}.{kind}"
-        return Response(
-            text,
-            media_type=f"{media}; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
-
-    return router
+# --- helpers of the routes ---------------------------------------------------------
 
 
 def _no_format(error: Error) -> ProtocolError:
@@ -808,3 +617,210 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
         "scores": score.scores,
     }
     return {"entries": entries, "round": one, "error": None}
+
+
+# --- routes ------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The app's `SheetStore`, on its settings' database (`app.state.settings`),
+    opened when the app starts and closed when it stops."""
+    settings: Settings = app.state.settings
+    app.state.sheets = await asyncio.to_thread(SheetStore, settings.database_url)
+    try:
+        yield
+    finally:
+        app.state.sheets.close()
+
+
+#: The scorepad's API, on the app's `SheetStore` (its page: `page_routes`).
+router = APIRouter(
+    lifespan=lifespan, route_class=bounded(MAX_BODY, sheet_too_large), tags=["scorepad"]
+)
+SHEETS = "/api/scorepad/sheets"
+ONE_SHEET = SHEETS + "/{sheet_id}"
+#: How a route that makes a sheet answers: 201, and the new browser's token if any.
+MADE: dict[str, Any] = {
+    "status_code": 201,
+    "responses": errors(400, 413, 429),
+    "response_model_exclude_unset": True,
+}
+
+
+@router.get(SHEETS, responses=errors())
+async def listed(holder: HolderOf, store: StoreOf) -> SheetList:
+    """The sheets of the browser whose token is given (none without one)."""
+    owner = holder.owner
+    infos = [] if owner is None else await run(store, lambda store: store.list(owner))
+    return SheetList(sheets=[SheetLine(**info.to_dict()) for info in infos])
+
+
+@router.post(SHEETS, **MADE)  # type: ignore[arg-type]
+async def create(
+    sheet: Annotated[Sheet, Depends(_new_counted)], owned: Owned, store: StoreOf
+) -> SheetView:
+    """A new sheet, the browser's (a browser with no token gets one: `owner`)."""
+    return await run(store, lambda store: _made(store.create(sheet, owned[0]), owned[1]))
+
+
+async def imported(
+    sheet: Annotated[Sheet, Depends(_imported_counted)], owned: Owned, store: StoreOf
+) -> SheetView:
+    """Store an exported sheet (`export.json`) as a new sheet of the browser's."""
+    return await run(store, lambda store: _made(store.create(sheet, owned[0]), owned[1]))
+
+
+router.add_api_route(
+    "/api/scorepad/import",
+    imported,
+    methods=["POST"],
+    route_class_override=bounded(MAX_IMPORT, sheet_too_large),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "an exported sheet's JSON text (export.json)",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/ExportedSheet"}}
+            },
+        }
+    },
+    **MADE,  # type: ignore[arg-type]
+)
+
+
+@router.get(ONE_SHEET, responses=errors(404))
+async def get(sheet_id: str, seen: Seen, store: StoreOf) -> SheetView:
+    """A sheet: its revision, summary, rounds as typed and whether one can undo."""
+    return SheetView(**await run(store, lambda store: view(store.load(sheet_id), seen)))
+
+
+@router.patch(ONE_SHEET, responses=errors(400, 403, 404, 409, 413))
+async def rename(
+    sheet_id: str,
+    asked: RenameBody,
+    seen: Changing,
+    store: StoreOf,
+) -> SheetView:
+    """Rename the sheet."""
+    title = asked.title
+    return await _change(store, sheet_id, asked.revision, lambda o: o.rename(title), seen)
+
+
+@router.delete(ONE_SHEET, responses=errors(403, 404))
+async def delete(
+    sheet_id: str, seen: Annotated[str, Depends(access(DELETING))], store: StoreOf
+) -> Deleted:
+    """Delete the sheet (its owner only)."""
+    await run(store, lambda store: store.delete(sheet_id))
+    return Deleted(deleted=sheet_id)
+
+
+@router.post(ONE_SHEET + "/share", status_code=201, responses=errors(400, 403, 404, 413))
+async def share(
+    sheet_id: str,
+    asked: ShareBody,
+    holder: HolderOf,
+    store: StoreOf,
+) -> Link:
+    """A link to read the sheet (anyone who may read it) or change it (who may)."""
+    wanted = asked.access
+    await allowed(store, sheet_id, holder, None if wanted == READ else EDITING)
+    key = await run(store, lambda store: store.share(sheet_id, wanted))
+    link = f"/scorepad/{sheet_id}#key={key}"
+    return Link(id=sheet_id, access=wanted, key=key, link=link)
+
+
+@router.post(ONE_SHEET + "/preview", responses=errors(400, 404, 413))
+async def preview(
+    sheet_id: str,
+    asked: PreviewBody,
+    seen: Seen,
+    store: StoreOf,
+) -> PreviewAnswer:
+    """A round as typed, checked and scored: nothing is saved."""
+    data, number = asked.round, asked.number
+    shown = await run(store, lambda store: _preview(store.load(sheet_id).sheet, data, number))
+    return PreviewAnswer.model_validate(shown)
+
+
+@router.post(ONE_SHEET + "/rounds", responses=errors(400, 403, 404, 409, 413))
+async def add(
+    sheet_id: str,
+    asked: NewRoundBody,
+    seen: Changing,
+    store: StoreOf,
+) -> SheetView:
+    """Add a round."""
+    data = asked.round
+    return await _change(store, sheet_id, asked.revision, lambda o: o.add_round(data), seen)
+
+
+@router.put(ONE_SHEET + "/rounds/{number}", responses=errors(400, 403, 404, 409, 413))
+async def edit(
+    sheet_id: str,
+    number: Annotated[RoundNumber, Path()],
+    asked: EditBody,
+    seen: Changing,
+    store: StoreOf,
+) -> SheetView:
+    """Replace round `number`."""
+    data = asked.round
+    work = lambda o: o.edit_round(number, data)  # noqa: E731
+    return await _change(store, sheet_id, asked.revision, work, seen)
+
+
+@router.delete(ONE_SHEET + "/rounds/{number}", responses=errors(400, 403, 404, 409))
+async def delete_round(
+    sheet_id: str,
+    number: Annotated[RoundNumber, Path()],
+    seen: Changing,
+    store: StoreOf,
+    revision: Annotated[QueryRevision | None, Query()] = None,
+) -> SheetView:
+    """Delete round `number`, on the revision the page shows (`?revision=`, which a
+    deletion must name as every change does: `no_revision` without it)."""
+    if revision is None:
+        raise _no_revision()
+    return await _change(store, sheet_id, revision, lambda o: o.delete_round(number), seen)
+
+
+@router.post(ONE_SHEET + "/undo", responses=errors(400, 403, 404, 409, 413))
+async def undo(
+    sheet_id: str,
+    asked: UndoBody,
+    seen: Changing,
+    store: StoreOf,
+) -> SheetView:
+    """Undo the last change."""
+    return await _change(store, sheet_id, asked.revision, lambda o: o.undo(), seen)
+
+
+@router.get(
+    ONE_SHEET + "/export.{kind}",
+    response_class=Response,
+    responses={
+        200: {
+            "model": ExportedSheet,
+            "description": "The sheet as a file (Content-Disposition: attachment)",
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+        },
+        **errors(404),
+    },
+)
+async def exported(
+    sheet_id: str,
+    kind: Annotated[Format, Path(), refusing(_no_format)],
+    seen: Seen,
+    store: StoreOf,
+) -> Response:
+    """The sheet as JSON (what import reads back) or CSV."""
+    stored = await run(store, lambda store: store.load(sheet_id))
+    text = export_json(stored.sheet) if kind == "json" else export_csv(stored.sheet)
+    media = "application/json" if kind == "json" else "text/csv"
+    name = f"scoresheet-{stored.id}.{kind}"
+    return Response(
+        text,
+        media_type=f"{media}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
