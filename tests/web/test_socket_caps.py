@@ -218,17 +218,23 @@ def test_behind_a_trusted_proxy_the_cap_is_the_forwarded_client_s() -> None:
     proxy middleware): each client behind the proxy has its own cap."""
     app = create_app(make_settings(sockets_per_address=1, trusted_proxies="127.0.0.1"))
     with TestClient(app, client=("127.0.0.1", 4000)) as client:
-        ana = {"X-Forwarded-For": "203.0.113.1"}
-        with client.websocket_connect("/ws/NOROOM", headers=ana) as first:
-            with client.websocket_connect("/ws/NOROOM", headers=ana) as second:
+        code = client.post("/api/rooms", json={"seats": [{"name": "Ana"}, {}]}).json()["code"]
+        ana, other = {"X-Forwarded-For": "203.0.113.1"}, {"X-Forwarded-For": "203.0.113.2"}
+        hello = {"type": "hello", "token": None}
+        # a room's socket stays open until it ends (one of no room would end at once)
+        with client.websocket_connect(f"/ws/{code}", headers=ana) as first:
+            with client.websocket_connect(f"/ws/{code}", headers=ana) as second:
                 refused = second.receive()
                 assert (refused["type"], refused["code"]) == ("websocket.close", 4429)
-            other = {"X-Forwarded-For": "203.0.113.2"}
-            with client.websocket_connect("/ws/NOROOM", headers=other) as third:
-                assert third.receive_json()["code"] == "no_room"  # past the gate
-            assert first.receive_json()["code"] == "no_room"
-        with client.websocket_connect("/ws/NOROOM", headers=ana) as again:  # released
-            assert again.receive_json()["code"] == "no_room"
+            with client.websocket_connect(f"/ws/{code}", headers=other) as third:
+                third.send_json(hello)
+                assert third.receive_json()["type"] == "state"  # past the gate
+            first.send_json(hello)
+            assert first.receive_json()["type"] == "state"
+        # the session ends once the server's side has: the count is given back
+        with client.websocket_connect(f"/ws/{code}", headers=ana) as again:
+            again.send_json(hello)
+            assert again.receive_json()["type"] == "state"
 
 
 def test_a_cluster_counts_unknown_codes_once_and_each_process_refuses_found_ones(
