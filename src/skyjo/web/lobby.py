@@ -222,8 +222,8 @@ class Lobby:
             options["lobby"] = True
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = self._room(record, match)
-        token = room.host_token(config.host_seat)
-        hot = dict(room.claim(seat) for seat in config.hot_seats)
+        token = room.seating.host_token(config.host_seat)
+        hot = dict(room.seating.claim(room.match, seat) for seat in config.hot_seats)
         await self._open(room)
         return room, token, hot
 
@@ -250,7 +250,7 @@ class Lobby:
         )
         kept = RoomRecord(code, default_title(name), False, "", {}, {}, options={"joined": []})
         room = self._room(kept, match)
-        token = room.host_token(seat)
+        token = room.seating.host_token(seat)
         await self._open(room)
         return room, token, seat
 
