@@ -11,7 +11,7 @@ import pytest
 from i18n_js import sentence_tables
 
 from skyjo.match import Match, Seat
-from skyjo.web import chat, round_end, seating
+from skyjo.web import chat, client, round_end, seating, table
 from skyjo.web.protocol import ProtocolError
 from skyjo.web.seating import Seating, StartPlan, checked_name, new_token, token_hash
 
@@ -265,11 +265,12 @@ def test_the_next_game_opens_in_its_lobby_only_when_friends_come_back() -> None:
 
 
 def test_every_refusal_of_the_rules_modules_names_a_kind_the_client_writes() -> None:
-    """(tests/web/test_protocol.py reads rooms.py; the rules moved out of it.)"""
+    """(tests/web/test_protocol.py reads rooms.py; the rules, the table and the
+    connection moved out of it.)"""
     static = Path(seating.__file__).parent / "static" / "i18n.js"
     tables = sentence_tables(static, "kind")
     named = set()
-    for module in (seating, round_end, chat):
+    for module in (seating, round_end, chat, table, client):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_check_host":

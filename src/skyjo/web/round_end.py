@@ -3,7 +3,7 @@
 Plain state and rules, no waiting, storage or sockets: `skyjo.web.rooms.Room`
 tells a `RoundEnd` who is connected and what happened, saves what `record`
 gives (a restart waits again for the same seats: `restore`) and sends the
-`ready` message `announcement` gives (docs/web-protocol.md, "The round end").
+`ready` message `announcement` gives (docs/web-protocol.md, the `ready` message).
 """
 
 from __future__ import annotations

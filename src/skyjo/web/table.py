@@ -1,32 +1,28 @@
-"""A room's table: its match, its seats' rules, its connections, its saving and its driver.
+"""A room's table: its match, its seats, its connections, what it saves and what it shows.
 
-Every step of the match goes through the table under one `asyncio.Lock`: the
-step, then saving it (`skyjo.web.room_saving`: the step appended to the room's
-move log, or now and then the whole room), then an `update` to every
-connection with what that viewer may see (`Update.view`), encoded once for all
-the connections that see the same. Bots and stand-ins for absent humans play
-from the table's driver task, off the event loop (`asyncio.to_thread`), after
-a pause (`skyjo.web.timers`). The rules of the seats and of the round end are
-plain objects (`skyjo.web.seating`, `skyjo.web.round_end`).
+A `Table` holds the state of a room and the lock every change is made under:
+the match, the connections, the rules of its seats, of its round end and of
+its clocks, which are plain objects (`skyjo.web.seating`,
+`skyjo.web.round_end`, `skyjo.web.timers`), and what the database holds of it
+(`skyjo.web.room_saving`). It says what each viewer may see (`info`,
+`state_message`) and saves the room; `skyjo.web.rooms.Room` answers the
+connections' messages, tells each step to every viewer and drives the bots.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
-import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
-from skyjo.engine import NEXT_ROUND, Phase, State
+from skyjo.engine import State
 from skyjo.match import Match, Update
 from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
 from skyjo.web.client import Client
-from skyjo.web.protocol import encode
+from skyjo.web.protocol import encode, error
 from skyjo.web.room_config import default_title
 from skyjo.web.room_saving import Appender, Saver, Saving
 from skyjo.web.round_end import RoundEnd
@@ -34,8 +30,6 @@ from skyjo.web.seating import Seating
 from skyjo.web.settings import Settings
 from skyjo.web.storage import MoveRecord, RoomRecord
 from skyjo.web.timers import Clock
-
-log = logging.getLogger("skyjo.web")
 
 #: The options of a saved room that are its seating's (`Seating.options`).
 SEATING_OPTIONS = ("joined", "lobby", "rematch")
@@ -69,11 +63,10 @@ def round_summaries(state: State, names: tuple[str, ...]) -> list[dict[str, Any]
 
 
 class Table:
-    """A table: one match, its connections, and the task that plays its automatic
-    moves. The rules of its seats (`seating`), its round end (`round_end`) and
-    its clocks (`clock`) are plain objects the table asks; the table holds the
-    lock every change is made under, saves each change, then tells its
-    connections (`skyjo.web.rooms.Room` answers their messages)."""
+    """A table: one match, its connections, and the lock every change is made
+    under. The rules of its seats (`seating`), its round end (`round_end`) and
+    its clocks (`clock`) are plain objects the table asks; it saves each change
+    (`saving`), then tells its connections."""
 
     def __init__(
         self,
@@ -286,42 +279,6 @@ class Table:
 
     # --- steps, and telling the connections --------------------------------------------------
 
-    async def _commit(self, update: Update | None, timed_out: bool = False) -> None:
-        """After a step (under the lock): save the room, then tell every viewer."""
-        assert update is not None
-        self.recent.append(update)
-        self.clock.stepped(update.state.held is None, time.monotonic())
-        self.round_end.stepped(update.state.phase)
-        await self._store_step(update)
-        clients = list(self.clients)
-        extras = self._update_extras(update)
-        if timed_out:
-            extras["timed_out"] = True
-        texts = {  # each distinct view made and encoded once
-            viewer: encode({"type": "update", **view, **extras})
-            for viewer, view in update.views(c.seat for c in clients).items()
-        }
-        for client in clients:
-            client.send_text(texts[client.seat])
-        self._announce_ready()
-        if self.match.over:
-            self.match.close()
-            self._on_idle()  # saved: the lobby may drop the room once nobody watches it
-
-    def _update_extras(self, update: Update) -> dict[str, Any]:
-        """What every viewer's `update` of a step says alike, besides its view: the
-        round's summary when it ended, the winners, the stall, the turn timer."""
-        message: dict[str, Any] = {}
-        if any(event.kind == "round_ended" for event in update.events):
-            message["round"] = round_summaries(update.state, self.match.names)[-1]
-        if update.state.phase == Phase.GAME_OVER:
-            message["winners"] = list(self.match.winners())
-        if self.match.stalled is not None:
-            message["stalled"] = self.match.stalled
-        if self.turn_seconds is not None:
-            message["timer_left"] = self.timer_left()
-        return message
-
     def _tell_seats(self) -> None:
         self._broadcast({"type": "seats", "seats": self.seats()})
 
@@ -352,77 +309,65 @@ class Table:
         step in progress) and nobody is connected."""
         return self.match.over and self.unwatched and not self.lock.locked()
 
-    # --- the driver: bots and stand-ins ------------------------------------------------------
+    # --- connections, and seats that move --------------------------------------------------
 
-    def start(self) -> None:
-        """Start the task that plays the bots' and absent humans' moves."""
-        if self._driver is None:
-            self._driver = asyncio.create_task(self._drive(), name=f"room {self.code}")
+    def attach(self) -> None:
+        """A connection to the room opened (its hello may come later): the room
+        stays in memory until it ends (`leave`)."""
+        self._attached += 1
+        self.idle_since = None
 
-    async def close(self) -> None:
-        """Stop the driver and disconnect every client."""
-        self.closed = True
+    def leave(self, client: Client) -> None:
+        """A connection ended: its seat may now be absent."""
+        self._attached = max(0, self._attached - 1)
+        greeted = client in self.clients
+        self.clients.discard(client)
+        self._check_idle()
+        if not greeted:
+            return
+        self._announce_ready()  # a round end no longer waits for who left
         self._wake.set()
-        if self._driver is not None:
-            self._driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._driver
-        for client in list(self.clients):
-            client.close(1001, "the server is stopping")
-        self.match.close()
+        seat = client.seat
+        if seat is not None and not any(c.seat == seat for c in self.clients):
+            self.clock.left(seat, time.monotonic())
+            self._tell_seats()
+            self._wake.set()
 
-    def _due(self) -> tuple[float, int, str] | None:
-        """The next automatic move: (seconds until it is due, seat, "bot",
-        "stand_in", "timer" (`Clock.due`), or at a round end "deal" or "lapse"
-        (`RoundEnd.due`)), or None while a present human is to move (or to say
-        "next round") with no turn timer, or in the lobby, or the game is over."""
-        if self.match.to_move is None or self.in_lobby:
-            return None
-        now = time.monotonic()
-        if self.match.state.phase == Phase.ROUND_OVER:
-            pause, timer = self.clock.pause_left(now), self.clock.deadline()
-            return self.round_end.due(self.match, self._present(), pause, timer, now)
-        return self.clock.due(self.match, self.seating.joined, now)
+    def _send_away(self, seats: Collection[int], message: dict[str, Any]) -> None:
+        """Close the connections of `seats` (after `message`): the host removed them."""
+        for other in list(self.clients):
+            if other.seat is not None and other.seat in seats:
+                other.send(message)
+                other.close(4403, "removed by the host")
+                self.clients.discard(other)
+        self._check_idle()
 
-    async def _drive(self) -> None:
-        """Play each automatic move when it is due; wake early on any change."""
-        while not self.closed:
-            self._wake.clear()
-            try:
-                await self._keep_wait()
-            except Exception:  # a failed save is tried again at the next change
-                log.exception("room %s: saving the round-end wait failed", self.code)
-            due = self._due()
-            if due is None:
-                await self._wake.wait()
-                continue
-            if due[0] > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), due[0])
-                continue
-            if due[2] == "lapse":
-                continue  # _keep_wait, at the loop's top, stops waiting for that seat
-            try:
-                await self._auto_move(due[1], due[2])
-            except Exception:  # a bot's failure must not end the room
-                log.exception("room %s: an automatic move failed", self.code)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), 1.0)
+    async def _reseat(self, kept: list[int]) -> None:
+        """(Under the lock, in the lobby) a fresh match of the seats `kept`, in
+        order: tokens, connections and absences follow their seats' new numbers;
+        those of the other seats are revoked and sent away."""
+        seats, number = self.seating.reseat(self.match, kept)
+        gone = set(range(self.match.num_players)) - number.keys()
+        self.match = await asyncio.to_thread(self.match.reseated, seats)
+        self.seating.renumber(number)
+        self.clock.renumber(number)
+        self._send_away(gone, error("removed", "the host removed your seat from the table"))
+        for other in self.clients:
+            if other.seat is not None:
+                other.seat = number[other.seat]
 
-    async def _auto_move(self, seat: int, kind: str) -> None:
-        """A bot's move, or a stand-in's for an absent human, thought off the event loop."""
-        async with self.lock:
-            due = self._due()
-            if due is None or due[0] > 0 or due[1:] != (seat, kind):
-                return  # something changed while waiting for the lock
-            if kind == "bot" or (kind == "deal" and not self.match.seats[seat].human):
-                play = self.match.play_bot
-            elif kind == "deal":
-                play = functools.partial(self.match.play, seat, NEXT_ROUND)
-            else:
-                play = functools.partial(self.match.play_for, seat)
-            update = await asyncio.to_thread(play)
-            await self._commit(update, timed_out=kind == "timer")
+    def next_record(self, code: str) -> RoomRecord:
+        """The record of the room `code` of this table's next game: the title, listing
+        and turn timer, and every seat's token hashes, the host's included, so that a
+        browser holding a token here holds the same seat there (no new secret is
+        sent); its lobby as `Seating.next_options` says."""
+        options = self.seating.next_options(self.match)
+        if self.turn_seconds is not None:
+            options["turn_seconds"] = self.turn_seconds
+        seating = self.seating
+        return RoomRecord(
+            code, self.title, self.listed, seating.host, dict(seating.tokens), {}, options=options
+        )
 
 
 def _log_entry(update: Update, viewer: int | None) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Plain state, told the time (`time.monotonic`) by its caller: `skyjo.web.rooms.Room`
 notes each step, arrival and departure here, and its driver asks `due` when
 the next automatic move is (a bot's, an absent human's stand-in's, the turn
-timer's: docs/web-protocol.md).
+timer's: docs/web-protocol.md, "Bots, pace and absent players").
 """
 
 from __future__ import annotations
