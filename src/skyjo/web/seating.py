@@ -106,7 +106,9 @@ class Seating:
         self.rematch = rematch
 
     @classmethod
-    def saved(cls, host: str, tokens: dict[str, int | None], options: dict[str, Any], players: int):
+    def saved(
+        cls, host: str, tokens: dict[str, int | None], options: dict[str, Any], players: int
+    ) -> Seating:
         """The seating of a saved room (`RoomRecord`: its host, tokens and options).
         A room saved before `joined` was kept counts every seat as held, as then."""
         joined = options.get("joined")
