@@ -38,10 +38,7 @@ from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.seat_names import bot_name, player_name, reserved
 from skyjo.web.settings import Settings
-from skyjo.web.storage import (
-    RoomRecord,
-    Store,
-)
+from skyjo.web.storage import RoomRecord, Store
 from skyjo.web.thinking import Thinkers
 from skyjo.web.writes import Writes
 

@@ -269,13 +269,17 @@ class Seating:
         _check_bot(bot)
         _check_seat(match, seat)
 
+    def _check_not_hosts(self, seat: int) -> None:
+        """Refuse a change of the host's own seat."""
+        if self.host_seat == seat:
+            raise ProtocolError("bad_seat", "that is the host's own seat", "host_own_seat")
+
     def check_remove(self, host: bool, match: Match, seat: int) -> None:
         """Refuse the host's removing `seat`'s player when it is not the host's, or
         the seat is none, the host's own, or nobody's."""
         _check_host(host, "not_host_remove", "removes a seat's player")
         _check_seat(match, seat)
-        if self.host_seat == seat:
-            raise ProtocolError("bad_seat", "that is the host's own seat", "host_own_seat")
+        self._check_not_hosts(seat)
         if seat not in self.held():
             raise ProtocolError(
                 "bad_seat", f"nobody holds seat {seat}", "seat_not_held", {"seat": seat}
@@ -328,8 +332,7 @@ class Seating:
         _check_host(host, "not_host_drop", "removes a seat from the table")
         self.check_lobby()
         _check_seat(match, seat)
-        if self.host_seat == seat:
-            raise ProtocolError("bad_seat", "that is the host's own seat", "host_own_seat")
+        self._check_not_hosts(seat)
         if match.num_players <= MIN_PLAYERS:
             raise ProtocolError(
                 "too_few_seats",
