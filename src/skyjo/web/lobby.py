@@ -31,27 +31,18 @@ from skyjo import practice
 from skyjo.bots import make_bot
 from skyjo.match import Match, MatchError, Seat
 from skyjo.seeds import fresh_seed
+from skyjo.web.archive import Archive
 from skyjo.web.cluster import Ownership, OwnershipLost, room_moving
 from skyjo.web.protocol import ProtocolError, refused
-from skyjo.web.replays import checked, frames
-from skyjo.web.reviews import Reviews
 from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
 from skyjo.web.seat_names import bot_name, player_name, reserved
 from skyjo.web.settings import Settings
-from skyjo.web.storage import (
-    UPLOAD_ALPHABET,
-    UPLOAD_ID_LENGTH,
-    MoveRecord,
-    RoomRecord,
-    Store,
-    upload_id,
-)
+from skyjo.web.storage import RoomRecord, Store
 from skyjo.web.thinking import Thinkers
+from skyjo.web.writes import Writes
 
 log = logging.getLogger("skyjo.web")
-#: How many finished games' replays a server keeps ready.
-REPLAY_CACHE = 16
 #: The level of the bots that play on with a person from a finished game's position.
 PRACTICE_BOT = "expected"
 #: Threads that make and load matches: the background resume takes one at a time, so
@@ -65,14 +56,6 @@ RETRY_DROP = 0.1
 TAKE_OVER_EVERY = 1.0
 #: The most rooms the front page's list shows (the newest).
 LISTED = 50
-
-
-def _not_over(code: str) -> ProtocolError:
-    return ProtocolError(
-        "not_over",
-        f"the game of room {code} is still being played: its record, which holds every "
-        "deck, is given once the game is over",
-    )
 
 
 def _loaded(record: RoomRecord, make: Any) -> Match:
@@ -120,6 +103,29 @@ def snapshot_info(record: RoomRecord) -> dict[str, Any]:
     }
 
 
+def to_drop(rooms: list[Room], now: float, settings: Settings) -> tuple[list[Room], float | None]:
+    """Which finished rooms nobody is connected to leave memory now: those that
+    have waited `finished_linger` seconds, and the longest waiting beyond the
+    `finished_kept` newest (a room whose step is still being saved is looked at
+    again soon); and the seconds until the next one is due (None: none waits)."""
+    linger, kept = settings.finished_linger, settings.finished_kept
+    waiting = sorted(
+        (r for r in rooms if r.match.over and r.unwatched),
+        key=lambda r: r.idle_since if r.idle_since is not None else now,
+    )
+    due: list[float] = []
+    gone: list[Room] = []
+    for index, room in enumerate(waiting):
+        idle = now - (room.idle_since if room.idle_since is not None else now)
+        if index >= len(waiting) - kept and idle < linger:
+            due.append(linger - idle)
+        elif not room.droppable:
+            due.append(RETRY_DROP)  # a step is being saved: look again soon
+        else:
+            gone.append(room)
+    return gone, min(due) if due else None
+
+
 def _report_resume(task: asyncio.Task[int]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("the rooms could not be resumed", exc_info=task.exception())
@@ -143,14 +149,23 @@ class Lobby:
         self.thinkers = thinkers  #: worker processes for the bots (None: threads)
         self.ownership = ownership
         self.rooms: dict[str, Room] = {}
-        self._db = ThreadPoolExecutor(1, thread_name_prefix="skyjo-db")
+        writes = Writes(store)
+        #: Database work, in its thread: a room's record written, a step appended (the
+        #: rooms' `save` and `append`), anything else run (`_run_db`).
+        self.save, self.append, self._run_db = writes.save, writes.append, writes.run
+        self._writes = writes
         #: Matches are made and loaded in threads of their own, not in the default
         #: executor's, which may all be waiting for bots to think (after a restart,
         #: every resumed room's bots at once): a player waits for these.
         self._matches = ThreadPoolExecutor(MATCH_THREADS, thread_name_prefix="skyjo-match")
-        self._replays: dict[str, dict[str, Any]] = {}
-        #: The coach's reviews of finished games in flight (kept in the database once made).
-        self.reviews = Reviews(store.save_review)
+        #: Finished games: their records, replays and reviews (`skyjo.web.archive`).
+        self.archive = Archive(store, self.rooms, self._run_db)
+        self.reviews = self.archive.reviews
+        # what the replay routes ask the lobby for
+        self.finished, self.replay = self.archive.finished, self.archive.replay
+        self.upload, self.uploaded = self.archive.upload, self.archive.uploaded
+        self.record_of, self.room_review = self.archive.record_of, self.archive.room_review
+        self.upload_review = self.archive.upload_review
         self._idle = asyncio.Event()  #: set by a room whose game ended or that nobody watches
         self._sweeper: asyncio.Task[None] | None = None
         self._resumer: asyncio.Task[int] | None = None
@@ -159,51 +174,7 @@ class Lobby:
         #: While `resume` runs, every room in memory since it began: its snapshot of
         #: the database is stale for them (a room dropped since must not come back old).
         self._seen: set[str] | None = None
-        #: Steps waiting for the next `append` transaction, each with its room's future.
-        self._moves: list[tuple[MoveRecord, asyncio.Future[None]]] = []
-        self._appender: asyncio.Task[None] | None = None
         self._taker: asyncio.Task[None] | None = None
-
-    async def save(self, record: RoomRecord) -> None:
-        """Write a room's record to the database (in the database thread)."""
-        await asyncio.get_running_loop().run_in_executor(self._db, self.store.save, record)
-
-    async def append(self, move: MoveRecord) -> None:
-        """Add a step to its room's move log; returns once it is committed. Steps
-        of other rooms that come meanwhile wait for the transaction in progress,
-        then go in the next, together (a group commit): one commit for many steps
-        when many rooms play at once, and none waits for more than two."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._moves.append((move, future))
-        if self._appender is None or self._appender.done():
-            self._appender = asyncio.create_task(self._append_all(), name="skyjo moves")
-        await future
-
-    async def _append_all(self) -> None:
-        """Write the waiting steps, a transaction at a time, until none waits. A
-        transaction that fails is tried again a step at a time: one room's bad
-        step (a number already there) fails that room's alone."""
-        while self._moves:
-            batch, self._moves = self._moves, []
-            try:
-                await self._run_db(self.store.append, [move for move, _ in batch])
-            except Exception:
-                for move, future in batch:  # each alone: a room's failure is its own
-                    try:
-                        await self._run_db(self.store.append, [move])
-                    except Exception as failure:  # the room hears of it (`Room._commit`)
-                        if not future.done():
-                            future.set_exception(failure)
-                    else:
-                        if not future.done():
-                            future.set_result(None)
-            else:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_result(None)
-
-    async def _run_db(self, function: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._db, function, *args)
 
     async def _match(self, function: Any, *args: Any, **options: Any) -> Match:
         """`function(*args, **options)` (a match made or loaded) in the matches' threads."""
@@ -222,8 +193,8 @@ class Lobby:
             options["lobby"] = True
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = self._room(record, match)
-        token = room.host_token(config.host_seat)
-        hot = dict(room.claim(seat) for seat in config.hot_seats)
+        token = room.seating.host_token(config.host_seat)
+        hot = dict(room.seating.claim(room.match, seat) for seat in config.hot_seats)
         await self._open(room)
         return room, token, hot
 
@@ -250,7 +221,7 @@ class Lobby:
         )
         kept = RoomRecord(code, default_title(name), False, "", {}, {}, options={"joined": []})
         room = self._room(kept, match)
-        token = room.host_token(seat)
+        token = room.seating.host_token(seat)
         await self._open(room)
         return room, token, seat
 
@@ -433,7 +404,8 @@ class Lobby:
 
     async def _abandon(self) -> None:
         """Close every room in memory: its lock is gone, another process may hold it."""
-        rooms, self.rooms = list(self.rooms.values()), {}
+        rooms = list(self.rooms.values())
+        self.rooms.clear()  # (the archive's too: one dict)
         for room in rooms:
             await room.close()
 
@@ -467,112 +439,6 @@ class Lobby:
         if self._seen is not None:
             self._seen.add(room.code)
 
-    async def finished(self, code: str) -> dict[str, Any]:
-        """What a replay of room `code` shows: `{title, seats, record}`, the record
-        whole (seed and decks) and so only once the game is over: `no_room`, or
-        `not_over` while it is played."""
-        code = code.strip().upper()
-        room = self.rooms.get(code)
-        if room is not None:
-            async with room.lock:
-                if not room.match.over:
-                    raise _not_over(code)
-                seats = [seat.to_dict() for seat in room.match.seats]
-                host = next((i for i, seat in enumerate(room.seats()) if seat["host"]), None)
-                return {
-                    "title": room.title, "seats": seats, "host": host,
-                    "record": room.match.record(),
-                }  # fmt: skip
-        record = await self._run_db(self.store.load, code) if len(code) == CODE_LENGTH else None
-        if record is None:
-            raise ProtocolError("no_room", f"there is no room {code!r:.20}")
-        if not record.finished:
-            raise _not_over(code)
-        seats = list(record.match["seats"])
-        game = record.match["record"]
-        host = record.tokens.get(record.host)
-        return {"title": record.title, "seats": seats, "host": host, "record": game}
-
-    async def replay(self, code: str) -> dict[str, Any]:
-        """The frames of a finished room's game (`replays.frames`), kept for the
-        last few rooms asked for (a finished game never changes)."""
-        code = code.strip().upper()
-        cached = self._replays.get(code)
-        if cached is not None:
-            return cached
-        game = await self.finished(code)
-        shown = await asyncio.to_thread(frames, game["record"])
-        host = game["host"]
-        seats = [{**seat, "host": i == host} for i, seat in enumerate(game["seats"])]
-        named = None if host is None else seats[host]["name"]
-        shown.update(
-            code=code, title=game["title"], seats=seats,
-            default_title=game["title"] == default_title(named),
-        )  # fmt: skip
-        self._remember(code, shown)
-        return shown
-
-    async def upload(self, body: bytes) -> dict[str, Any]:
-        """Check an uploaded record (`RecordError` says what is wrong), keep it, and
-        answer its replay with its `id` and `link` (`/replay/ID`, stable)."""
-        record, shown = await asyncio.to_thread(checked, body)
-        key = await self._run_db(self.store.save_upload, record)
-        shown.update(id=key, link=f"/replay/{key}")
-        self._remember(f"upload:{key}", shown)
-        return shown
-
-    async def uploaded(self, key: str) -> dict[str, Any]:
-        """The replay of the uploaded record `key` (`no_replay` when there is none)."""
-        cached = self._replays.get(f"upload:{key}")
-        if cached is not None:
-            return cached
-        shown = await asyncio.to_thread(frames, await self.record_of("upload", key))
-        shown.update(id=key, link=f"/replay/{key}")
-        self._remember(f"upload:{key}", shown)
-        return shown
-
-    async def record_of(self, kind: str, key: str) -> dict[str, Any]:
-        """The record of a finished room's game (`kind` "room") or of an upload."""
-        if kind == "room":
-            return dict((await self.finished(key))["record"])
-        valid = len(key) == UPLOAD_ID_LENGTH and set(key) <= set(UPLOAD_ALPHABET)
-        record = await self._run_db(self.store.load_upload, key) if valid else None
-        if record is None:
-            raise ProtocolError("no_replay", "there is no uploaded game record at this link")
-        return dict(record)
-
-    async def room_review(self, code: str, start: bool) -> dict[str, Any]:
-        """The review of room `code`'s finished game (`review`)."""
-        record = await self.record_of("room", code)
-        return await self.review(upload_id(record), record, start)
-
-    async def upload_review(self, key: str, start: bool) -> dict[str, Any]:
-        """The review of the uploaded record `key` (`no_replay` when there is none)."""
-        return await self.review(key, await self.record_of("upload", key), start)
-
-    async def review(self, key: str, record: dict[str, Any], start: bool) -> dict[str, Any]:
-        """The review of a finished game (id `key`): `{"status": "done", "review"}`
-        once kept, else its progress (`skyjo.web.reviews`), started if `start`;
-        `no_review` when none was asked for."""
-        for _ in range(2):  # a review may end between the two looks: look again
-            kept = await self._run_db(self.store.load_review, key)
-            if kept is not None:
-                return {"status": "done", "review": kept}
-            progress = self.reviews.progress(key)
-            if progress is None and start:
-                progress = self.reviews.start(key, record)
-            if progress is not None:
-                return progress
-        raise ProtocolError(
-            "no_review", "this game has no review yet: ask for one (POST) to start it"
-        )
-
-    def _remember(self, key: str, shown: dict[str, Any]) -> None:
-        """Keep a replay for the next visitor (the last `REPLAY_CACHE` asked for)."""
-        self._replays[key] = shown
-        while len(self._replays) > REPLAY_CACHE:
-            self._replays.pop(next(iter(self._replays)))
-
     def _maker(self, code: str) -> Any:
         """The bot factory of a new match of room `code`."""
         return make_bot if self.thinkers is None else self.thinkers.maker(code)
@@ -597,31 +463,17 @@ class Lobby:
 
     async def sweep(self) -> float | None:
         """Drop from memory the finished rooms nobody is connected to that have
-        waited `finished_linger` seconds, and the longest waiting beyond the
-        `finished_kept` newest; returns the seconds until the next one is due
-        (None: no finished room waits)."""
-        now = time.monotonic()
-        linger, kept = self.settings.finished_linger, self.settings.finished_kept
-        waiting = sorted(
-            (r for r in self.rooms.values() if r.match.over and r.unwatched),
-            key=lambda r: r.idle_since if r.idle_since is not None else now,
-        )
-        due: list[float] = []
-        gone: list[Room] = []
-        for index, room in enumerate(waiting):
-            idle = now - (room.idle_since if room.idle_since is not None else now)
-            if index >= len(waiting) - kept and idle < linger:
-                due.append(linger - idle)
-            elif not room.droppable:
-                due.append(RETRY_DROP)  # a step is being saved: look again soon
-            else:
-                gone.append(self.rooms.pop(room.code))
+        waited long enough (`to_drop`); returns the seconds until the next one is
+        due (None: no finished room waits)."""
+        gone, due = to_drop(list(self.rooms.values()), time.monotonic(), self.settings)
+        for room in gone:
+            del self.rooms[room.code]
         for room in gone:
             await room.close()
             await self._release(room.code)
         if gone:
             log.info("dropped %d finished rooms from memory", len(gone))
-        return min(due) if due else None
+        return due
 
     def listed(self) -> list[dict[str, Any]]:
         """The open games of the front page: listed rooms not over, newest first (the
@@ -665,10 +517,9 @@ class Lobby:
             await next(iter(self._loading.values())).wait()
         for room in list(self.rooms.values()):
             await room.close()
-        if self._appender is not None:  # the steps already made are written
-            await self._appender
+        await self._writes.flush()  # the steps already made are written
         await asyncio.to_thread(self.reviews.close)
-        self._db.shutdown(wait=True)
+        self._writes.close()
         self._matches.shutdown(wait=True)
         if self.thinkers is not None:
             self.thinkers.close()

@@ -8,7 +8,7 @@ one a step (`MoveRecord`: its number, seat and action), appended in one small
 transaction (`append`, several rooms' steps at once) before anyone is told of
 them; a room loads as its snapshot with those moves played again
 (`RoomRecord.moves`, `Match.replay_moves`). The room decides when to write a
-whole snapshot instead (`skyjo.web.rooms.SNAPSHOT_EVERY`: every so many steps,
+whole snapshot instead (`skyjo.web.room_saving.SNAPSHOT_EVERY`: every so many steps,
 at a round's end and the game's, whenever anything but the game changed);
 `save` then drops the moves the snapshot holds, in the same transaction. So a
 server killed at any moment restarts from the last step every client was told
@@ -93,7 +93,7 @@ class RoomRecord:
     steps: int = 0
     created_at: float = field(default_factory=time.time)
     #: The room's options: `turn_seconds` (the turn timer, or absent), `lobby`, `joined`,
-    #: and at a round end `round_end` (its wait: `Room._wait_record`; docs/deploy.md).
+    #: and at a round end `round_end` (its wait: `RoundEnd.record`; docs/deploy.md).
     options: dict[str, Any] = field(default_factory=dict)
     #: (Loaded) the steps saved after the snapshot `match`, in order: `(number, seat,
     #: action)`, numbers from `steps` + 1 (`Match.replay_moves`).
