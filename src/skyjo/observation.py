@@ -87,7 +87,9 @@ class Observation:
     draw_pile_known: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
+        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared),
+        and `cleared_columns` holds each cleared column's card (RULES.md 2.6), so
+        that `from_dict` reads back this very observation."""
         private = self.private_dict()
         return {
             "viewer": private["viewer"],
@@ -107,6 +109,10 @@ class Observation:
                     ]
                     for start in range(0, GRID_SIZE, COLS)
                 ]
+                for values, status in zip(self.cards, self.status, strict=True)
+            ],
+            "cleared_columns": [
+                [_cleared_card(values, status, col) for col in range(COLS)]
                 for values, status in zip(self.cards, self.status, strict=True)
             ],
             "discard_pile": list(self.discard_pile),
@@ -145,12 +151,20 @@ class Observation:
         """The observation of `to_dict`'s JSON form, as the bot protocol sends it
         (docs/bot-protocol.md, `act`), so that a program outside reads it back (and
         encodes it as the environments do: `skyjo.env.encoding`). A cleared cell
-        ("x") holds no value: its card is None. `ObservationError` names the first
-        field that is not what `to_dict` writes."""
+        ("x") holds the card of `cleared_columns`; in a form without that field
+        (the engine's before it was added) its card is None. `ObservationError`
+        names the first field that is not what `to_dict` writes."""
         if not isinstance(data, dict):
             raise ObservationError.of("observation_field", field="whole", expected="an object")
         n = _read(data, "num_players", _count, "an integer from 2 to 8")
         grids = _read(data, "grids", lambda v: _grids(v, n), f"{n} grids of 3 rows of 4 cells")
+        if "cleared_columns" in data:
+            grids = _read(
+                data,
+                "cleared_columns",
+                lambda v: _with_cleared(grids, v),
+                f'{n} lists of 4: a card for each column of "x" cells, else null',
+            )
         return cls(
             viewer=_read(data, "viewer", lambda v: _seat(v, n, True), "a seat or null"),
             num_players=n,
@@ -272,6 +286,41 @@ def _grids(value: Any, n: int) -> list[tuple[tuple[int | None, ...], tuple[int, 
         cards = tuple(None if c is None or c == "x" else _card(c) for c in cells)
         status = tuple(CLEARED if c == "x" else FACE_DOWN if c is None else FACE_UP for c in cells)
         read.append((cards, status))
+    return read
+
+
+def _cleared_card(values: tuple[int | None, ...], status: tuple[int, ...], col: int) -> int | None:
+    """The card column `col` of one grid was cleared with (its three are equal,
+    RULES.md 2.6), or None when it is not cleared."""
+    return values[col] if status[col] == CLEARED else None
+
+
+def _with_cleared(
+    grids: list[tuple[tuple[int | None, ...], tuple[int, ...]]], value: Any
+) -> list[tuple[tuple[int | None, ...], tuple[int, ...]]]:
+    """`grids` with the card of each cleared column of `value` (per seat, a card
+    or None per column) in its three cells; a column is cleared ("x" in its three
+    cells) exactly when it has a card."""
+    seats = _list(value)
+    if len(seats) != len(grids):
+        raise ValueError(value)
+    read = []
+    for (cards, status), columns in zip(grids, seats, strict=True):
+        cleared = [_card(c, True) for c in _list(columns)]
+        if len(cleared) != COLS:
+            raise ValueError(columns)
+        for k, state in enumerate(status):
+            if (state == CLEARED) != (cleared[k % COLS] is not None):
+                raise ValueError(columns)
+        read.append(
+            (
+                tuple(
+                    cleared[k % COLS] if s == CLEARED else c
+                    for k, (c, s) in enumerate(zip(cards, status, strict=True))
+                ),
+                status,
+            )
+        )
     return read
 
 
