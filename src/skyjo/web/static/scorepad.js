@@ -17,7 +17,11 @@ const SVG = "http://www.w3.org/2000/svg";
 // the players' lines: style.css's --series-N, 3:1 against the panel in either scheme (set by CSSOM)
 const COLORS = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `var(--series-${n})`);
 const PENALTIES = FACTS.penalties; // the server's, as the bounds and limits below (facts.js)
+// A card field moves on by itself once no further key can make what it holds another card
+// (docs/scorepad.md): -2, -1, 0, 2-9, 10-12, x. A 1 (10, 11, 12 to come) and a lone minus
+// wait; on the keypad, a key that cannot go on from a 1 leaves it and starts the next card.
 const COMPLETE_CARD = /^(-[12]|[02-9]|1[0-2]|x)$/i;
+const ONE_ENDS = /^([3-9]|x|-)$/; // the keypad's keys that cannot follow a card's 1
 
 /** What the page shows; `sheet` is the server's view of the open sheet. */
 const state = {
@@ -841,6 +845,11 @@ function keypad() {
     }
     let value = input.value;
     if (input.selectionStart === 0 && input.selectionEnd === value.length && value) value = "";
+    if (value === "1" && ONE_ENDS.test(key) && input.matches(".pad-card")) {
+      moveOn(input, { typed: true }); // the 1 is a card: the key starts the next one
+      if (document.activeElement !== input) press(key);
+      return;
+    }
     if (key === "back") value = value.slice(0, -1);
     else if (key === "-") value = value.startsWith("-") ? value.slice(1) : `-${value}`;
     else value += key;
