@@ -1030,9 +1030,23 @@ async function change(method, path, body = {}) {
 async function undo() {
   state.selected = null;
   if (await change("POST", `${sheetPath(state.sheet.id)}/undo`)) {
+    keepFocus();
     // the page's one live region: what happened, then who leads now
     announce([st("pad.undone"), main.querySelector(".pad-status p")?.textContent].filter(Boolean).join(" "));
   }
+}
+
+/** After an undo the focus stays on a control when the one it was on is gone or disabled:
+ * Undo while there is more to undo, else the round's form (its first field), else the
+ * sheet's rounds. */
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && main.contains(active) && !active.disabled) return;
+  const first = main.dataset.focus ? main.querySelector(`[data-key="${CSS.escape(main.dataset.focus)}"]`) : null;
+  const target = main.querySelector("[data-key=undo]:not([disabled])") || first || main.querySelector(".pad-rounds");
+  if (!target) return;
+  if (!target.matches("button, input, select, textarea, a[href], [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus();
 }
 
 // ------------------------------------------------------------------ the rounds and their explanation
@@ -1045,9 +1059,12 @@ function roundsPanel(sheet) {
     const cells = sheet.players.map((name) => {
       const played = one.players[name];
       const ender = one.ender === name;
-      return h("td", { class: ender ? "ender" : "", title: ender ? st("pad.enderOf", { name }) : undefined },
+      // the mark is seen ("×2*"); a screen reader hears it in words, its doubling included
+      const said = ender ? st(one.doubled ? "pad.enderDoubledOf" : "pad.enderOf", { name }) : undefined;
+      return h("td", { class: ender ? "ender" : "", title: said },
         h("span", { class: "score" }, String(played.score)),
-        ender ? h("span", { class: "mark", "aria-label": st("pad.enderOf", { name }) }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
+        ender ? h("span", { class: "mark", "aria-hidden": "true" }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
+        ender ? h("span", { class: "sr-only" }, ` (${said})`) : null,
         h("span", { class: "running" }, String(one.totals[name])));
     });
     const actions = h("td", { class: "actions" }, roundActions(sheet, one.number, "table"));
