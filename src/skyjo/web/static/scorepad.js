@@ -26,6 +26,7 @@ const ONE_ENDS = /^([3-9]|x|-)$/; // the keypad's keys that cannot follow a card
 /** What the page shows; `sheet` is the server's view of the open sheet. */
 const state = {
   sheet: null,
+  missing: null, // {id, failure}: the sheet asked for, which could not be opened
   form: null, // the round being entered or edited
   selected: null, // the round explained
   confirm: null, // {kind: "sheet", id} or {kind: "round", number}: a deletion to confirm
@@ -296,12 +297,14 @@ function route() {
   state.sharing = null;
   state.notice = "";
   state.synced = 0;
+  state.missing = null;
   if (match) openSheet(match[1]);
   else openList();
 }
 
 function draw() {
   if (state.sheet) drawSheet();
+  else if (state.missing) drawMissing();
   else drawList(state.list || []);
 }
 
@@ -519,13 +522,23 @@ async function openSheet(id) {
       return;
     }
     state.sheet = null;
-    replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
-      h("p", { class: "notice" }, failure.offline ? st("pad.offlineUnseen") : failure.message), link("/scorepad", st("pad.all"))));
+    state.missing = { id, failure };
+    drawMissing();
     netStatus();
     return;
   }
   netStatus();
   if (pendingOf(id).rounds.length) flush(id);
+}
+
+/** A sheet that could not be opened: why, in the page's language (its title too), redrawn in
+ * another language as the rest of the page. */
+function drawMissing() {
+  const { id, failure } = state.missing;
+  document.title = `Skyjo · ${st("pad.name")}`;
+  replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
+    h("p", { class: "notice" }, failure.offline ? st("pad.offlineUnseen") : mistakeText(failure.error) || failure.message),
+    link("/scorepad", st("pad.all"))));
 }
 
 /** Show the server's view of a sheet; a new round's form unless the game is over. */
