@@ -40,6 +40,8 @@ FACE_DOWN, FACE_UP, CLEARED = 0, 1, 2
 PHASES = {phase.name.lower(): phase for phase in Phase}
 SOURCES = (None, "deck", "discard")
 T = TypeVar("T")
+#: One seat's grid as read back: its cards (None when face down) and their status.
+ReadGrid = tuple[tuple[int | None, ...], tuple[int, ...]]
 
 
 class ObservationError(SkyjoError):
@@ -273,7 +275,7 @@ def _source(value: Any) -> str | None:
     return value  # type: ignore[no-any-return]
 
 
-def _grids(value: Any, n: int) -> list[tuple[tuple[int | None, ...], tuple[int, ...]]]:
+def _grids(value: Any, n: int) -> list[ReadGrid]:
     """Each seat's cards and status from its 3 rows of 4 cells."""
     grids = _list(value)
     if len(grids) != n:
@@ -295,9 +297,7 @@ def _cleared_card(values: tuple[int | None, ...], status: tuple[int, ...], col: 
     return values[col] if status[col] == CLEARED else None
 
 
-def _with_cleared(
-    grids: list[tuple[tuple[int | None, ...], tuple[int, ...]]], value: Any
-) -> list[tuple[tuple[int | None, ...], tuple[int, ...]]]:
+def _with_cleared(grids: list[ReadGrid], value: Any) -> list[ReadGrid]:
     """`grids` with the card of each cleared column of `value` (per seat, a card
     or None per column) in its three cells; a column is cleared ("x" in its three
     cells) exactly when it has a card."""
@@ -309,18 +309,10 @@ def _with_cleared(
         cleared = [_card(c, True) for c in _list(columns)]
         if len(cleared) != COLS:
             raise ValueError(columns)
-        for k, state in enumerate(status):
-            if (state == CLEARED) != (cleared[k % COLS] is not None):
-                raise ValueError(columns)
-        read.append(
-            (
-                tuple(
-                    cleared[k % COLS] if s == CLEARED else c
-                    for k, (c, s) in enumerate(zip(cards, status, strict=True))
-                ),
-                status,
-            )
-        )
+        if any((s == CLEARED) != (cleared[k % COLS] is not None) for k, s in enumerate(status)):
+            raise ValueError(columns)
+        filled = (cleared[k % COLS] if status[k] == CLEARED else c for k, c in enumerate(cards))
+        read.append((tuple(filled), status))
     return read
 
 
