@@ -53,6 +53,7 @@ from skyjo.shuffle import shuffled_deck
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
 POLICY_EXAMPLE = ROOT / "examples" / "bots" / "policy_bot.py"
+SKYJO_EXAMPLE = ROOT / "examples" / "bots" / "skyjo_bot.py"
 MISBEHAVE = Path(__file__).resolve().parent / "bots" / "misbehave.py"
 RECORDER = Path(__file__).resolve().parent / "bots" / "recorder.py"
 SHORT = Rules(target_score=40)  # a game of a round or two: enough to reach every phase
@@ -163,6 +164,32 @@ def test_the_policy_example_answers_its_networks_best_legal_action(tmp_path: Pat
     finally:
         bot.close()
     assert bot.incidents == [] and bot.remote_name == "policy" and moves > 10
+
+
+def test_search_plays_over_the_protocol_the_moves_it_plays_inside() -> None:
+    """examples/bots/skyjo_bot.py runs `search` in a program outside, on the
+    observations read back from the protocol (cleared columns' cards included,
+    against `greedy`, who clears columns): each of its moves is the move the same
+    `search`, seeded alike, plays on the engine's own observation."""
+    spec = "search:turns=150"
+    argv = [sys.executable, str(SKYJO_EXAMPLE), spec]
+    bot = ExternalBot(3, argv, timeout=60.0, handshake_timeout=60.0)
+    inside, other = make_bot(spec, 3), make_bot("greedy", 4)
+    state, moves, cleared = new_game(2, seed=8, rules=SHORT), 0, 0
+    try:
+        while not is_over(state):
+            seat = current_player(state)
+            view = observe(state, seat)
+            action = (bot if seat == 0 else other).choose(view)
+            if seat == 0:
+                assert action == inside.choose(view), len(state.history)
+                moves += 1
+                cleared += bool(state.cleared_bits)
+            state = step(state, action)
+    finally:
+        bot.close()
+    assert bot.incidents == [] and bot.remote_name == spec
+    assert moves > 10 and cleared > 0, (moves, cleared)
 
 
 def test_the_example_bot_is_deterministic_from_its_seed() -> None:

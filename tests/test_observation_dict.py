@@ -1,25 +1,43 @@
 """An observation's JSON form (`Observation.to_dict`, what the bot protocol sends) reads
-back (`Observation.from_dict`) to the same observation, so a program outside can encode
-it as the environments do; a form that is not one is refused, naming the field."""
+back (`Observation.from_dict`) to the same observation, a cleared column's card
+included, so a program outside can encode it as the environments do and every bot
+plays from it the moves it plays from the original; a form that is not one is
+refused, naming the field."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from played_states import states  # tests/played_states.py
 
-from skyjo.engine import EngineError
+from skyjo.bots import bot_names, make_bot
+from skyjo.engine import EngineError, Phase, new_game, step
 from skyjo.env.encoding import encode_observation
 from skyjo.kernel.layout import Layout
 from skyjo.observation import CLEARED, Observation, ObservationError, observe, observe_views
+from skyjo.rules import Rules
+
+EXAMPLE_BOT = Path(__file__).resolve().parent.parent / "examples" / "bots" / "random_bot.py"
+#: Bots that need options, or that are slow at their defaults, play these specs here.
+SPECS = {
+    "external": f"external:command=python {EXAMPLE_BOT}",
+    "search": "search:turns=150",
+}
+
+
+def _sent_over(obs: Observation) -> Observation:
+    """`obs` as a program at the other end of the protocol reads it back."""
+    return Observation.from_dict(json.loads(json.dumps(obs.to_dict())))
 
 
 def _without_cleared_values(obs: Observation) -> Observation:
-    """`obs` as its JSON form tells it: a cleared cell ("x") holds no value."""
+    """`obs` as the JSON form without `cleared_columns` tells it: a cleared cell
+    ("x") holds no value."""
     cards = tuple(
         tuple(None if s == CLEARED else c for c, s in zip(row, status, strict=True))
         for row, status in zip(obs.cards, obs.status, strict=True)
@@ -36,9 +54,8 @@ def test_every_observation_reads_back_and_encodes_the_same(players: int, games: 
     for state in played[:: max(1, len(played) // 300)]:
         for viewer in (*range(players), None):
             obs = observe(state, viewer)
-            sent = json.loads(json.dumps(obs.to_dict()))  # as it crosses the protocol
-            read = Observation.from_dict(sent)
-            assert read == _without_cleared_values(obs)
+            read = _sent_over(obs)
+            assert read == obs
             if viewer is not None:
                 assert np.array_equal(
                     encode_observation(read, layout), encode_observation(obs, layout)
@@ -108,3 +125,93 @@ def test_every_viewer_s_view_made_at_once_is_its_own(players: int, games: int) -
     assert observe_views(played[0], []) == {}
     with pytest.raises(EngineError, match="there is no seat"):
         observe_views(played[0], [players])
+
+
+def _with_a_cleared_column() -> dict[str, Any]:
+    """The JSON form of an observation in which a column is cleared."""
+    state = next(s for s in states(3, 2, seed=3) if s.cleared_bits)
+    return observe(state, 0).to_dict()
+
+
+def test_a_cleared_column_s_card_is_sent_and_read_back() -> None:
+    sent = _with_a_cleared_column()
+    seat, col = next(
+        (seat, col)
+        for seat, grid in enumerate(sent["grids"])
+        for col in range(4)
+        if grid[0][col] == "x"
+    )
+    card = sent["cleared_columns"][seat][col]
+    assert isinstance(card, int)
+    read = Observation.from_dict(sent)
+    assert [read.cards[seat][row * 4 + col] for row in range(3)] == [card] * 3
+    assert all(
+        sent["cleared_columns"][s][c] is None
+        for s, grid in enumerate(sent["grids"])
+        for c in range(4)
+        if grid[0][c] != "x"
+    )
+
+
+def test_the_form_without_cleared_columns_still_reads() -> None:
+    """A program that writes the form of before `cleared_columns` (or drops it) is
+    still read: a cleared cell then holds no value."""
+    sent = _with_a_cleared_column()
+    original = Observation.from_dict(sent)
+    del sent["cleared_columns"]
+    assert Observation.from_dict(sent) == _without_cleared_values(original)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "a card for a column that is not cleared",
+        "no card for a cleared column",
+        "a card that is not one",
+        "three columns",
+        "one seat",
+    ],
+)
+def test_cleared_columns_that_do_not_match_the_grids_are_refused(change: str) -> None:
+    sent = _with_a_cleared_column()
+    columns = sent["cleared_columns"]
+    seat, col = next((s, c) for s, row in enumerate(columns) for c, v in enumerate(row) if v)
+    free = next((s, c) for s, row in enumerate(columns) for c, v in enumerate(row) if v is None)
+    if change == "a card for a column that is not cleared":
+        columns[free[0]][free[1]] = 5
+    elif change == "no card for a cleared column":
+        columns[seat][col] = None
+    elif change == "a card that is not one":
+        columns[seat][col] = 13
+    elif change == "three columns":
+        columns[seat] = columns[seat][:3]
+    else:
+        sent["cleared_columns"] = columns[:1]
+    with pytest.raises(ObservationError) as refused:
+        Observation.from_dict(sent)
+    assert refused.value.params["field"] == "cleared_columns"
+    assert 'a card for each column of "x" cells, else null' in str(refused.value)
+
+
+@pytest.mark.parametrize("name", bot_names())
+def test_every_bot_plays_the_same_game_from_the_observations_sent_over(name: str) -> None:
+    """A whole game of `name` against two `greedy` (who clear columns often): every
+    observation of every viewer reads back exactly, and at each decision a twin of
+    the seat's bot (same seed) fed the observation as read back picks the action
+    the bot picks from the original."""
+    specs = [SPECS.get(name, name), "greedy", "greedy"]
+    bots = [make_bot(spec, seat) for seat, spec in enumerate(specs)]
+    twins = [make_bot(spec, seat) for seat, spec in enumerate(specs)]
+    state = new_game(3, seed=5, rules=Rules(target_score=30))
+    seen_cleared = 0
+    while state.phase != Phase.GAME_OVER:
+        for viewer in (None, 0, 1, 2):
+            assert _sent_over(observe(state, viewer)) == observe(state, viewer)
+        obs = observe(state, state.player)
+        action = bots[state.player].choose(obs)
+        assert twins[state.player].choose(_sent_over(obs)) == action, len(state.history)
+        seen_cleared += state.player == 0 and bool(state.cleared_bits)
+        state = step(state, action)
+    for bot in (*bots, *twins):
+        getattr(bot, "close", lambda: None)()
+    assert seen_cleared >= 5, seen_cleared  # the bot chose beside cleared columns

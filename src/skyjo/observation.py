@@ -40,6 +40,8 @@ FACE_DOWN, FACE_UP, CLEARED = 0, 1, 2
 PHASES = {phase.name.lower(): phase for phase in Phase}
 SOURCES = (None, "deck", "discard")
 T = TypeVar("T")
+#: One seat's grid as read back: its cards (None when face down) and their status.
+ReadGrid = tuple[tuple[int | None, ...], tuple[int, ...]]
 
 
 class ObservationError(SkyjoError):
@@ -87,7 +89,9 @@ class Observation:
     draw_pile_known: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared)."""
+        """A JSON-ready form; grid cells are a value, null (face down) or "x" (cleared),
+        and `cleared_columns` holds each cleared column's card (RULES.md 2.6), so
+        that `from_dict` reads back this very observation."""
         private = self.private_dict()
         return {
             "viewer": private["viewer"],
@@ -107,6 +111,10 @@ class Observation:
                     ]
                     for start in range(0, GRID_SIZE, COLS)
                 ]
+                for values, status in zip(self.cards, self.status, strict=True)
+            ],
+            "cleared_columns": [
+                [_cleared_card(values, status, col) for col in range(COLS)]
                 for values, status in zip(self.cards, self.status, strict=True)
             ],
             "discard_pile": list(self.discard_pile),
@@ -145,12 +153,20 @@ class Observation:
         """The observation of `to_dict`'s JSON form, as the bot protocol sends it
         (docs/bot-protocol.md, `act`), so that a program outside reads it back (and
         encodes it as the environments do: `skyjo.env.encoding`). A cleared cell
-        ("x") holds no value: its card is None. `ObservationError` names the first
-        field that is not what `to_dict` writes."""
+        ("x") holds the card of `cleared_columns`; in a form without that field
+        (the engine's before it was added) its card is None. `ObservationError`
+        names the first field that is not what `to_dict` writes."""
         if not isinstance(data, dict):
             raise ObservationError.of("observation_field", field="whole", expected="an object")
         n = _read(data, "num_players", _count, "an integer from 2 to 8")
         grids = _read(data, "grids", lambda v: _grids(v, n), f"{n} grids of 3 rows of 4 cells")
+        if "cleared_columns" in data:
+            grids = _read(
+                data,
+                "cleared_columns",
+                lambda v: _with_cleared(grids, v),
+                f'{n} lists of 4: a card for each column of "x" cells, else null',
+            )
         return cls(
             viewer=_read(data, "viewer", lambda v: _seat(v, n, True), "a seat or null"),
             num_players=n,
@@ -259,7 +275,7 @@ def _source(value: Any) -> str | None:
     return value  # type: ignore[no-any-return]
 
 
-def _grids(value: Any, n: int) -> list[tuple[tuple[int | None, ...], tuple[int, ...]]]:
+def _grids(value: Any, n: int) -> list[ReadGrid]:
     """Each seat's cards and status from its 3 rows of 4 cells."""
     grids = _list(value)
     if len(grids) != n:
@@ -272,6 +288,31 @@ def _grids(value: Any, n: int) -> list[tuple[tuple[int | None, ...], tuple[int, 
         cards = tuple(None if c is None or c == "x" else _card(c) for c in cells)
         status = tuple(CLEARED if c == "x" else FACE_DOWN if c is None else FACE_UP for c in cells)
         read.append((cards, status))
+    return read
+
+
+def _cleared_card(values: tuple[int | None, ...], status: tuple[int, ...], col: int) -> int | None:
+    """The card column `col` of one grid was cleared with (its three are equal,
+    RULES.md 2.6), or None when it is not cleared."""
+    return values[col] if status[col] == CLEARED else None
+
+
+def _with_cleared(grids: list[ReadGrid], value: Any) -> list[ReadGrid]:
+    """`grids` with the card of each cleared column of `value` (per seat, a card
+    or None per column) in its three cells; a column is cleared ("x" in its three
+    cells) exactly when it has a card."""
+    seats = _list(value)
+    if len(seats) != len(grids):
+        raise ValueError(value)
+    read = []
+    for (cards, status), columns in zip(grids, seats, strict=True):
+        cleared = [_card(c, True) for c in _list(columns)]
+        if len(cleared) != COLS:
+            raise ValueError(columns)
+        if any((s == CLEARED) != (cleared[k % COLS] is not None) for k, s in enumerate(status)):
+            raise ValueError(columns)
+        filled = (cleared[k % COLS] if status[k] == CLEARED else c for k, c in enumerate(cards))
+        read.append((tuple(filled), status))
     return read
 
 

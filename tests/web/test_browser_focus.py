@@ -186,9 +186,34 @@ def test_the_game_end_focuses_its_panel_and_says_who_won(
     assert focused(page) == "again"
     told = said(page)
     winners = page.inner_text(".game-over .winners")
-    # the last round explained (with its doubling, if any), then the winners, said once
-    assert f"Game over: {winners.rstrip('!')}" in told and "ended with" in told, told
+    # the last round explained (with its doubling, if any), then the winners ("!" kept),
+    # said once
+    assert winners.endswith("!") and f"Game over: {winners}" in told, told
+    assert "ended with" in told and "!." not in told, told
     assert told.count("Game over") == 1, told
+
+
+def test_the_reveal_prompt_is_said_once_then_the_second_card_s_own(
+    paced: Server, browser: Browser, problems: list[str]
+) -> None:
+    """The opening: "Turn up two of your cards" is said (and shown) for the first card
+    only; after it, the prompt asks for one more card, and nothing says "two" again."""
+    page = open_page(browser, DESKTOP, problems)
+    start_against_bots(page, paced.base, 1, target=400)
+    page.evaluate(WATCH)
+    page.wait_for_selector(".mine button.card.playable")
+    assert page.inner_text(".prompt") == "Your turn: Turn up two of your cards"
+    assert "Turn up two of your cards" in said(page)
+    page.evaluate("window.saidNotes.splice(0)")  # what was said before the first card
+    press_and_wait(page, "Enter")
+    page.wait_for_selector(".mine button.card.playable")
+    assert page.inner_text(".prompt") == "Now turn up one more of your cards"
+    told = [text for _, text in page.evaluate("window.saidNotes")]
+    assert told and told[-1].rstrip("\u00a0").endswith("Now turn up one more of your cards."), told
+    assert not any("two of your cards" in text for text in told), told
+    press_and_wait(page, "Enter")
+    page.wait_for_selector(".board:not([data-phase=reveal])")
+    assert problems == []
 
 
 def test_the_others_moves_are_told_briefly_through_one_region_that_stays(

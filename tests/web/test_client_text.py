@@ -471,3 +471,31 @@ def test_an_illegal_move_of_a_kind_the_page_does_not_know_is_told_in_english() -
         "La partie est terminée",
         "La partie est terminée\u00a0: plus personne ne peut piocher une carte",
     ]
+
+
+#: A game's end as the live region says it, the winner a bot, by language: each heading
+#: with the language's colon (French: a no-break space before it), each line with its
+#: own mark ("!" kept, with its French no-break space and its Spanish "¡").
+GAME_END_SAID = {
+    "en": "Round 1 over: You ended with 5, the lowest score: not doubled. "
+    "Game over: Ben wins! row 1, column 2.",
+    "es": "Fin de la ronda 1: Cerraste con 5, la puntuación más baja: no se dobla. "
+    "Fin de la partida: ¡Gana Ben! la fila 1, columna 2.",
+    "fr": "Manche 1 terminée\u00a0: Tu as terminé avec 5, le score le plus bas\u00a0: pas doublé. "
+    "Partie terminée\u00a0: Ben gagne\u00a0! ligne 1, colonne 2.",
+    "de": "Runde 1 vorbei: Du hast die Runde mit 5 beendet, dem niedrigsten Wert: "
+    "nicht verdoppelt. Spiel vorbei: Ben gewinnt! Zeile 1, Spalte 2.",
+}
+
+
+@pytest.mark.parametrize("language", list(GAME_END_SAID))
+def test_the_game_s_end_is_said_with_the_language_s_colons_and_marks(language: str) -> None:
+    """What the live region says at a game's end (`spoken(endLines(...))`, board.js),
+    then a line without a mark: the lines' own "!" are kept, the last gets a full stop."""
+    told = run_js(
+        TEXT,
+        "mod.spoken([...mod.endLines(...input), mod.where([0, 1])])",
+        [LOWEST, [1], SEATS, 0, True],
+        saved=language,
+    )
+    assert told == GAME_END_SAID[language]

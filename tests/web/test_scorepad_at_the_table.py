@@ -101,6 +101,42 @@ def test_a_round_is_saved_by_save_only_after_its_preview(
     assert focused(page) == "total-0"  # the next round's first field
 
 
+def cards_of(page: Page, i: int) -> list[str]:
+    return [page.input_value(f"[data-key=card-{i}-{k}]") for k in range(12)]
+
+
+def test_a_card_moves_on_once_no_key_can_make_it_another_card(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """The keypad: -2, -1, 0, 2-9, 10-12 and x move on by themselves; a 1 and a lone
+    minus wait; a key that cannot go on from a 1 (a digit but 0-2, the minus, x) leaves
+    the 1 and starts the next card; a second minus takes the first back."""
+    page = open_page(browser, PHONE, problems)
+    create_sheet(page, server.base, "Keys", ["Ana", "Ben"])
+    page.click("[data-key=keypad-toggle]")
+    page.click("[data-key=mode-cards-0]")
+    page.focus("[data-key=card-0-0]")
+    steps = [
+        ("1", "card-0-0"),  # 10, 11 or 12 may follow
+        ("3", "card-0-2"),  # 13 is no card: the 1 stays, the 3 is the next card
+        ("1", "card-0-2"),
+        ("-", "card-0-3"),  # the minus starts the next card
+        ("-", "card-0-3"),  # a second minus takes it back
+        ("-", "card-0-3"),
+        ("2", "card-0-4"),
+        ("0", "card-0-5"),
+        ("1", "card-0-5"),
+        ("1", "card-0-6"),  # 11
+        ("9", "card-0-7"),
+        ("1", "card-0-7"),
+        ("x", "card-0-9"),  # the 1 stays, the x is the next card
+    ]
+    for key, where in steps:
+        page.click(f"[data-key=key-{'minus' if key == '-' else key}]")
+        assert focused(page) == where, (key, where)
+    assert cards_of(page, 0)[:9] == ["1", "3", "1", "-2", "0", "11", "9", "1", "x"]
+
+
 def test_the_keypads_next_from_the_last_field_goes_to_save_and_no_further(
     server: Server, browser: Browser, problems: list[str]
 ) -> None:

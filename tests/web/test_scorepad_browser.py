@@ -698,7 +698,39 @@ def test_undo_is_announced_and_the_skip_link_lands_on_the_rounds_form(
     page.click("[data-key=undo]")
     saved_after(page, before)
     expect(page.locator("#announce")).to_contain_text("The last change is undone.")
+    # Undo, now disabled (nothing more to undo), hands the focus to the round's form
+    assert not page.is_enabled("[data-key=undo]") and focused(page) == "total-0"
     page.evaluate("() => document.activeElement?.blur()")
     page.focus("#skip")
     page.keyboard.press("Enter")
     assert focused(page) == "total-0"  # the round's first field, not Rename
+
+
+def test_undo_keeps_the_focus_and_a_doubled_score_s_mark_is_said(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    """Undo with more to undo keeps the focus on Undo (it fell to the page); the ender's
+    mark, seen as "\u00d72*" when doubled, is said in words with its doubling."""
+    players = ["Ana", "Ben"]
+    page = open_page(browser, DESKTOP, problems)
+    create_sheet(page, server.base, "Marks", players)
+    type_round(page, players, "Ana", {"Ana": "10", "Ben": "5"})  # doubled: 20
+    type_round(page, players, "Ben", {"Ana": "10", "Ben": "5"})  # not doubled
+    ana, ben = (
+        page.locator("tr[data-round='1'] td.ender"),
+        page.locator("tr[data-round='2'] td.ender"),
+    )
+    assert ana.locator(".mark").inner_text().strip() == "\u00d72*"  # times 2
+    assert ana.locator(".mark").get_attribute("aria-hidden") == "true"
+    assert ana.locator(".sr-only").text_content() == " (Ana ended the round, score doubled)"
+    assert ben.locator(".sr-only").text_content() == " (Ben ended the round)"
+    before = revision(page)
+    page.click("[data-key=undo]")
+    saved_after(page, before)
+    assert page.locator("tr[data-round='2']").count() == 0
+    assert page.is_enabled("[data-key=undo]") and focused(page) == "undo"
+    before = revision(page)
+    page.keyboard.press("Enter")  # Undo again, from the keyboard
+    saved_after(page, before)
+    assert page.locator("tr[data-round='1']").count() == 0
+    assert focused(page) == "total-0"

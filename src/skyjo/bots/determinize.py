@@ -96,7 +96,7 @@ class Sampler:
                     grid.append(0)
                     hidden |= 1 << k
                     self.slots.append((seat, k))
-                elif s == CLEARED:  # never read: its value may be missing (an observation's JSON)
+                elif s == CLEARED:  # never read (a JSON form without cleared_columns has no value)
                     grid.append(0 if value is None else value)
                     cleared |= 1 << k
                 else:

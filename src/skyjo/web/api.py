@@ -171,7 +171,7 @@ def install(app: FastAPI) -> None:
     documented(app)
     app.add_exception_handler(ProtocolError, _refused)
     app.add_exception_handler(RequestValidationError, _invalid)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(SQLAlchemyError, _storage_failed)
     app.add_exception_handler(Exception, _internal)
 
@@ -205,7 +205,7 @@ async def _invalid(request: Request, failure: Exception) -> Response:
     return answer(refused)
 
 
-async def _http_error(request: Request, failure: Exception) -> Response:
+async def http_error(request: Request, failure: Exception) -> Response:
     """Starlette's own refusals (no such route, a method a route does not take) in
     the documented error shape: 404 `not_found` (kind `no_route`, path), 405
     `method_not_allowed` (method, path), other statuses `http_<status>`."""

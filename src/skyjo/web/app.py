@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from fastapi import FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -35,7 +36,7 @@ from skyjo.web.head import HeadAsGet
 from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard, allowed_names
-from skyjo.web.page_routes import STATIC
+from skyjo.web.page_routes import STATIC, missing_page
 from skyjo.web.pwa import pwa_router
 from skyjo.web.room_routes import qr_svg, rooms_router
 from skyjo.web.settings import Settings
@@ -113,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings  # what the routers' lifespans and dependencies read
     api.install(app)
+    # a browser's page address where there is none: the app's page saying so (JSON else)
+    app.add_exception_handler(HTTPException, missing_page(api.http_error))
     # A room held by another process of the cluster: relayed there, once the origin
     # is checked here (inside the guard), before any route (`skyjo.web.cluster`).
     if settings.cluster_address is not None:

@@ -9,7 +9,7 @@ import { LANGUAGES, joinNames, language, namedByLevel, plural, roomTitle, seatLa
 import { themeSwitch } from "./theme.js";
 import { HELD, animate, fly, motionMap, places } from "./motion.js";
 import { BACK_MS } from "./offline.js";
-import { describeEvents, explainRound, nameOf, refusalText, winnersText } from "./text.js";
+import { describeEvents, endLines, explainRound, nameOf, refusalText, spoken, winnersText } from "./text.js";
 import { rt } from "./rules-i18n.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -130,7 +130,7 @@ function tell(game, view) {
   const next = state.room.rematch;
   if (next && next.code !== ui.toldRematch && !ui.replay) said.push(rematchBy(view, next)); // once
   ui.toldRematch = next?.code;
-  if (said.length) announce(said.map((line) => line.replace(/[.!]$/, "")).join(". ") + ".");
+  if (said.length) announce(spoken(said));
 }
 
 /** The lines of one step: the others' events (the round's and the game's end told in
@@ -149,11 +149,8 @@ function news(game, view, first) {
   const lines = describeEvents(others.slice(0, others.length - held), seats, you, { whole: true });
   const summary = state.rounds.at(-1);
   const over = obs.phase === "game_over" && state.over;
-  if ((over || obs.phase === "round_over") && summary) {
-    lines.push(`${t("round.over", { n: summary.round })}: ${explainRound(summary, seats, you)}`);
-  }
-  if (over) lines.push(`${t("game.over")}: ${winnersText(state.winners || [], seats, you)}`);
-  else if (view.legal.size && obs.phase !== "round_over") lines.push(prompt(view));
+  if (over || obs.phase === "round_over") lines.push(...endLines(summary, state.winners || [], seats, you, over));
+  else if (view.legal.size) lines.push(prompt(view));
   return lines;
 }
 
@@ -331,7 +328,10 @@ function prompt(view) {
   }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
   if (view.down) return t("net.yourTurn");
-  if (obs.phase === "reveal") return t("colon", { before: t("turn.yours"), after: t("turn.reveal") });
+  if (obs.phase === "reveal") {  // said once: the second card's prompt is its own
+    const turnedUp = obs.grids[obs.current_player].flat().some((cell) => cell !== null && cell !== "x");
+    return turnedUp ? t("turn.revealSecond") : t("colon", { before: t("turn.yours"), after: t("turn.reveal") });
+  }
   if (obs.held === null) return t("colon", { before: t("turn.yours"), after: t("turn.takeOrDraw") });
   if (view.ui.flip) return t("turn.flip");
   return t(obs.source === "discard" ? "turn.placeDiscard" : "turn.placeDrawn", { card: obs.held });

@@ -56,6 +56,11 @@ function show({ keep = false } = {}) {
     return;
   }
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})$/);
+  if (!match && location.pathname !== "/") {
+    stopGame();
+    showMissing();
+    return;
+  }
   if (!match) {
     stopGame();
     delete main.dataset.focus;
@@ -69,6 +74,18 @@ function show({ keep = false } = {}) {
     return;
   }
   openRoom(code, new URLSearchParams(location.search).has("watch"));
+}
+
+/** An address where there is no page (the server answers it with this page, status 404):
+ * said so in the page's language, with the way to the front page. */
+function showMissing() {
+  delete main.dataset.focus;
+  document.title = `Skyjo · ${t("missing.title")}`;
+  replace(main, h("section", { class: "panel", "data-key": "missing" },
+    h("h1", {}, t("missing.title")),
+    h("p", {}, t("missing.text", { path: location.pathname })),
+    h("p", {}, h("a", { href: "/", "data-key": "missing-home",
+      onclick: (e) => { e.preventDefault(); navigate("/"); } }, t("missing.home")))));
 }
 
 function stopGame() {

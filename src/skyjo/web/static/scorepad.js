@@ -17,11 +17,16 @@ const SVG = "http://www.w3.org/2000/svg";
 // the players' lines: style.css's --series-N, 3:1 against the panel in either scheme (set by CSSOM)
 const COLORS = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `var(--series-${n})`);
 const PENALTIES = FACTS.penalties; // the server's, as the bounds and limits below (facts.js)
+// A card field moves on by itself once no further key can make what it holds another card
+// (docs/scorepad.md): -2, -1, 0, 2-9, 10-12, x. A 1 (10, 11, 12 to come) and a lone minus
+// wait; on the keypad, a key that cannot go on from a 1 leaves it and starts the next card.
 const COMPLETE_CARD = /^(-[12]|[02-9]|1[0-2]|x)$/i;
+const ONE_ENDS = /^([3-9]|x|-)$/; // the keypad's keys that cannot follow a card's 1
 
 /** What the page shows; `sheet` is the server's view of the open sheet. */
 const state = {
   sheet: null,
+  missing: null, // {id, failure}: the sheet asked for, which could not be opened
   form: null, // the round being entered or edited
   selected: null, // the round explained
   confirm: null, // {kind: "sheet", id} or {kind: "round", number}: a deletion to confirm
@@ -292,12 +297,14 @@ function route() {
   state.sharing = null;
   state.notice = "";
   state.synced = 0;
+  state.missing = null;
   if (match) openSheet(match[1]);
   else openList();
 }
 
 function draw() {
   if (state.sheet) drawSheet();
+  else if (state.missing) drawMissing();
   else drawList(state.list || []);
 }
 
@@ -515,13 +522,23 @@ async function openSheet(id) {
       return;
     }
     state.sheet = null;
-    replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
-      h("p", { class: "notice" }, failure.offline ? st("pad.offlineUnseen") : failure.message), link("/scorepad", st("pad.all"))));
+    state.missing = { id, failure };
+    drawMissing();
     netStatus();
     return;
   }
   netStatus();
   if (pendingOf(id).rounds.length) flush(id);
+}
+
+/** A sheet that could not be opened: why, in the page's language (its title too), redrawn in
+ * another language as the rest of the page. */
+function drawMissing() {
+  const { id, failure } = state.missing;
+  document.title = `Skyjo · ${st("pad.name")}`;
+  replace(main, h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, st("pad.noSheet", { id })),
+    h("p", { class: "notice" }, failure.offline ? st("pad.offlineUnseen") : mistakeText(failure.error) || failure.message),
+    link("/scorepad", st("pad.all"))));
 }
 
 /** Show the server's view of a sheet; a new round's form unless the game is over. */
@@ -841,6 +858,11 @@ function keypad() {
     }
     let value = input.value;
     if (input.selectionStart === 0 && input.selectionEnd === value.length && value) value = "";
+    if (value === "1" && ONE_ENDS.test(key) && input.matches(".pad-card")) {
+      moveOn(input, { typed: true }); // the 1 is a card: the key starts the next one
+      if (document.activeElement !== input) press(key);
+      return;
+    }
     if (key === "back") value = value.slice(0, -1);
     else if (key === "-") value = value.startsWith("-") ? value.slice(1) : `-${value}`;
     else value += key;
@@ -1021,9 +1043,23 @@ async function change(method, path, body = {}) {
 async function undo() {
   state.selected = null;
   if (await change("POST", `${sheetPath(state.sheet.id)}/undo`)) {
+    keepFocus();
     // the page's one live region: what happened, then who leads now
     announce([st("pad.undone"), main.querySelector(".pad-status p")?.textContent].filter(Boolean).join(" "));
   }
+}
+
+/** After an undo the focus stays on a control when the one it was on is gone or disabled:
+ * Undo while there is more to undo, else the round's form (its first field), else the
+ * sheet's rounds. */
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body && main.contains(active) && !active.disabled) return;
+  const first = main.dataset.focus ? main.querySelector(`[data-key="${CSS.escape(main.dataset.focus)}"]`) : null;
+  const target = main.querySelector("[data-key=undo]:not([disabled])") || first || main.querySelector(".pad-rounds");
+  if (!target) return;
+  if (!target.matches("button, input, select, textarea, a[href], [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus();
 }
 
 // ------------------------------------------------------------------ the rounds and their explanation
@@ -1036,9 +1072,12 @@ function roundsPanel(sheet) {
     const cells = sheet.players.map((name) => {
       const played = one.players[name];
       const ender = one.ender === name;
-      return h("td", { class: ender ? "ender" : "", title: ender ? st("pad.enderOf", { name }) : undefined },
+      // the mark is seen ("×2*"); a screen reader hears it in words, its doubling included
+      const said = ender ? st(one.doubled ? "pad.enderDoubledOf" : "pad.enderOf", { name }) : undefined;
+      return h("td", { class: ender ? "ender" : "", title: said },
         h("span", { class: "score" }, String(played.score)),
-        ender ? h("span", { class: "mark", "aria-label": st("pad.enderOf", { name }) }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
+        ender ? h("span", { class: "mark", "aria-hidden": "true" }, one.doubled ? ` ${st("pad.doubled")}*` : " *") : null,
+        ender ? h("span", { class: "sr-only" }, ` (${said})`) : null,
         h("span", { class: "running" }, String(one.totals[name])));
     });
     const actions = h("td", { class: "actions" }, roundActions(sheet, one.number, "table"));

@@ -236,6 +236,23 @@ export function explainRound(summary, seats, you) {
   return said(ROUND_KEYS[facts.kind], { ender, raw: facts.raw });
 }
 
+/** The lines that tell a round's end: the round explained, then, when the game is over,
+ * its winners, each after its heading as the page's language writes a colon ("Round 2
+ * over: …", "Manche 2 terminée\u00a0: …"). `summary` may be missing (no round scored). */
+export function endLines(summary, winners, seats, you, over) {
+  const lines = [];
+  if (summary) lines.push(t("colon", { before: t("round.over", { n: summary.round }), after: explainRound(summary, seats, you) }));
+  if (over) lines.push(t("colon", { before: t("game.over"), after: winnersText(winners, seats, you) }));
+  return lines;
+}
+
+/** Lines said at once through the live region, as one text: each keeps the mark it ends
+ * with ("!", "?", ".", "…"; the "\u00a0!" of French, the "¡…!" of Spanish) and one without
+ * any gets a full stop. */
+export function spoken(lines) {
+  return lines.map((line) => (/[.!?…]$/.test(line) ? line : `${line}.`)).join(" ");
+}
+
 /** "Ana wins!", "You win!" or "Ana and Ben share the win!" */
 export function winnersText(winners, seats, you) {
   if (winners.length === 1 && winners[0] === you && you !== null) return t("game.youWin");
