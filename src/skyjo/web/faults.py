@@ -21,6 +21,8 @@ log = logging.getLogger("skyjo.web")
 
 #: Seconds a client waits before trying again after a refusal of the database's.
 RETRY_AFTER = 5
+#: Seconds between a room's tries to save itself again while its database fails.
+RETRY_EVERY = 2.0
 
 #: What the kinds say, in English (the web client words each in its language).
 MESSAGES = {
@@ -60,7 +62,11 @@ def storage_kind(failure: BaseException) -> str:
 
 def storage_refusal(failure: BaseException) -> ProtocolError:
     """The refusal of a request the database failed (`unavailable`, 503, Retry-After)."""
-    kind = storage_kind(failure)
+    return outage_refusal(storage_kind(failure))
+
+
+def outage_refusal(kind: str) -> ProtocolError:
+    """The refusal of a change while the database fails with `kind`."""
     return ProtocolError("unavailable", MESSAGES[kind], kind, {"retry_after": RETRY_AFTER})
 
 

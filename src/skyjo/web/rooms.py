@@ -19,17 +19,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
 import logging
 import secrets
 import time
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from skyjo.engine import NEXT_ROUND, IllegalActionError, Phase
-from skyjo.match import MatchError, MatchOver, NotYourTurn, Update
+from skyjo.match import Checkpoint, MatchError, MatchOver, NotYourTurn, Update
 from skyjo.web import protocol
 from skyjo.web.chat import check_line
 from skyjo.web.client import Client
+from skyjo.web.faults import RETRY_EVERY
 from skyjo.web.protocol import (
     Chat,
     Drop,
@@ -90,6 +94,8 @@ class Room(Table):
             await self._dispatch(client, message)
         except ProtocolError as failure:
             client.send(refusal(failure))
+        except SQLAlchemyError as failure:  # unsaved: the room waits for its database
+            client.send(refusal(self._storage_failed(failure)))
 
     async def _dispatch(self, client: Client, message: protocol.ClientMessage) -> None:
         if isinstance(message, Hello):
@@ -129,6 +135,8 @@ class Room(Table):
         client.greeted = True
         async with self.lock:  # the state first, then every later update
             client.send(self.state_message(client))
+            if self.outage is not None:  # and that it waits for its database
+                client.send(self._outage_message())
             self.clients.add(client)
             self.idle_since = None
         if client.seat is not None:
@@ -158,10 +166,12 @@ class Room(Table):
             raise ProtocolError(
                 "in_lobby", "the game has not started: the host starts it", "in_lobby"
             )
+        self._check_available()
         if action == NEXT_ROUND and self.match.state.phase == Phase.ROUND_OVER:
             await self._say_ready(client)  # the next round is dealt once everyone has said so
             return
         async with self.lock:
+            before = self.match.checkpoint()
             try:
                 update = self.match.play(client.seat, action)
             except NotYourTurn as failure:
@@ -172,7 +182,7 @@ class Room(Table):
                 raise refused("illegal", failure) from None
             except MatchError as failure:
                 raise refused("bad_move", failure) from None
-            await self._commit(update)
+            await self._commit(update, before)
         self._wake.set()
 
     def _chat(self, client: Client, text: str) -> None:
@@ -188,6 +198,7 @@ class Room(Table):
         NEXT_ROUND): saved, as a step is, before anyone is told."""
         if client.seat is None:
             raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
+        self._check_available()
         async with self.lock:
             self.round_end.say_ready(self.match, client.seat)
             if self._wait_record() != self.saving.wait:
@@ -199,10 +210,21 @@ class Room(Table):
 
     async def join(self, name: str | None = None, seat: int | None = None) -> tuple[int, str]:
         """Claim a free seat (`seat`, else the first), named `name` if given
-        (`Seating.join`), and save the room: the seat and its token."""
+        (`Seating.join`), and save the room: the seat and its token. A join that
+        could not be saved is undone (`unavailable`)."""
         async with self.lock:
+            self._check_available()
+            seats, tokens, joined = (
+                self.match.seats,
+                dict(self.seating.tokens),
+                set(self.seating.joined),
+            )
             seat, token = self.seating.join(self.match, name, seat)
-            await self._store()
+            try:
+                await self._store()
+            except SQLAlchemyError as failure:
+                self.match.seats, self.seating.tokens, self.seating.joined = seats, tokens, joined
+                raise self._storage_failed(failure) from None
         self._tell_seats()
         return seat, token
 
@@ -289,13 +311,23 @@ class Room(Table):
 
     # --- steps, told to every viewer, and the driver: bots and stand-ins --------------------
 
-    async def _commit(self, update: Update | None, timed_out: bool = False) -> None:
-        """After a step (under the lock): save the room, then tell every viewer."""
+    async def _commit(
+        self, update: Update | None, before: Checkpoint, timed_out: bool = False
+    ) -> None:
+        """After a step (under the lock): save the room, then tell every viewer. A
+        step that could not be saved is undone (the match back at `before`, the round
+        end as it was) and told to nobody: its error goes up (`_storage_failed`)."""
         assert update is not None
+        waited = copy.deepcopy(self.round_end)
+        self.round_end.stepped(update.state.phase)
+        try:
+            await self._store_step(update)
+        except BaseException:
+            self.match.restore(before)
+            self.round_end = waited
+            raise
         self.recent.append(update)
         self.clock.stepped(update.state.held is None, time.monotonic())
-        self.round_end.stepped(update.state.phase)
-        await self._store_step(update)
         clients = list(self.clients)
         extras = self._update_extras(update)
         if timed_out:
@@ -359,10 +391,15 @@ class Room(Table):
         """Play each automatic move when it is due; wake early on any change."""
         while not self.closed:
             self._wake.clear()
+            if self.outage is not None:
+                if not await self._recover():
+                    await asyncio.sleep(RETRY_EVERY)  # the database's own time to come back
+                continue
             try:
                 await self._keep_wait()
-            except Exception:  # a failed save is tried again at the next change
-                log.exception("room %s: saving the round-end wait failed", self.code)
+            except SQLAlchemyError as failure:
+                self._storage_failed(failure)
+                continue
             due = self._due()
             if due is None:
                 await self._wake.wait()
@@ -375,6 +412,8 @@ class Room(Table):
                 continue  # _keep_wait, at the loop's top, stops waiting for that seat
             try:
                 await self._auto_move(due[1], due[2])
+            except SQLAlchemyError as failure:  # undone: played again once saved
+                self._storage_failed(failure)
             except Exception:  # a bot's failure must not end the room
                 log.exception("room %s: an automatic move failed", self.code)
                 with contextlib.suppress(TimeoutError):
@@ -392,5 +431,6 @@ class Room(Table):
                 play = functools.partial(self.match.play, seat, NEXT_ROUND)
             else:
                 play = functools.partial(self.match.play_for, seat)
+            before = self.match.checkpoint()
             update = await asyncio.to_thread(play)
-            await self._commit(update, timed_out=kind == "timer")
+            await self._commit(update, before, timed_out=kind == "timer")

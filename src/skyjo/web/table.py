@@ -12,17 +12,27 @@ connections' messages, tells each step to every viewer and drives the bots.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from skyjo.engine import State
 from skyjo.match import Match, Update
 from skyjo.scoring import round_facts, score_round
 from skyjo.web import protocol
 from skyjo.web.client import Client
-from skyjo.web.protocol import encode, error
+from skyjo.web.faults import (
+    RETRY_AFTER,
+    logged,
+    outage_refusal,
+    storage_kind,
+    storage_refusal,
+)
+from skyjo.web.protocol import ProtocolError, encode, error
 from skyjo.web.room_config import default_title
 from skyjo.web.room_saving import Appender, Saver, Saving
 from skyjo.web.round_end import RoundEnd
@@ -30,6 +40,8 @@ from skyjo.web.seating import Seating
 from skyjo.web.settings import Settings
 from skyjo.web.storage import MoveRecord, RoomRecord
 from skyjo.web.timers import Clock
+
+log = logging.getLogger("skyjo.web")
 
 #: The options of a saved room that are its seating's (`Seating.options`).
 SEATING_OPTIONS = ("joined", "lobby", "rematch")
@@ -116,6 +128,8 @@ class Table:
         self._attached = 0  #: connections open to the room, greeted or not
         self._on_idle = on_idle or (lambda: None)
         self._next_game = next_game
+        #: While the database takes no write: the kind of its failure (`skyjo.web.faults`).
+        self.outage: str | None = None
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -276,6 +290,44 @@ class Table:
             await self.saving.step(MoveRecord(self.code, update.number, update.seat, update.action))
         else:
             await self._store()
+
+    # --- a database that fails: the room waits for it, and says so ---------------------------
+
+    def _storage_failed(self, failure: BaseException) -> ProtocolError:
+        """A write of the room failed: it is unavailable (every connection told once,
+        moves refused) until the driver saves it again (`_recover`); the refusal."""
+        kind = logged(failure, f"room {self.code}")
+        if self.outage is None:
+            self.outage = kind
+            self._broadcast(self._outage_message())
+            self._wake.set()
+        return storage_refusal(failure)
+
+    def _outage_message(self) -> dict[str, Any]:
+        """What tells a connection the room waits for its database (docs/web-protocol.md)."""
+        return {"type": "unavailable", "kind": self.outage, "retry_after": RETRY_AFTER}
+
+    def _check_available(self) -> None:
+        """Refuse a change while the database takes no write (`unavailable`, its kind)."""
+        if self.outage is not None:
+            raise outage_refusal(self.outage)
+
+    async def _recover(self) -> bool:
+        """(The driver, while unavailable) Save the whole room as it is (the last step
+        saved, and any other change since): once that works, tell every connection the
+        room is back and send it the room's state again. Whether it worked."""
+        async with self.lock:
+            try:
+                await self._store()
+            except SQLAlchemyError as failure:
+                self.outage = storage_kind(failure)  # logged when it began
+                return False
+            self.outage = None
+            log.warning("room %s: the database takes writes again: the room goes on", self.code)
+            self._broadcast({"type": "available"})
+            self._restate()
+        self._announce_ready()
+        return True
 
     # --- steps, and telling the connections --------------------------------------------------
 

@@ -117,10 +117,10 @@ function tell(game, view) {
   ui.toldError = game.error;
   if (game.status !== ui.toldStatus && !ui.replay) {
     if (view.down) said.push(connectionWords(game));
-    else if (ui.toldStatus !== undefined && game.backAt) said.push(t("net.back"));
+    else if (ui.toldStatus !== undefined && game.backAt) said.push(backWords(game));
   }
   ui.toldStatus = game.status;
-  if (ui.refused && ui.refused !== ui.toldRefused) said.push(t("net.refused"));
+  if (ui.refused && ui.refused !== ui.toldRefused) said.push(refusedWords(game));
   ui.toldRefused = ui.refused;
   if (state.number !== ui.told) {
     const first = ui.told === undefined;
@@ -202,9 +202,21 @@ function holdMoves(root) {
   }
 }
 
-/** The words of a connection that is down: the browser is offline, or the server is gone. */
+/** The words of a connection that is down: the browser is offline, the server is gone, or
+ * it cannot save the game (its disk full, its database busy or failing). */
 function connectionWords(game) {
+  if (game.status === "unavailable") return t(`net.${game.outage ?? "storage_failed"}`);
   return t(game.status === "offline" ? "net.offline" : "net.lost");
+}
+
+/** The words of a connection back up, or of a server that saves again. */
+function backWords(game) {
+  return t(game.downFrom === "unavailable" ? "net.storageBack" : "net.back");
+}
+
+/** The words of a move not sent while the connection is down (or not saved now). */
+function refusedWords(game) {
+  return t(game.status === "unavailable" ? "net.refusedStorage" : "net.refused");
 }
 
 /** The room `code`'s page before its first state, when it could not connect: a game needs
@@ -297,7 +309,7 @@ function status(game, view) {
   return h("div", { class: "status" },
     connection(game, view),
     h("p", { class: "prompt" }, prompt(view)),
-    view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, t("net.refused")) : null,
+    view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, refusedWords(game)) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,
     view.you === null && !view.ui.replay ? h("p", { class: "spectating" }, t("room.spectating")) : null);
@@ -310,7 +322,7 @@ function connection(game, view) {
   const back = !view.down && game.backAt !== null && game.backAt !== undefined && performance.now() - game.backAt < BACK_MS;
   if (!view.down && !back) return null;
   return h("p", { class: "net-banner", "data-key": "net-banner", "data-state": view.down ? game.status : "back" },
-    view.down ? connectionWords(game) : t("net.back"));
+    view.down ? connectionWords(game) : backWords(game));
 }
 
 /** The line that says whose turn it is and what to do. */
@@ -327,7 +339,7 @@ function prompt(view) {
     return names.length ? t("round.waiting", { names: joinNames(names) }) : t("turn.roundOver");
   }
   if (!legal.size) return obs.phase === "reveal" ? t("turn.revealOther", { name }) : t("turn.theirs", { name });
-  if (view.down) return t("net.yourTurn");
+  if (view.down) return t(view.game.status === "unavailable" ? "net.yourTurnStorage" : "net.yourTurn");
   if (obs.phase === "reveal") {  // said once: the second card's prompt is its own
     const turnedUp = obs.grids[obs.current_player].flat().some((cell) => cell !== null && cell !== "x");
     return turnedUp ? t("turn.revealSecond") : t("colon", { before: t("turn.yours"), after: t("turn.reveal") });

@@ -18,9 +18,12 @@ export class Game {
     this.chat = [];
     this.error = null;
     // "connecting" (the first time), "open" (a state came on this connection), "reconnecting"
-    // (the connection closed: tried again, sooner and sooner apart up to 10 s) or "offline"
-    // (the browser has no network: tried again when it comes back).
+    // (the connection closed: tried again, sooner and sooner apart up to 10 s), "offline"
+    // (the browser has no network: tried again when it comes back) or "unavailable" (the
+    // server cannot save the game: `outage` says why; its next `state` says it is back).
     this.status = "connecting";
+    this.outage = null;
+    this.downFrom = null; // the status the last `state` ended (what "back" says)
     this.backAt = null; // when the connection came back after it was down (performance.now() ms)
     this.deadline = null; // when the turn timer plays the awaited move (performance.now() ms)
     this.retries = 0;
@@ -148,6 +151,10 @@ export class Game {
       rematch: () => { if (this.state) this.state.room = { ...this.state.room, rematch: { code: message.code, by: message.by } }; },
       chat: () => { this.chat = [...this.chat.slice(-30), message]; },
       error: () => this.onError(message),
+      unavailable: () => {
+        this.status = "unavailable";
+        this.outage = message.kind;
+      },
     }[message.type];
     if (handler) handler();
     this.changed();
@@ -168,7 +175,9 @@ export class Game {
 
   onState(message) {
     this.state = { ready: [], waiting: [], ...message };
-    if (["reconnecting", "offline"].includes(this.status)) {
+    if (["reconnecting", "offline", "unavailable"].includes(this.status)) {
+      this.downFrom = this.status;
+      this.outage = null;
       this.backAt = performance.now(); // said for BACK_MS, then drawn away
       clearTimeout(this.backTimer);
       this.backTimer = setTimeout(() => this.onChange(), BACK_MS);
@@ -214,6 +223,11 @@ export class Game {
   }
 
   onError(message) {
+    if (message.code === "unavailable" && message.kind.startsWith("storage_")) {
+      this.status = "unavailable"; // the banner says it: the move waits, as the room does
+      this.outage = message.kind;
+      return;
+    }
     if (message.code === "bad_token" && this.token) {
       this.token = null; // the seat is not ours: watch instead
       this.send({ type: "hello", token: null });
