@@ -112,6 +112,17 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+class Seated(BaseModel):
+    """A seat taken: the room, the seat (null: the host only watches), its token (the
+    seat's key and the host's: keep it, send it in `hello`), whether it is the host's."""
+
+    model_config = ANSWER
+    code: str
+    seat: int | None
+    token: str
+    host: bool
+
+
 #: An error answer's content: the one error model (`documented` puts it in /openapi.json).
 _ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 

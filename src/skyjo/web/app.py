@@ -30,15 +30,14 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from skyjo.web import api, page_routes, replay_routes, scorepad_routes
+from skyjo.web import api, page_routes, pwa, replay_routes, room_routes, scorepad_routes
 from skyjo.web.cluster import Forwarder, Ownership, Relay
 from skyjo.web.head import HeadAsGet
 from skyjo.web.limits import Limits, RateLimit, SharedLimits
 from skyjo.web.lobby import Lobby
 from skyjo.web.origins import OriginGuard, allowed_names
 from skyjo.web.page_routes import STATIC, missing_page
-from skyjo.web.pwa import pwa_router
-from skyjo.web.room_routes import qr_svg, rooms_router
+from skyjo.web.room_routes import qr_svg
 from skyjo.web.settings import Settings
 from skyjo.web.sockets import SocketGate, open_file_limit, socket_caps
 from skyjo.web.storage import Store
@@ -135,11 +134,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     app.middleware("http")(_security_headers)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays: 200 KB -> 7 KB
-    app.include_router(rooms_router())
+    app.include_router(room_routes.router)
     app.include_router(replay_routes.router)
     app.include_router(scorepad_routes.router)
     app.include_router(page_routes.router)
-    app.include_router(pwa_router())  # /manifest.webmanifest, /favicon.ico, /sw.js
+    app.include_router(pwa.router)  # /manifest.webmanifest, /favicon.ico, /sw.js
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)  # HEAD where GET is, as GET without its body
     # Past a cap of open WebSockets (per client address, in all) refused before anything.

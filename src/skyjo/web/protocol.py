@@ -329,3 +329,17 @@ def cause_of(failure: Exception) -> dict[str, Any] | None:
 def refusal(failure: ProtocolError) -> dict[str, Any]:
     """The `error` message of `failure` (with its `where` and `cause`, if any)."""
     return {"type": "error", **failure.fields()}
+
+
+def unreadable(code: str, failure: Exception) -> ProtocolError:
+    """A stored room this server cannot load: saved by an older version under
+    rules it no longer accepts (a target over 1,000, say). Its row is kept. The
+    refusal's English sentence is `detail`, and its kind and params the `cause`."""
+    shown = f"{code.strip().upper()!s:.20}"
+    return ProtocolError(
+        "room_unreadable",
+        f"room {shown} was saved under rules this server no longer accepts: {failure}",
+        "room_unreadable",
+        {"code": shown, "detail": str(failure)},
+        cause=cause_of(failure),
+    )

@@ -27,7 +27,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 STATIC = Path(__file__).parent / "static"
@@ -121,35 +121,44 @@ def worker_text() -> str:
     return f"const BUILD = {json.dumps(build())};\n" + WORKER.read_text(encoding="utf-8")
 
 
-def pwa_router() -> APIRouter:
-    router = APIRouter()
+#: The app's files outside static/: the manifests, the icon and the service worker.
+router = APIRouter(include_in_schema=False)
 
-    def serve(language: str) -> None:
-        async def manifest() -> JSONResponse:
-            return JSONResponse(
-                manifest_in(language),
-                media_type="application/manifest+json",
-                headers={"Cache-Control": "no-cache"},
-            )
 
-        router.add_api_route(manifest_path(language), manifest, include_in_schema=False)
+@router.get("/manifest.webmanifest")
+async def manifest() -> JSONResponse:
+    """The manifest in English, at the usual address."""
+    return _manifest("en")
 
-    for language in WORDS:
-        serve(language)
 
-    @router.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> FileResponse:
-        return FileResponse(STATIC / "icons" / "favicon.ico", media_type="image/x-icon")
+@router.get("/manifest.{language}.webmanifest")
+async def manifest_of(language: str) -> JSONResponse:
+    """The manifest in `language` (`manifest_path`); no other language has one."""
+    if language not in WORDS or language == "en":
+        raise HTTPException(404)
+    return _manifest(language)
 
-    @router.get("/sw.js", include_in_schema=False)
-    async def worker() -> Response:
-        # A fresh build on each request (a few hundred KB hashed, in a thread): an edited
-        # file is a new version at once, with no restart. A browser asks once a page load.
-        text = await asyncio.to_thread(worker_text)
-        return Response(
-            text,
-            media_type="text/javascript; charset=utf-8",
-            headers={"Cache-Control": "no-cache"},
-        )
 
-    return router
+def _manifest(language: str) -> JSONResponse:
+    return JSONResponse(
+        manifest_in(language),
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "icons" / "favicon.ico", media_type="image/x-icon")
+
+
+@router.get("/sw.js")
+async def worker() -> Response:
+    # A fresh build on each request (a few hundred KB hashed, in a thread): an edited
+    # file is a new version at once, with no restart. A browser asks once a page load.
+    text = await asyncio.to_thread(worker_text)
+    return Response(
+        text,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )

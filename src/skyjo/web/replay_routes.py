@@ -24,11 +24,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from skyjo.record import FORMAT, RecordError
-from skyjo.web.api import LobbyOf, bounded, codes_counted, errors, limited, shallow
-from skyjo.web.protocol import ProtocolError, record_refused
+from skyjo.web.api import LobbyOf, Seated, bounded, codes_counted, errors, limited, shallow
+from skyjo.web.protocol import ProtocolError, record_refused, unreadable
 from skyjo.web.replays import MAX_UPLOAD
 from skyjo.web.room_config import RulesSettings
-from skyjo.web.room_routes import Seated, unreadable
 from skyjo.web.validation import ANSWER, STRICT, Error, refusing
 
 Position = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, column]")]

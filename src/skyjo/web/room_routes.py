@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from skyjo.web.api import (
     LobbyOf,
+    Seated,
     body_too_large,
     bounded,
     codes_counted,
@@ -38,7 +39,7 @@ from skyjo.web.api import (
 from skyjo.web.faults import RETRY_AFTER
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
-from skyjo.web.protocol import ProtocolError, cause_of, error, refusal
+from skyjo.web.protocol import ProtocolError, error, refusal, unreadable
 from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
 from skyjo.web.rooms import Client, Room
 from skyjo.web.settings import LADDER
@@ -68,17 +69,6 @@ class HeldSeat(BaseModel):
     model_config = ANSWER
     seat: int
     token: str
-
-
-class Seated(BaseModel):
-    """A seat taken: the room, the seat (null: the host only watches), its token (the
-    seat's key and the host's: keep it, send it in `hello`), whether it is the host's."""
-
-    model_config = ANSWER
-    code: str
-    seat: int | None
-    token: str
-    host: bool
 
 
 class Created(Seated):
@@ -162,20 +152,6 @@ JoinBody = Annotated[JoinRequest, refusing(_join_refusal), Body()]
 ANY_SEAT = JoinRequest()
 
 
-def unreadable(code: str, failure: Exception) -> ProtocolError:
-    """A stored room this server cannot load: saved by an older version under
-    rules it no longer accepts (a target over 1,000, say). Its row is kept. The
-    refusal's English sentence is `detail`, and its kind and params the `cause`."""
-    shown = f"{code.strip().upper()!s:.20}"
-    return ProtocolError(
-        "room_unreadable",
-        f"room {shown} was saved under rules this server no longer accepts: {failure}",
-        "room_unreadable",
-        {"code": shown, "detail": str(failure)},
-        cause=cause_of(failure),
-    )
-
-
 def no_room(code: str) -> ProtocolError:
     return ProtocolError("no_room", f"there is no room {code!r:.20}")
 
@@ -247,108 +223,110 @@ def qr_svg(link: str) -> bytes:
     return buffer.getvalue()
 
 
-def rooms_router() -> APIRouter:
-    """The rooms' routes (bodies of at most `MAX_BODY` bytes)."""
-    router = APIRouter(route_class=bounded(MAX_BODY, body_too_large), tags=["rooms"])
+#: The rooms' routes (bodies of at most `MAX_BODY` bytes).
+router = APIRouter(route_class=bounded(MAX_BODY, body_too_large), tags=["rooms"])
 
-    @router.get("/api/health", responses={**errors(), 503: {"model": Health}})
-    async def health(lobby: LobbyOf, response: Response) -> Health:
-        """The server answers (once its database is open: its rooms load meanwhile), and
-        its database takes a write: else 503, saying why (a load balancer's signal)."""
-        fault = await asyncio.to_thread(lobby.store.probe)
-        if fault is not None:
-            response.status_code = 503
-            response.headers["Retry-After"] = str(RETRY_AFTER)
-        rooms = await lobby.rooms_held()
-        return Health(ok=fault is None, rooms=rooms, bots=list(LADDER), database=fault or "ok")
 
-    @router.get("/api/rooms", responses=errors())
-    async def listed(lobby: LobbyOf) -> RoomList:
-        """The listed rooms still in play, newest first."""
-        return RoomList.model_validate({"rooms": await lobby.open_rooms()})
+@router.get("/api/health", responses={**errors(), 503: {"model": Health}})
+async def health(lobby: LobbyOf, response: Response) -> Health:
+    """The server answers (once its database is open: its rooms load meanwhile), and
+    its database takes a write: else 503, saying why (a load balancer's signal)."""
+    fault = await asyncio.to_thread(lobby.store.probe)
+    if fault is not None:
+        response.status_code = 503
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+    rooms = await lobby.rooms_held()
+    return Health(ok=fault is None, rooms=rooms, bots=list(LADDER), database=fault or "ok")
 
-    @router.post(
-        "/api/rooms",
-        status_code=201,
-        responses=errors(400, 413, 429),
-        response_model_exclude_unset=True,
-    )
-    async def create(
-        config: Annotated[RoomConfig, Depends(_counted_room)], lobby: LobbyOf
-    ) -> Created:
-        """Create a room; its creator holds the host's seat (and the hot seats)."""
-        room, token, hot = await lobby.create(config)
-        created = Created(code=room.code, seat=config.host_seat, token=token, host=True)
-        if hot:
-            held = [(config.host_seat, token)] if config.host_seat is not None else []
-            held += sorted(hot.items())
-            created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
-        return created
 
-    @router.get(
-        "/api/rooms/{code}",
-        dependencies=[Depends(codes_counted)],
-        responses=errors(404, 409, 429),
-    )
-    async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
-        """A room's public facts."""
-        return RoomInfo.model_validate(room.info())
+@router.get("/api/rooms", responses=errors())
+async def listed(lobby: LobbyOf) -> RoomList:
+    """The listed rooms still in play, newest first."""
+    return RoomList.model_validate({"rooms": await lobby.open_rooms()})
 
-    @router.get(
-        "/api/rooms/{code}/qr.svg",
-        dependencies=[Depends(codes_counted)],
-        response_class=Response,
-        responses={
-            200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
-            **errors(404, 409, 429),
-        },
-    )
-    async def room_qr(request: Request, room: Annotated[Room, Depends(_room)]) -> Response:
-        """A QR code of the room's link, as the request reached the server."""
-        link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
-        return Response(qr_svg(link), media_type="image/svg+xml")
 
-    @router.post(
-        "/api/rooms/{code}/join",
-        dependencies=[Depends(codes_counted)],
-        responses=errors(400, 404, 409, 413, 429),
-    )
-    async def join(
-        request: Request,
-        code: str,
-        asked: Annotated[JoinRequest, Depends(_counted_join)],
-        lobby: LobbyOf,
-    ) -> Seated:
-        """Claim a free human seat (a join refused gives its count back: only seats
-        taken count against `joins_rate`)."""
-        try:
-            room, seat, token = await lobby.join(code, asked.name or None, asked.seat)
-        except ProtocolError:
-            await refund(request, "joins_rate")
-            raise
-        return Seated(code=room.code, seat=seat, token=token, host=False)
+@router.post(
+    "/api/rooms",
+    status_code=201,
+    responses=errors(400, 413, 429),
+    response_model_exclude_unset=True,
+)
+async def create(config: Annotated[RoomConfig, Depends(_counted_room)], lobby: LobbyOf) -> Created:
+    """Create a room; its creator holds the host's seat (and the hot seats)."""
+    room, token, hot = await lobby.create(config)
+    created = Created(code=room.code, seat=config.host_seat, token=token, host=True)
+    if hot:
+        held = [(config.host_seat, token)] if config.host_seat is not None else []
+        held += sorted(hot.items())
+        created.seats = [HeldSeat(seat=seat, token=tok) for seat, tok in held]
+    return created
 
-    @router.websocket("/ws/{code}")
-    async def play(websocket: WebSocket, code: str) -> None:
-        await websocket.accept()
-        lobby: Lobby = websocket.app.state.lobby
-        limits: Limits = websocket.app.state.limits
-        address = client_address(websocket.scope.get("client"))
-        try:
-            room = await look_up(lobby, code, limits, address)
-        except ProtocolError as failure:  # room_unreadable, room_moving, codes_rate
-            await websocket.send_json(refusal(failure))
-            await websocket.close(REFUSED_CLOSE.get(failure.kind, 4409))
-            return
-        if room is None:
-            await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
-            await websocket.close(4404)
-            return
-        room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
-        client = Client(lobby.settings, address, websocket.app.state.messages, limits)
-        await _converse(websocket, room, client)
 
-    return router
+@router.get(
+    "/api/rooms/{code}",
+    dependencies=[Depends(codes_counted)],
+    responses=errors(404, 409, 429),
+)
+async def room_info(room: Annotated[Room, Depends(_room)]) -> RoomInfo:
+    """A room's public facts."""
+    return RoomInfo.model_validate(room.info())
+
+
+@router.get(
+    "/api/rooms/{code}/qr.svg",
+    dependencies=[Depends(codes_counted)],
+    response_class=Response,
+    responses={
+        200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+        **errors(404, 409, 429),
+    },
+)
+async def room_qr(request: Request, room: Annotated[Room, Depends(_room)]) -> Response:
+    """A QR code of the room's link, as the request reached the server."""
+    link = f"{str(request.base_url).rstrip('/')}/r/{room.code}"
+    return Response(qr_svg(link), media_type="image/svg+xml")
+
+
+@router.post(
+    "/api/rooms/{code}/join",
+    dependencies=[Depends(codes_counted)],
+    responses=errors(400, 404, 409, 413, 429),
+)
+async def join(
+    request: Request,
+    code: str,
+    asked: Annotated[JoinRequest, Depends(_counted_join)],
+    lobby: LobbyOf,
+) -> Seated:
+    """Claim a free human seat (a join refused gives its count back: only seats
+    taken count against `joins_rate`)."""
+    try:
+        room, seat, token = await lobby.join(code, asked.name or None, asked.seat)
+    except ProtocolError:
+        await refund(request, "joins_rate")
+        raise
+    return Seated(code=room.code, seat=seat, token=token, host=False)
+
+
+@router.websocket("/ws/{code}")
+async def play(websocket: WebSocket, code: str) -> None:
+    await websocket.accept()
+    lobby: Lobby = websocket.app.state.lobby
+    limits: Limits = websocket.app.state.limits
+    address = client_address(websocket.scope.get("client"))
+    try:
+        room = await look_up(lobby, code, limits, address)
+    except ProtocolError as failure:  # room_unreadable, room_moving, codes_rate
+        await websocket.send_json(refusal(failure))
+        await websocket.close(REFUSED_CLOSE.get(failure.kind, 4409))
+        return
+    if room is None:
+        await websocket.send_json(error("no_room", f"there is no room {code!r:.20}"))
+        await websocket.close(4404)
+        return
+    room.attach()  # at once (no await since get): the lobby keeps the room meanwhile
+    client = Client(lobby.settings, address, websocket.app.state.messages, limits)
+    await _converse(websocket, room, client)
 
 
 #: The close code of a WebSocket whose room lookup is refused, by the refusal's kind
@@ -437,4 +415,4 @@ async def _write(websocket: WebSocket, client: Client) -> None:
         client.closed = True
 
 
-__all__ = ["qr_svg", "rooms_router"]
+__all__ = ["qr_svg", "router"]
