@@ -60,7 +60,10 @@ def test_a_replay_steps_through_a_finished_game(
     page.click("[data-key=watch-replay]")
     page.wait_for_selector(".replay-controls")
     assert step_shown(page) == f"Move 0 of {last}"
-    assert page.locator(".seat .card.down").count() == 24  # the deal: every card face down
+    # the deal: every card was face down at the table, and the game is over: each is shown,
+    # framed as a card that was face down (its value from the record's deck)
+    assert page.locator(".seat .card.down").count() == 0
+    assert page.locator(".seat .card.peek").count() == 24
     assert page.is_disabled("[data-key=replay-back]")
     page.click("[data-key=replay-next]")
     assert step_shown(page) == f"Move 1 of {last}"

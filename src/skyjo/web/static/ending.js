@@ -101,7 +101,9 @@ function statsSection(view, rounds, names) {
   const cell = (value) => (value === null ? "–" : String(value));
   return h("section", { class: "end-stats", "aria-labelledby": "end-stats-title" },
     h("h3", { id: "end-stats-title" }, t("end.stats")),
-    h("div", { class: "end-stats-scroll" }, h("table", { "data-key": "end-stats" },
+    // scrolls sideways on a narrow phone: focusable, so that the keyboard scrolls it too
+    h("div", { class: "end-stats-scroll", tabindex: "0", role: "region", "aria-labelledby": "end-stats-title" },
+      h("table", { "data-key": "end-stats" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("round.player"))),
         STATS.map((key) => h("th", { scope: "col" }, t(`end.stat.${key}`))))),
       h("tbody", {}, names.map((name, seat) => h("tr", {}, h("th", { scope: "row" }, name),
