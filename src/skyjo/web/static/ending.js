@@ -79,7 +79,7 @@ export function story(view) {
 function chartSection(view, rounds, names) {
   const target = view.state.room.rules.target_score;
   const series = runningTotals(rounds, names.length);
-  const width = Math.round(Math.min(560, Math.max(260, (innerWidth >= 960 ? innerWidth - 460 : innerWidth) - 64)));
+  const width = Math.round(Math.min(480, Math.max(240, innerWidth - 64))); // about the panel's width: its text stays 12 px
   const chart = totalsChart({ names, series, target, width,
     words: { title: t("end.chart"), label: t("end.chartLabel", { target }), targetLine: t("end.targetLine", { target }) } });
   chart.dataset.key = "end-chart";

@@ -197,7 +197,7 @@ function turnControls(replay) {
   by < 0 ? [h("span", { "aria-hidden": "true" }, arrow), " ", t(`replay.${which}Turn`)]
     : [t(`replay.${which}Turn`), " ", h("span", { "aria-hidden": "true" }, arrow)]);
   return h("div", { class: "replay-turns", role: "group", "aria-label": t("colon", { before: t("replay.turnsOf"), after: name }) },
-    h("label", {}, t("replay.turnsOf"), " ",
+    h("label", {}, h("span", { class: "turns-word" }, t("replay.turnsOf"), " "),
       h("select", { "data-key": "replay-follow", onchange: (e) => { replay.follow = Number(e.target.value); replay.onChange(); } },
         replay.seats.map((_, seat) => h("option", { value: seat, selected: seat === replay.follow }, nameOf(replay.seats, seat, replay.you))))),
     jump("prev", -1, "‹", !turns.some((i) => i < replay.index)),
