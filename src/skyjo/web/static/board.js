@@ -383,7 +383,8 @@ function seatPanel(view, seat, size) {
     lastLine(view, seat));
 }
 
-/** The seat whose last move the board marks: another player's (yours you made), during a round. */
+/** Whether the board marks the seat's last move (moves.js): another player's (you know your
+ * own), or anyone's in a replay, during a round. */
 function marked(view, seat) {
   return (seat !== view.you || Boolean(view.ui.replay)) && !["round_over", "game_over"].includes(view.obs.phase)
     && view.last.has(seat);
@@ -398,25 +399,30 @@ function lastLine(view, seat) {
 }
 
 function grid(view, seat, size) {
-  const cells = view.obs.grids[seat];
   const owner = seat === view.you ? t("card.you") : t("card.of", { name: seatName(view.seats[seat]) });
-  const buttons = [];
   const changed = marked(view, seat) ? view.last.get(seat).position : null;
-  cells.forEach((row, r) => row.forEach((value, c) => {
-    const k = r * 4 + c;
-    const action = seat === view.you ? gridAction(view, k, value) : null;
+  const cards = view.obs.grids[seat].flatMap((row, r) => row.map((value, c) => {
     const last = changed !== null && changed[0] === r && changed[1] === c;
-    const under = value === null ? view.obs.under?.[seat]?.[r]?.[c] : undefined; // a replay's face-down card
-    const peek = typeof under === "number";
-    const words = t("card.label", { owner, row: r + 1, col: c + 1,
-      value: peek ? t("card.peek", { value: under }) : cardWords(value) });
-    const label = last ? t("last.card", { card: words }) : words;
-    const shown = card(peek ? under : value, { label, action: action === null ? null : () => view.act(action),
-      key: `cell-${seat}-${k}`, extra: `${last ? " last-move" : ""}${peek ? " peek" : ""}` });
-    if (last) shown.append(h("span", { class: "last-tag", "aria-hidden": "true" })); // a mark, not colour alone
-    buttons.push(animate(shown, view.motion.cell(seat, k), view.motion.now));
+    return gridCard(view, seat, { owner, r, c, last }, value);
   }));
-  return h("div", { class: `grid ${size}` }, buttons);
+  return h("div", { class: `grid ${size}` }, cards);
+}
+
+/** The card at row `r`, column `c` of `seat`'s grid: yours a button when it is a move; the
+ * last one its player changed ringed and tagged (`last`); in a replay, one face down at the
+ * table shown with its value from the record (`obs.under`), framed as a back's. */
+function gridCard(view, seat, { owner, r, c, last }, value) {
+  const k = r * 4 + c;
+  const action = seat === view.you ? gridAction(view, k, value) : null;
+  const under = value === null ? view.obs.under?.[seat]?.[r]?.[c] : undefined;
+  const peek = typeof under === "number";
+  const words = t("card.label", { owner, row: r + 1, col: c + 1,
+    value: peek ? t("card.peek", { value: under }) : cardWords(value) });
+  const shown = card(peek ? under : value, { label: last ? t("last.card", { card: words }) : words,
+    action: action === null ? null : () => view.act(action), key: `cell-${seat}-${k}`,
+    extra: `${last ? " last-move" : ""}${peek ? " peek" : ""}` });
+  if (last) shown.append(h("span", { class: "last-tag", "aria-hidden": "true" })); // a mark, not colour alone
+  return animate(shown, view.motion.cell(seat, k), view.motion.now);
 }
 
 /** The action a click on your card at k plays now, or null. */

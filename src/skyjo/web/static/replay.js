@@ -90,9 +90,10 @@ export class Replay {
    * the frame before each of their first moves of a turn (a reveal, a draw, the discard taken). */
   get turns() {
     const frames = this.data.frames;
-    const starts = (f, i) => f.seat === this.follow && (f.action < CARDS || f.action === DRAW || f.action === TAKE_DISCARD)
-      && !(f.action < CARDS && frames[i - 1]?.seat === this.follow && frames[i - 1].action < CARDS);
-    return frames.flatMap((f, i) => (i > 0 && Number.isInteger(f.action) && starts(f, i) ? [i - 1] : []));
+    const reveal = (f) => Number.isInteger(f?.action) && f.action < CARDS;
+    const begins = (f, i) => f.seat === this.follow && (f.action === DRAW || f.action === TAKE_DISCARD
+      || (reveal(f) && !(reveal(frames[i - 1]) && frames[i - 1].seat === this.follow))); // the opening's two: one turn
+    return frames.flatMap((f, i) => (i > 0 && begins(f, i) ? [i - 1] : []));
   }
 
   /** Go to the followed seat's previous (`by` -1) or next (+1) turn, if there is one. */
