@@ -79,12 +79,12 @@ def test_the_game_end_names_the_winners_and_offers_another_game(
     # table, with every seat's final total, "Another game" and the replay, on one screen
     assert page.locator("[data-key=choice-next]").count() == 0
     assert "ended with" in page.inner_text(".table .game-over .explain")
-    finals = page.locator(".game-over tbody tr .total").all_inner_texts()
+    finals = page.locator(".game-over .places tbody tr .total").all_inner_texts()
     assert sorted(int(total) for total in finals) == sorted(totals.values())
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
         on_one_screen(page, [".seat", ".game-over .winners", ".game-over .explain",
-                             ".game-over tbody tr", "[data-key=again]",
+                             ".game-over .places tbody tr", "[data-key=again]",
                              "[data-key=watch-replay]"])  # fmt: skip
         page.screenshot(path=artifacts / f"layout-game-end-{screen}.png")
     page.set_viewport_size(DESKTOP)

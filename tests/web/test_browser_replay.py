@@ -60,7 +60,10 @@ def test_a_replay_steps_through_a_finished_game(
     page.click("[data-key=watch-replay]")
     page.wait_for_selector(".replay-controls")
     assert step_shown(page) == f"Move 0 of {last}"
-    assert page.locator(".seat .card.down").count() == 24  # the deal: every card face down
+    # the deal: every card was face down at the table, and the game is over: each is shown,
+    # framed as a card that was face down (its value from the record's deck)
+    assert page.locator(".seat .card.down").count() == 0
+    assert page.locator(".seat .card.peek").count() == 24
     assert page.is_disabled("[data-key=replay-back]")
     page.click("[data-key=replay-next]")
     assert step_shown(page) == f"Move 1 of {last}"
@@ -142,6 +145,8 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
     assert page.inner_text(".room-head h1").startswith("An uploaded game")
     assert step_shown(page) == f"Move 0 of {match.steps}"
     assert page.locator(".seat .name", has_text="Dev").count() == 1
+    # the page holds the record it sent: its decks show the deal's 36 cards, once face down
+    assert page.locator(".seat .card.peek").count() == 36
     # the uploaded game has a stable link of its own: shown, reloaded, opened elsewhere
     link = page.input_value("[data-key=replay-link]")
     assert re.fullmatch(rf"{re.escape(server.base)}/replay/[a-z2-7]{{12}}", link), link
@@ -153,6 +158,7 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
     page.reload()
     page.wait_for_selector(".replay-controls")
     assert step_shown(page) == f"Move 2 of {match.steps}"
+    assert page.locator(".seat .card.peek").count() == 0  # reloaded: no record in hand
     assert page.locator(".seat .name", has_text="Dev").count() == 1
     page.click("[data-key=replay-last]")
     page.wait_for_selector(".game-over .winners")

@@ -328,10 +328,12 @@ def test_every_sentence_the_client_writes_is_in_every_language() -> None:
     counted: set[str] = set()
     for module in (
         "board.js",
+        "ending.js",
         "front.js",
         "game.js",
         "hotseat.js",
         "main.js",
+        "moves.js",
         "replay.js",
         "lobby.js",
         "text.js",

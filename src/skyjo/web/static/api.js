@@ -41,6 +41,9 @@ export const roomInfo = (code) => call("GET", `/api/rooms/${encodeURIComponent(c
 export const listRooms = () => call("GET", "/api/rooms");
 /** A finished game's frames (refused while it is played). */
 export const roomReplay = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}/replay`);
+/** A finished game's record (RULES.md 5: every round's deck), for a replay to show the cards
+ * that were face down at the table; null when it cannot be had. */
+export const roomRecord = (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}/record`).catch(() => null);
 /** Upload a record file's text: the server checks and keeps it, and answers its frames,
  * `id` and `link` (the replay's stable address). */
 export const uploadRecord = (text) => call("POST", "/api/replays", text, true);

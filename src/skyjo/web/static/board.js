@@ -10,6 +10,8 @@ import { themeSwitch } from "./theme.js";
 import { HELD, animate, fly, motionMap, places } from "./motion.js";
 import { BACK_MS } from "./offline.js";
 import { describeEvents, endLines, explainRound, nameOf, refusalText, spoken, winnersText } from "./text.js";
+import { lastMoves, moveLine } from "./moves.js";
+import { placesTable, reasonText, story } from "./ending.js";
 import { rt } from "./rules-i18n.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -30,7 +32,7 @@ export function renderBoard(root, game, ui) {
   const kept = scrolls(root);
   const had = root.contains(document.activeElement) ? document.activeElement.dataset?.key ?? "" : undefined;
   const end = ending(view); // a round's end: every grid alike, the summary in the piles' place
-  const apart = view.you !== null && !end; // your grid on its own, big enough to tap
+  const apart = view.you !== null && !end && !ui.replay; // your grid on its own, big enough to tap
   root.dataset.number = String(state.number); // the step shown (tests wait on it)
   const first = places(root, game.motions); // where the cards about to travel are now
   replace(
@@ -39,8 +41,9 @@ export function renderBoard(root, game, ui) {
       class: "board",
       "data-seats": view.seats.length, // style.css sizes the cards from these
       "data-others": view.seats.length - (apart ? 1 : 0),
-      "data-you": view.you === null ? "none" : "seated",
+      "data-you": view.you === null || ui.replay ? "none" : "seated", // a replay lays every grid alike
       "data-phase": view.obs.phase,
+      "data-last": [...view.last.keys()].some((seat) => marked(view, seat)) || null, // the others' last moves' lines
       "data-end": end ? view.obs.phase : null,
       onkeydown: (event) => { if (event.key === "Escape" && ui.drawer) closeDrawer(view); },
     },
@@ -142,7 +145,7 @@ function news(game, view, first) {
   const { state, seats, you, obs, ui } = view;
   const ends = new Set(["round_ended", "game_over"]);
   const fresh = first ? [] : (game.fresh || []).filter((event) => !ends.has(event.kind)
-    && (event.player !== you || event.kind === "timed_out"));
+    && (ui.replay || event.player !== you || event.kind === "timed_out"));
   const others = [...(first ? [] : ui.turnSoFar || []), ...fresh];
   const held = ui.replay ? 0 : unfinished(others, obs);
   ui.turnSoFar = others.slice(others.length - held);
@@ -175,7 +178,7 @@ function viewOf(game, ui) {
   const down = !ui.replay && game.status !== "open";
   if (!down) ui.refused = null;
   const view = { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats, down,
-    motion: motionMap(game.motions) };
+    motion: motionMap(game.motions), last: lastMoves(game.events) };
   view.act = (a) => held(view) || play(game, ui, a);
   return view;
 }
@@ -328,7 +331,7 @@ function connection(game, view) {
 /** The line that says whose turn it is and what to do. */
 function prompt(view) {
   const { obs, legal, seats, you } = view;
-  const name = nameOf(seats, obs.current_player, you);
+  const name = nameOf(seats, obs.current_player, view.ui.replay ? null : you); // a replay's seats by name
   if (obs.phase === "game_over") {
     return view.state.winners?.length ? t("colon", { before: t("turn.over"), after: winnersText(view.state.winners, seats, you) }) : t("turn.over");
   }
@@ -388,21 +391,50 @@ function seatPanel(view, seat, size) {
       badges.map((b) => h("span", { class: "badge" }, b))),
     grid(view, seat, size),
     h("p", { class: "tally" }, t("seat.shows", { n: shown }),
-      h("span", { class: "more" }, " · ", t("seat.total", { n: obs.totals[seat] }))));
+      h("span", { class: "more" }, " · ", t("seat.total", { n: obs.totals[seat] }))),
+    lastLine(view, seat));
+}
+
+/** Whether the board marks the seat's last move (moves.js): another player's (you know your
+ * own), or anyone's in a replay, during a round. */
+function marked(view, seat) {
+  return (seat !== view.you || Boolean(view.ui.replay)) && !["round_over", "game_over"].includes(view.obs.phase)
+    && view.last.has(seat);
+}
+
+/** Under another player's grid, their last move in one line (moves.js). Not a live region:
+ * the live region has told the move once already. */
+function lastLine(view, seat) {
+  if (!marked(view, seat)) return null;
+  const line = moveLine(view.last.get(seat).events);
+  return line ? h("p", { class: "last-line", "data-key": `last-${seat}` }, line) : null;
 }
 
 function grid(view, seat, size) {
-  const cells = view.obs.grids[seat];
   const owner = seat === view.you ? t("card.you") : t("card.of", { name: seatName(view.seats[seat]) });
-  const buttons = [];
-  cells.forEach((row, r) => row.forEach((value, c) => {
-    const k = r * 4 + c;
-    const action = seat === view.you ? gridAction(view, k, value) : null;
-    const label = t("card.label", { owner, row: r + 1, col: c + 1, value: cardWords(value) });
-    const shown = card(value, { label, action: action === null ? null : () => view.act(action), key: `cell-${seat}-${k}` });
-    buttons.push(animate(shown, view.motion.cell(seat, k), view.motion.now));
+  const changed = marked(view, seat) ? view.last.get(seat).position : null;
+  const cards = view.obs.grids[seat].flatMap((row, r) => row.map((value, c) => {
+    const last = changed !== null && changed[0] === r && changed[1] === c;
+    return gridCard(view, seat, { owner, r, c, last }, value);
   }));
-  return h("div", { class: `grid ${size}` }, buttons);
+  return h("div", { class: `grid ${size}` }, cards);
+}
+
+/** The card at row `r`, column `c` of `seat`'s grid: yours a button when it is a move; the
+ * last one its player changed ringed and tagged (`last`); in a replay, one face down at the
+ * table shown with its value from the record (`obs.under`), framed as a back's. */
+function gridCard(view, seat, { owner, r, c, last }, value) {
+  const k = r * 4 + c;
+  const action = seat === view.you ? gridAction(view, k, value) : null;
+  const under = value === null ? view.obs.under?.[seat]?.[r]?.[c] : undefined;
+  const peek = typeof under === "number";
+  const words = t("card.label", { owner, row: r + 1, col: c + 1,
+    value: peek ? t("card.peek", { value: under }) : cardWords(value) });
+  const shown = card(peek ? under : value, { label: last ? t("last.card", { card: words }) : words,
+    action: action === null ? null : () => view.act(action), key: `cell-${seat}-${k}`,
+    extra: `${last ? " last-move" : ""}${peek ? " peek" : ""}` });
+  if (last) shown.append(h("span", { class: "last-tag", "aria-hidden": "true" })); // a mark, not colour alone
+  return animate(shown, view.motion.cell(seat, k), view.motion.now);
 }
 
 /** The action a click on your card at k plays now, or null. */
@@ -499,7 +531,7 @@ function ending(view) {
   return h("section", { class: "panel round-over", "aria-labelledby": "round-title" },
     h("h2", { id: "round-title" }, t("round.over", { n: summary.round })),
     h("p", { class: "explain" }, explainRound(summary, view.seats, view.you)),
-    roundTable(view, summary, true),
+    roundTable(view, summary),
     readiness(view));
 }
 
@@ -514,7 +546,7 @@ function readiness(view) {
 }
 
 /** Each seat's cards, score and total after the round `summary`. */
-function roundTable(view, summary, marks) {
+function roundTable(view, summary) {
   const ready = new Set(view.state.ready || []);
   const waiting = new Set(view.state.waiting || []);
   return h("div", { class: "round-scores", "data-scroll": "round" },
@@ -528,8 +560,8 @@ function roundTable(view, summary, marks) {
         h("th", { scope: "row" }, h("span", { class: "who" }, nameOf(view.seats, seat, view.you)),
           h("span", { class: "tags" },
             seat === summary.ender ? h("span", { class: "tag ender" }, t("round.ender")) : null,
-            marks && ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
-            marks && waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null)),
+            ready.has(seat) ? h("span", { class: "tag ready" }, `✓ ${t("round.isReady")}`) : null,
+            waiting.has(seat) ? h("span", { class: "tag not-ready" }, t("round.isWaiting")) : null)),
         h("td", {}, String(summary.raw[seat])),
         h("td", { class: summary.raw[seat] === score ? null : "doubled" }, String(score)),
         h("td", { class: "total" }, String(totalAfter(view.state.rounds, summary.round, seat))))))));
@@ -542,12 +574,14 @@ function totalAfter(rounds, number, seat) {
 function gameOver(view) {
   const code = encodeURIComponent(view.state.room.code);
   const summary = view.state.rounds.at(-1);
-  return h("section", { class: "panel game-over", "aria-labelledby": "over-title" },
+  const reason = reasonText(view.obs.totals, view.state.room.rules.target_score, view.seats, view.you);
+  return h("section", { class: "panel game-over", "aria-labelledby": "over-title", "data-scroll": "game-over" },
     h("h2", { id: "over-title" }, t("game.over")),
     h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
+    reason ? h("p", { class: "reason", "data-key": "end-reason" }, reason) : null,
+    placesTable(view),
     summary ? h("p", { class: "explain" }, t("colon", { before: t("round.over", { n: summary.round }),
       after: explainRound(summary, view.seats, view.you) })) : null,
-    summary ? roundTable(view, summary, false) : null,
     view.ui.replay ? null : h("div", { class: "after" },
       nextGame(view),
       h("p", { class: "row" },
@@ -558,7 +592,8 @@ function gameOver(view) {
           onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay?review`); } } },
         t("review.start")),
         h("a", { href: `/api/rooms/${code}/record`, download: `skyjo-${code}.json`, "data-key": "download" },
-          t("replay.download")))));
+          t("replay.download")))),
+    story(view));
 }
 
 /** Whether the viewer is offered the table's next game: it has been started, and this is

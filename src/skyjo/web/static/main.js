@@ -1,5 +1,5 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { carrySeats, joinRoom, roomInfo, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
+import { carrySeats, joinRoom, roomInfo, roomRecord, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
 import { connectionNeeded, renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
@@ -97,7 +97,8 @@ function stopGame() {
 
 /** A finished game of this server, watched step by step (`?step=N` is where it starts). */
 async function openReplay(code) {
-  await fetchReplay(() => roomReplay(code), [h("a", { href: `/r/${code}` }, t("replay.toRoom")), " · "]);
+  const record = roomRecord(code); // asked for beside the replay: its decks show the face-down cards
+  await fetchReplay(() => roomReplay(code), [h("a", { href: `/r/${code}` }, t("replay.toRoom")), " · "], record);
 }
 
 /** An uploaded record, by its stable link `/replay/ID` (`?step=N` too). */
@@ -105,7 +106,7 @@ async function openUploaded(id) {
   await fetchReplay(() => uploadedReplay(id), [h("a", { href: "/replay" }, t("replay.uploadTitle")), " · "]);
 }
 
-async function fetchReplay(load, links) {
+async function fetchReplay(load, links, record = null) {
   replace(main, h("p", { class: "notice" }, t("room.connecting")));
   let data;
   try {
@@ -121,19 +122,20 @@ async function fetchReplay(load, links) {
     return;
   }
   const asked = new URLSearchParams(location.search);
-  showReplay(data, Number(asked.get("step")) || 0, true);
+  showReplay(data, Number(asked.get("step")) || 0, true, await record);
   if (asked.has("review")) replay.review.start(); // "Review the game" at a game's end
 }
 
 /** A replay, its address following the step shown (`?step=N`, and `&review` while its
  * review is open: a reload opens it again). */
-function showReplay(data, start, linked) {
+function showReplay(data, start, linked, record = null) {
   ui = { navigate };
+  const you = data.code ? savedSeat(data.code)?.seat ?? null : null; // this browser's seat in that game
   replay = new Replay(data, () => {
     const review = replay.review.open ? "&review" : "";
     if (linked) history.replaceState(null, "", `${location.pathname}?step=${replay.index}${review}`);
     draw();
-  }, start);
+  }, start, { record, you });
   draw();
 }
 
@@ -141,10 +143,19 @@ function showReplay(data, start, linked) {
  * watched at its own stable address (`/replay/ID`), which a reload or a friend opens. */
 function openUpload() {
   document.title = `Skyjo · ${t("replay.uploadTitle")}`;
-  replace(main, uploadPanel((data) => {
+  replace(main, uploadPanel((data, text) => {
     history.pushState(null, "", data.link);
-    showReplay(data, 0, true);
+    showReplay(data, 0, true, parsed(text));
   }, uploadRecord));
+}
+
+/** An uploaded record's text as JSON (the server has read it already), or null. */
+function parsed(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 async function openRoom(code, watch) {

@@ -8,14 +8,17 @@ import { Review, costly, guessing, labelWords, moveWords, reviewPanel } from "./
 import { nameOf } from "./text.js";
 
 const LOG_FRAMES = 40; // how many past frames the log words
+const CARDS = 12, DRAW = 12, TAKE_DISCARD = 13; // action ids (docs/web-protocol.md): reveals are 0-11
 const PACE = 700; // milliseconds between frames while playing
 
 export class Replay {
   /**
    * `data` is the server's replay (`frames`, `rounds`, `players`, `rules`, and for a
-   * room `code`, `title`, `seats`); `onChange` redraws; `start` the first frame shown.
+   * room `code`, `title`, `seats`); `onChange` redraws; `start` the first frame shown;
+   * `record` the game's record, whose decks show the cards face down at the table (`under`),
+   * `you` this browser's seat in the game (said "you", its turns followed first).
    */
-  constructor(data, onChange, start = 0) {
+  constructor(data, onChange, start = 0, { record = null, you = null } = {}) {
     this.data = data;
     this.onChange = onChange;
     this.index = Math.max(0, Math.min(start, data.frames.length - 1));
@@ -28,6 +31,9 @@ export class Replay {
     const seats = data.seats || data.players.map((name) => ({ name, bot: null }));
     this.seats = seats.map((seat) => ({ name: seat.name, bot: seat.bot, human: !seat.bot, claimed: true, connected: true, host: Boolean(seat.host) }));
     this.review = new Review(this);
+    this.you = Number.isInteger(you) && you < this.seats.length ? you : null;
+    this.follow = this.you ?? 0; // the seat whose turns "previous/next turn" jump to
+    this.deals = dealsOf(record, this.seats.length);
   }
 
   get last() {
@@ -40,12 +46,12 @@ export class Replay {
 
   /** The state message the board draws, for the frame shown. */
   get state() {
-    const obs = { ...this.frame.observation, legal_actions: [] };
+    const obs = { ...this.frame.observation, legal_actions: [], under: this.deals?.[this.frame.observation.round] ?? null };
     const over = obs.phase === "game_over";
     return {
       number: this.frame.number,
       room: { code: this.data.code || null, title: this.data.title || t("replay.uploaded"), default_title: Boolean(this.data.default_title), rules: this.data.rules },
-      you: null,
+      you: this.you,
       host: false,
       seats: this.seats,
       observation: obs,
@@ -78,6 +84,24 @@ export class Replay {
       ? motionsOf(frame.events, this.data.frames[from].observation, frame.observation) : [];
     if (this.index === this.last) this.pause();
     this.onChange();
+  }
+
+  /** The frames where the followed seat's turns begin (the table as it was theirs to play):
+   * the frame before each of their first moves of a turn (a reveal, a draw, the discard taken). */
+  get turns() {
+    const frames = this.data.frames;
+    const reveal = (f) => Number.isInteger(f?.action) && f.action < CARDS;
+    const begins = (f, i) => f.seat === this.follow && (f.action === DRAW || f.action === TAKE_DISCARD
+      || (reveal(f) && !(reveal(frames[i - 1]) && frames[i - 1].seat === this.follow))); // the opening's two: one turn
+    return frames.flatMap((f, i) => (i > 0 && begins(f, i) ? [i - 1] : []));
+  }
+
+  /** Go to the followed seat's previous (`by` -1) or next (+1) turn, if there is one. */
+  turn(by) {
+    const turns = this.turns;
+    const found = by < 0 ? turns.filter((i) => i < this.index).at(-1) : turns.find((i) => i > this.index);
+    this.pause();
+    if (found !== undefined) this.go(found);
   }
 
   play() {
@@ -119,6 +143,17 @@ export class Replay {
   setSeat() {}
 }
 
+/** Each round's deal from a game record (RULES.md 5: seat i gets `deck[12i : 12i+12]`, row by
+ * row): `[round][seat][row][column]`, the value of every card at its place before any move. A
+ * card face down in a frame never moved since (a card placed is face up), so this is its value.
+ * Null without a record, or for a round whose deck the record does not give. */
+export function dealsOf(record, seats) {
+  if (!Array.isArray(record?.rounds)) return null;
+  return record.rounds.map((round) => (Array.isArray(round?.deck) && round.deck.length >= seats * CARDS
+    ? Array.from({ length: seats }, (_, seat) => [0, 1, 2].map((row) => round.deck.slice(seat * CARDS + row * 4, seat * CARDS + row * 4 + 4)))
+    : null));
+}
+
 /** The controls above a replay's board. */
 export function controls(replay) {
   const { index, last } = replay;
@@ -145,11 +180,29 @@ export function controls(replay) {
       h("label", { class: "replay-round" }, t("replay.jump"), " ",
         h("select", { "data-key": "replay-round", onchange: (e) => { replay.pause(); replay.go(rounds[Number(e.target.value)]); } },
           rounds.map((start, i) => h("option", { value: i, selected: replay.round === i + 1 }, t("room.round", { n: i + 1 })))))),
+    turnControls(replay),
     reviewToggle(replay.review),
     betterMove(replay),
     code ? h("a", { class: "download", href: `/api/rooms/${encodeURIComponent(code)}/record`, download: `skyjo-${code}.json`,
       "data-key": "replay-download" }, t("replay.download")) : null,
     replay.data.link ? share(`${location.origin}${replay.data.link}`) : null);
+}
+
+/** The turns of one player: whose (a menu, this browser's seat first chosen), and buttons to
+ * their previous and next turn (also Page Up and Page Down). */
+function turnControls(replay) {
+  const turns = replay.turns;
+  const name = nameOf(replay.seats, replay.follow, replay.you);
+  const jump = (which, by, arrow, disabled) => h("button", { type: "button", "data-key": `replay-${which}-turn`, disabled,
+    title: t(`replay.${which}TurnOf`, { name }), onclick: () => replay.turn(by) },
+  by < 0 ? [h("span", { "aria-hidden": "true" }, arrow), " ", t(`replay.${which}Turn`)]
+    : [t(`replay.${which}Turn`), " ", h("span", { "aria-hidden": "true" }, arrow)]);
+  return h("div", { class: "replay-turns", role: "group", "aria-label": t("colon", { before: t("replay.turnsOf"), after: name }) },
+    h("label", {}, h("span", { class: "turns-word" }, t("replay.turnsOf"), " "),
+      h("select", { "data-key": "replay-follow", onchange: (e) => { replay.follow = Number(e.target.value); replay.onChange(); } },
+        replay.seats.map((_, seat) => h("option", { value: seat, selected: seat === replay.follow }, nameOf(replay.seats, seat, replay.you))))),
+    jump("prev", -1, "‹", !turns.some((i) => i < replay.index)),
+    jump("next", 1, "›", !turns.some((i) => i > replay.index)));
 }
 
 /** A step button: its arrow (hidden from screen readers) and a short word, so that its name
@@ -245,6 +298,8 @@ export function replayKey(replay, event) {
     ArrowRight: () => { replay.pause(); replay.go(replay.index + 1); },
     Home: () => { replay.pause(); replay.go(0); },
     End: () => { replay.pause(); replay.go(replay.last); },
+    PageUp: () => replay.turn(-1),
+    PageDown: () => replay.turn(1),
     " ": () => (replay.playing ? (replay.pause(), replay.onChange()) : replay.play()),
   };
   const action = actions[event.key];
@@ -262,7 +317,8 @@ export function uploadPanel(onReplay, upload) {
       if (!file) return;
       error.textContent = "";
       try {
-        onReplay(await upload(await file.text()));
+        const text = await file.text();
+        onReplay(await upload(text), text);
       } catch (failure) {
         error.textContent = failure.message;
       }

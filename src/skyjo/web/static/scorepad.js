@@ -5,6 +5,7 @@
 // with its first sheet) and sends it with every request, and keeps the key of each link it opened
 // (`/scorepad/ID#key=...`: read only, or to edit) for that sheet.
 import { announce } from "./a11y.js";
+import { legend, totalsChart } from "./chart.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
 import { joinNames, language, setLanguage } from "./i18n.js";
@@ -13,9 +14,6 @@ import { columnText, gridText, mistakeText, reasonText, st, stn } from "./scorep
 import { isOffline, registerWorker, say } from "./offline.js";
 
 const main = document.getElementById("main");
-const SVG = "http://www.w3.org/2000/svg";
-// the players' lines: style.css's --series-N, 3:1 against the panel in either scheme (set by CSSOM)
-const COLORS = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `var(--series-${n})`);
 const PENALTIES = FACTS.penalties; // the server's, as the bounds and limits below (facts.js)
 // A card field moves on by itself once no further key can make what it holds another card
 // (docs/scorepad.md): -2, -1, 0, 2-9, 10-12, x. A 1 (10, 11, 12 to come) and a lone minus
@@ -1230,76 +1228,22 @@ function cardClass(card) {
   return "high";
 }
 
-// ------------------------------------------------------------------ the chart, drawn here
-
-function svg(tag, attrs = {}, text = null) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
-  if (text !== null) element.textContent = text;
-  return element;
-}
+// ------------------------------------------------------------------ the chart (chart.js)
 
 function chartPanel(sheet) {
   const summary = sheet.summary;
   if (!summary.rounds.length) return null;
   const target = sheet.rules.target_score;
   const series = sheet.players.map((name) => [0, ...summary.rounds.map((one) => one.totals[name])]);
-  const all = series.flat();
-  const low = Math.min(0, ...all);
-  const high = Math.max(target, ...all);
   const room = main.clientWidth >= 960 ? main.clientWidth * 0.6 - 40 : main.clientWidth - 60; // the sheet's column
   const width = Math.round(Math.min(600, Math.max(300, room)));
-  const height = Math.round(width * 0.46);
-  const pad = { left: 40, right: 16, top: 14, bottom: 28 };
-  const rounds = summary.rounds.length;
-  const x = (n) => pad.left + (n / Math.max(1, rounds)) * (width - pad.left - pad.right);
-  const y = (v) => pad.top + ((high - v) / (high - low || 1)) * (height - pad.top - pad.bottom);
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "pad-chart", role: "img", "data-key": "chart",
-    "aria-label": st("pad.chartLabel", { target }) });
-  chart.append(svg("title", {}, st("pad.chart")));
-  const step = niceStep((high - low) / 5);
-  for (let v = Math.ceil(low / step) * step; v <= high; v += step) {
-    chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid-line" }));
-    chart.append(svg("text", { x: pad.left - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
-  }
-  for (let n = 0; n <= rounds; n++) {
-    if (rounds > 12 && n % Math.ceil(rounds / 12)) continue;
-    chart.append(svg("text", { x: x(n), y: height - 8, class: "axis", "text-anchor": "middle" }, String(n)));
-  }
-  chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), class: "target-line" }));
-  // the target's label at the left end of its line: every total starts at 0 there, while the
-  // leading line reaches (or passes) the target at the right end, where it would cross the label
-  chart.append(svg("text", { x: pad.left + 4, y: y(target) - 5, class: "target-label", "text-anchor": "start" },
-    st("pad.target.line", { target })));
-  series.forEach((values, i) => {
-    const color = COLORS[i % COLORS.length];
-    const points = values.map((v, n) => `${x(n)},${y(v)}`).join(" ");
-    const line = svg("polyline", { points, fill: "none", "stroke-width": 2.5, class: "series", "data-player": i });
-    line.style.stroke = color;
-    line.append(svg("title", {}, `${sheet.players[i]}: ${values.slice(1).join(", ")}`));
-    chart.append(line);
-    values.forEach((v, n) => {
-      const dot = svg("circle", { cx: x(n), cy: y(v), r: 3.2 });
-      dot.style.fill = color;
-      chart.append(dot);
-    });
-  });
-  const legend = h("ul", { class: "pad-legend" }, sheet.players.map((name, i) => h("li", {},
-    swatch(COLORS[i % COLORS.length]), name, " ", h("b", {}, String(summary.totals[name])))));
+  const chart = totalsChart({ names: sheet.players, series, target, width,
+    words: { title: st("pad.chart"), label: st("pad.chartLabel", { target }), targetLine: st("pad.target.line", { target }) } });
+  chart.classList.add("pad-chart");
+  chart.dataset.key = "chart";
   return h("section", { class: "panel pad-chart-panel", "aria-labelledby": "pad-chart-title" },
-    h("h2", { id: "pad-chart-title" }, st("pad.chart")), chart, legend);
-}
-
-function swatch(color) {
-  const mark = h("span", { class: "swatch", "aria-hidden": "true" });
-  mark.style.background = color; // CSSOM, which the CSP allows (no style attribute in the markup)
-  return mark;
-}
-
-function niceStep(raw) {
-  const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
-  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
-  return 10 * power;
+    h("h2", { id: "pad-chart-title" }, st("pad.chart")), chart,
+    legend(sheet.players, sheet.players.map((name) => summary.totals[name])));
 }
 
 // ------------------------------------------------------------------ the field being typed, in view
