@@ -74,17 +74,11 @@ from skyjo.kernel.table import (
     TURNS,
     Tables,
 )
-from skyjo.rules import CARD_VALUES, DECK_SIZE, GRID_SIZE
-
-#: The turns a seat needs to end a round: its ten face-down cards after the
-#: opening's two reveals (RULES.md 2.3), one turned up a turn at most (2.5).
-TURNS_TO_END = GRID_SIZE - 2
-#: More points than any round scores: twelve 12s, doubled (RULES.md 2.9, 2.10).
-ROUND_BOUND = 2 * GRID_SIZE * max(CARD_VALUES)
-#: A seat's decisions in a turn, at most: DRAW or TAKE_DISCARD, then where the
-#: card goes (RULES.md 2.5). The stall rule's discount counts a seat's
-#: decisions as this many a turn (`stall_growth`).
-DECISIONS_PER_TURN = 2
+from skyjo.rules import DECK_SIZE
+from skyjo.stall import ROUND_BOUND, TURNS_TO_END
+from skyjo.stall import stall_decisions as _stall_decisions
+from skyjo.stall import stall_growth as _stall_growth
+from skyjo.stall import turns_of as _turns_of
 
 #: The columns of `conf`: the players, one round (1) or the game (0), the
 #: reward (SCORE, WIN), the learner's fixed seat (-1: drawn from each game's
@@ -303,19 +297,10 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
     return GOES_ON
 
 
-@njit(cache=True)
-def stall_growth(discount, decisions):  # type: ignore[no-untyped-def]
-    """discount ** -decisions (decisions >= 0), by squaring: the factor of a
-    guilty seat's stall penalty (`skyjo.env.table.stalled`). Compiled, and
-    called from Python too, so that both environments get the same float."""
-    growth = 1.0
-    base = 1.0 / discount
-    while decisions > 0:
-        if decisions & 1:
-            growth *= base
-        base *= base
-        decisions >>= 1
-    return growth
+#: The stall rule's arithmetic, the reference's own (`skyjo.stall`), compiled.
+stall_growth = njit(cache=True)(_stall_growth)
+stall_decisions = njit(cache=True)(_stall_decisions)
+turns_of = njit(cache=True)(_turns_of)
 
 
 @njit(cache=True)
@@ -325,15 +310,15 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     (SCORE: its total made the target plus ROUND_BOUND; WIN: a loss, the
     lowest totals of the others winning), its penalty times
     `stall_growth(fconf[DISCOUNT], its decisions since it could end the
-    round)`; OVER, or CUT when no seat could have ended the round."""
+    round)` (`skyjo.stall`'s arithmetic); OVER, or CUT when no seat could
+    have ended the round."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
     turns, starter = t.slots[b, TURNS], t.slots[b, STARTER]
     guilty = 0
     if t.slots[b, ENDER] < 0:
         for p in range(n):
-            behind = (p - starter + n) % n
-            if (turns - behind + n - 1) // n >= TURNS_TO_END:
+            if turns_of(p, n, turns, starter) >= TURNS_TO_END:
                 guilty |= 1 << p
     if guilty == 0:
         return CUT
@@ -341,8 +326,7 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     total = t.seats[b, TOTALS, seat]
     growth = 1.0
     if mine:
-        played = (turns - (seat - starter + n) % n + n - 1) // n
-        decisions = DECISIONS_PER_TURN * (played - TURNS_TO_END + 1)
+        decisions = stall_decisions(turns_of(seat, n, turns, starter))
         growth = stall_growth(g.fconf[DISCOUNT], decisions)
     if g.conf[REWARD] == SCORE:
         if mine:
