@@ -13,7 +13,9 @@ plays them in compiled code (Numba). No module outside this package compiles.
   playout's end is worth, `win_chance` the search's value of a played-out
   table;
 - `policies` and `loop`: the bots as compiled policies and the batch
-  simulator's game loop;
+  simulator's game loop; `vector`: the environments' game (many tables, a
+  learner against compiled bots, and the AEC environment's one table, every
+  seat played from Python), one step of play (`move`) for both;
 - `layout` and `encoding`: the agents' observation array and its encoder.
 
 The Python drivers stand outside: `skyjo.bots`, `skyjo.batch`, `skyjo.env`.

@@ -40,6 +40,13 @@ terminated, truncated, autoreset and final observation are those of the
 whole stretch, as if every seat were compiled. The float observations
 (`o.obs`, `o.final`) are written once no table waits.
 
+One step of play is `move` (the action, a reshuffle from the chain's key,
+the round's end and the turn limit, reported), which `play` wraps with the
+learner's reward and the next deal; `play_outside` drives it for the AEC
+environment's one table (`skyjo.env.kernel_game`), every seat played from
+Python. The stall rule's constants and arithmetic are the reference's
+(`skyjo.stall`), compiled here as they are.
+
 An illegal learner action (out of range, or not legal: the mask forbids it)
 changes nothing and ends the episode with the reward `fconf[ILLEGAL_REWARD]`,
 the Gymnasium environment's rule. An episode that ends is reset in the same
@@ -94,6 +101,8 @@ ILLEGAL_REWARD, DISCOUNT = range(2)
 NFCONF = 2
 #: What a stretch of play led to (WAITS: a seat played from Python is to act).
 GOES_ON, OVER, CUT, WAITS = 0, 1, 2, 3
+#: What one action led to (`move`).
+MOVED, ROUND_DONE, AT_LIMIT = 0, 1, 2
 #: The policy code of a seat played from Python (the module docstring).
 OUTSIDE = -1
 #: `g.wait[b]`: table b waits for no one, for an outside seat within the
@@ -234,33 +243,62 @@ def _log(g, b, action):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def play(t, g, o, b, action):  # type: ignore[no-untyped-def]
+def move(t, b, action, key, order, conf):  # type: ignore[no-untyped-def]
     """The seat to act at table b plays `action` (legal): a reveal, a draw (the
-    discard pile reshuffled from the chain's key first when the draw pile is
-    empty, RULES.md 2.7), a take, or a placement that may end the round or
-    reach the turn limit. The learner's reward goes to o.reward[b]. GOES_ON,
-    OVER or CUT."""
-    _log(g, b, action)
+    discard pile reshuffled first when the draw pile is empty, RULES.md 2.7,
+    from the chain's key `key[b]`, `order` its work space), a take, or a
+    placement. MOVED; ROUND_DONE when the placement ended the round (it is
+    scored); AT_LIMIT when it left the round going at `conf[MAX_TURNS]` turns.
+    Every step of play goes through here: the batch's (`play`) and a table's
+    played from Python (`play_outside`)."""
     if action < DRAW:
         table.reveal(t, b, action - REVEAL)
-        return GOES_ON
+        return MOVED
     if action == DRAW:
         if table.draw(t, b) == NO_CARD:
             size = t.slots[b, DISCARD_LEN] - 1
-            g.key[b] = chance.shuffled_order(g.key[b], size, g.order)
-            table.reshuffle_perm(t, b, g.order)
+            key[b] = chance.shuffled_order(key[b], size, order)
+            table.reshuffle_perm(t, b, order)
             table.draw(t, b)
-        return GOES_ON
+        return MOVED
     if action == TAKE_DISCARD:
         table.take_discard(t, b)
-        return GOES_ON
+        return MOVED
     if action < FLIP:
         status = table.place(t, b, action - SWAP, False)
     else:
         status = table.place(t, b, action - FLIP, True)
     if status == ROUND_ENDED:
+        return ROUND_DONE
+    if t.slots[b, TURNS] >= conf[MAX_TURNS]:
+        return AT_LIMIT
+    return MOVED
+
+
+@njit(cache=True, inline="always")
+def episode_over(t, b, conf):  # type: ignore[no-untyped-def]
+    """Whether a round just scored at table b ends the episode: the game is
+    over (RULES.md 3), or the episode is one round."""
+    return t.slots[b, PHASE] == _GAME_OVER or conf[ONE_ROUND] != 0
+
+
+@njit(cache=True, inline="always")
+def deal_next(t, b, key, deck):  # type: ignore[no-untyped-def]
+    """Deal table b's next round from the chain's key `key[b]` (`deck`: work space)."""
+    key[b] = chance.shuffled_deck(key[b], deck)
+    table.deal(t, b, deck)
+
+
+@njit(cache=True, inline="always")
+def play(t, g, o, b, action):  # type: ignore[no-untyped-def]
+    """The seat to act at table b plays `action` (legal, `move`), logged; a
+    round's end is scored (`_scored`), the turn limit applied (`_stalled`).
+    The learner's reward goes to o.reward[b]. GOES_ON, OVER or CUT."""
+    _log(g, b, action)
+    event = move(t, b, action, g.key, g.order, g.conf)
+    if event == ROUND_DONE:
         return _scored(t, g, o, b)
-    if t.slots[b, TURNS] >= g.conf[MAX_TURNS]:
+    if event == AT_LIMIT:
         return _stalled(t, g, o, b)
     return GOES_ON
 
@@ -283,7 +321,7 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
     next round dealt from the chain unless the episode is over."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
-    over = t.slots[b, PHASE] == _GAME_OVER or g.conf[ONE_ROUND] != 0
+    over = episode_over(t, b, g.conf)
     if g.conf[REWARD] == SCORE:
         o.reward[b] -= t.seats[b, SCORES, seat]
     elif over:
@@ -291,8 +329,7 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
         o.reward[b] += 1.0 if won else -1.0
     if over:
         return OVER
-    g.key[b] = chance.shuffled_deck(g.key[b], g.deck)
-    table.deal(t, b, g.deck)
+    deal_next(t, b, g.key, g.deck)
     _log(g, b, NEXT_ROUND)
     return GOES_ON
 
@@ -575,3 +612,38 @@ def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
     if waiting == 0:
         _convert(g, o)
     return waiting
+
+
+# --- one table whose every seat is played from Python (the AEC environment) -------
+
+#: What `play_outside` says happened, packed with the seat to act then: code *
+#: BASE + seat. STEPPED: the game goes on (the seat's observation is written);
+#: SCORED: a round was scored, and the next dealt unless the episode is over;
+#: STALLED: the turn limit (the stall rule, `skyjo.env.table.stalled`);
+#: REFUSED: an illegal action, nothing played.
+STEPPED, SCORED, STALLED, REFUSED = range(4)
+BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
+
+
+@njit(cache=True)
+def play_outside(cells, seats, piles, slots, key, conf, order, deck, action, out, mask):  # type: ignore[no-untyped-def]
+    """The seat to act at table 0 plays `action` (`move`; the next round dealt
+    from the chain, `deal_next`, unless the episode is over), for a caller
+    that plays every seat (`skyjo.env.kernel_game`): what happened and the
+    seat to act, packed (STEPPED... above); when STEPPED, `out` and `mask`
+    get that seat's observation and legal actions (`encode_table`), the one
+    the caller is asked for next. The arrays come one by one, not as
+    `Games`, whose many arrays would cost microseconds to pass from Python."""
+    t = Tables(cells, seats, piles, slots)
+    if not (0 <= action < NUM_ACTIONS and table.legal(t, 0, np.int64(action))):
+        return REFUSED * BASE + slots[0, PLAYER]
+    event = move(t, 0, np.int64(action), key, order, conf)
+    if event == MOVED:
+        player = slots[0, PLAYER]
+        encode_table(cells, seats, piles, slots, 0, player, True, conf[SLOTS], out, mask)
+        return STEPPED * BASE + player
+    if event == AT_LIMIT:
+        return STALLED * BASE + slots[0, PLAYER]
+    if not episode_over(t, 0, conf):
+        deal_next(t, 0, key, deck)
+    return SCORED * BASE + slots[0, PLAYER]
