@@ -61,12 +61,14 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, NUM_ACTIONS, REVEAL, SWAP, TAKE_DISCARD, Phase
 from skyjo.kernel import chance, table, twister
 from skyjo.kernel.encoding import encode_table
-from skyjo.kernel.loop import borrowed
 from skyjo.kernel.policies import act
 from skyjo.kernel.table import (
     DISCARD_LEN,
@@ -202,6 +204,24 @@ def new_out(batch: int, size: int) -> Out:
         ended=np.empty(batch, np.bool_),
         illegal=np.empty(batch, np.bool_),
     )
+
+
+@intrinsic
+def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The array `arr` without its reference count (no meminfo): compiled code
+    then passes it to a function without the atomic increments and decrements
+    of its count, which cost more than a kernel call's work. The caller keeps
+    the array alive (the arrays of `step_tables` or `loop.advance` are held by
+    their caller)."""
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return sig, codegen
 
 
 # --- a game -------------------------------------------------------------------------
@@ -480,7 +500,7 @@ def opening(t, g, o, b):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _borrow(t, g, o):  # type: ignore[no-untyped-def]
-    """The three groups of arrays, borrowed (`loop.borrowed`: no reference
+    """The three groups of arrays, borrowed (`borrowed`: no reference
     counts, which compiled calls would otherwise change atomically for every
     array of every group they pass on); the caller keeps them alive."""
     bt = Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots))
