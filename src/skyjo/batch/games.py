@@ -141,7 +141,7 @@ def play_seeded(
     fast = np.ones(batch, np.uint64)
     arrays = (t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts)
     while True:
-        loop.advance(*arrays, max_turns, 1)
+        loop.advance(*arrays, loop.settings(max_turns), 1)
         for b in np.flatnonzero(log_len).tolist():
             games[b].read(log[b, : log_len[b]].tolist())
         log_len[:] = 0
@@ -205,7 +205,7 @@ def play_fast(
     batch = max(1, min(batch, games))
     per_table = -(-games // batch)
     arrays = fast_state(batch, players, policy, seed, rules)
-    loop.advance(*arrays, max_turns, per_table)
+    loop.advance(*arrays, loop.settings(max_turns), per_table)
     counts = arrays[-1]
     return FastRun(*(int(counts[:, i].sum()) for i in (loop.GAMES, loop.TURNS, loop.ROUNDS)))
 

@@ -36,8 +36,7 @@ from skyjo.kernel import vector
 from skyjo.kernel.chance import key_word
 from skyjo.kernel.encoding import encode_table
 from skyjo.kernel.layout import Layout
-from skyjo.kernel.vector import BASE, REFUSED, STALLED
-from skyjo.rules import DECK_SIZE
+from skyjo.kernel.vector import BASE, REFUSED, STALLED, play_outside
 from skyjo.shuffle import KeyChain
 
 _GAME_OVER = int(Phase.GAME_OVER)
@@ -59,14 +58,14 @@ class KernelGame:
         self.player = 0
         self._tables = kernel.new_tables(1, n, n, rules)
         self._arrays = tuple(self._tables)
-        #: The chain's key, the table's settings (`vector`'s conf), work space.
-        self._key = np.zeros(1, np.uint64)
+        #: The table's settings (`vector`'s conf); work space and the chain's key.
+        self._work = np.zeros(vector.WORK_SIZE, np.int64)
+        self._key = self._work[vector.KEY_AT :].view(np.uint64)
         self._conf = conf = np.zeros(vector.NCONF, np.int64)
         conf[vector.PLAYERS], conf[vector.ONE_ROUND] = n, settings.one_round
         conf[vector.MAX_TURNS], conf[vector.SLOTS] = settings.max_round_turns, layout.slots
         conf[vector.PENALTY] = kernel.penalty_code(rules.ender_penalty)
         conf[vector.TARGET] = rules.target_score
-        self._work = (np.zeros(DECK_SIZE, np.int64), np.zeros(DECK_SIZE, np.int8))
         self._seeds = SeedStream()
         self._seed: int | None = None
         self._keys = KeyChain(0)
@@ -96,9 +95,8 @@ class KernelGame:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             action = self._checked(action)
         out, mask = np.empty(self.layout.size, np.int16), np.empty(NUM_ACTIONS, np.int8)
-        said = vector.play_outside(
-            *self._arrays, self._key, self._conf, *self._work, action, out, mask
-        )
+        cells, seats, piles, slots = self._arrays
+        said = play_outside(cells, seats, piles, slots, self._conf, self._work, action, out, mask)
         if said < BASE:  # STEPPED: the most common case first
             self.player = said
             self._actions.append(action)

@@ -195,11 +195,18 @@ def _play(t, b, pol, mt, fast, keys, deck, perm, status, log, log_len, counts, c
             return RUNNING  # the caller reads the round's log
 
 
-@njit(cache=True)
-def advance(t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts, max_turns, games):  # type: ignore[no-untyped-def]
-    """`_advance` on the same arrays, borrowed (`vector.borrowed`)."""
-    conf = np.zeros(NCONF, np.int64)  # the step of play's settings: the round limit
+def settings(max_turns: int) -> np.ndarray:
+    """The settings of the step of play (`vector.move`'s `conf`) that the loop
+    reads: the round limit `max_turns`."""
+    conf = np.zeros(NCONF, np.int64)
     conf[MAX_TURNS] = max_turns
+    return conf
+
+
+@njit(cache=True)
+def advance(t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts, conf, games):  # type: ignore[no-untyped-def]
+    """`_advance` on the same arrays, borrowed (`vector.borrowed`); `conf`:
+    `settings(max_turns)`."""
     _advance(
         Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots)),
         borrowed(pol),
@@ -212,7 +219,7 @@ def advance(t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts, ma
         borrowed(log),
         borrowed(log_len),
         borrowed(counts),
-        conf,
+        borrowed(conf),
         games,
     )
 

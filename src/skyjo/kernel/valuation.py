@@ -464,7 +464,8 @@ def decide_for(  # type: ignore[no-untyped-def]
     (EXACT_DRAW) less well. Where neither is weighed (with `want` the card in
     hand, not drawn; at the start of a turn, `want` the discard's top, with
     EXACT_DRAW 0) the values and the choice are `decide`'s; with the
-    look-ahead's weight 0, everywhere. The steps: the others (`_others`),
+    look-ahead's weight 0, everywhere. The steps, inlined here (no calls, no
+    reference counts on their arrays): the others (`_others`),
     denial (`_denial`), my grid (`_potential`, `_best_two`, `_tempo`), the
     round's end (`_ending`, `_last_turn`), every placement (`_placements`),
     the discard-and-flips (`_flips`), then the choice (`_place_held`, or
@@ -549,7 +550,7 @@ def decide_for(  # type: ignore[no-untyped-def]
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _others(cells, hidden, cleared, me, every_other, dp, wp, clears):  # type: ignore[no-untyped-def]
     """The other players, for `decide_for`: each one's static value (its
     columns' expected scores), the gain its next turn should bring (a drawn
@@ -589,7 +590,7 @@ def _others(cells, hidden, cleared, me, every_other, dp, wp, clears):  # type: i
     return static, gain, downs, next_gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _denial(params, next_gain, next_mean, nxt, ender, others, dp):  # type: ignore[no-untyped-def]
     """What a card left on the discard pile gives the next player (`nxt`, whose
     next turn should save `next_mean`) beyond a draw, divided among the
@@ -606,7 +607,7 @@ def _denial(params, next_gain, next_mean, nxt, ender, others, dp):  # type: igno
     return den, den_down
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _potential(params, draw_counts, fewest_down):  # type: ignore[no-untyped-def]
     """The potential of equal cards in a column over the turns left (TURNS_RATE
     times `fewest_down`, the face-down cards of the player nearest to ending):
@@ -628,7 +629,7 @@ def _potential(params, draw_counts, fewest_down):  # type: ignore[no-untyped-def
     return pot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_two(gains):  # type: ignore[no-untyped-def]
     """Per value: the best gain over the columns (0 at least), its column (-1:
     none), and the second best."""
@@ -647,7 +648,7 @@ def _best_two(gains):  # type: ignore[no-untyped-def]
     return best1, best1col, best2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tempo(params, final, my_down, min_down, mean_gain, look_now):  # type: ignore[no-untyped-def]
     """What each of my face-down cards costs (before a last turn): TEMPO times
     how much more the others gain a turn than I do, when I am nearest to
@@ -662,7 +663,7 @@ def _tempo(params, final, my_down, min_down, mean_gain, look_now):  # type: igno
     return tempo
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ending(params, me, static, gain, downs, dp, lam, mean_gain, mean_final, sd_final):  # type: ignore[no-untyped-def]
     """For ending the round now: each other player's likely final score
     (`mean_final`: its static value less its next turn's gain) and its spread
@@ -675,7 +676,7 @@ def _ending(params, me, static, gain, downs, dp, lam, mean_gain, mean_final, sd_
     return params[END_OTHERS] * max(lam, 1.0) * mean_gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_turn(cells, hidden, cleared, me, ender, penalty, static, gain, downs, dp, params):  # type: ignore[no-untyped-def]
     """My last turn after `ender` ended the round: the ender's raw score, and
     what doubling it would take from the ender, shared among the others,
@@ -712,7 +713,7 @@ def _last_turn(cells, hidden, cleared, me, ender, penalty, static, gain, downs, 
     return ender_raw, double_gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _final_value(total, down, dp, ender_raw, double_gain):  # type: ignore[no-untyped-def]
     """A grid's value in my last turn: its expected score `total` (with `down`
     face-down cards) less the chance of doubling the ender times what that
@@ -727,7 +728,7 @@ def _final_value(total, down, dp, ender_raw, double_gain):  # type: ignore[no-un
     return total - chance * double_gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _placements(  # type: ignore[no-untyped-def]
     vals, ups, gone, my_down, held, top, params, dp, wp, bias, clears, pot, colv, total_now,
     final, ender_raw, double_gain, penalty, me, mean_final, sd_final, end_bonus, tempo, lam,
@@ -808,7 +809,7 @@ def _placements(  # type: ignore[no-untyped-def]
     return after, clear_at
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ending_value(  # type: ignore[no-untyped-def]
     gone, colv, col, value_col, cleared_now, params, penalty, me, mean_final, sd_final, end_bonus
 ):
@@ -836,7 +837,7 @@ def _ending_value(  # type: ignore[no-untyped-def]
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _changed_lookahead(wp, new_gains, col, best1, best1col, best2):  # type: ignore[no-untyped-def]
     """The one-draw look-ahead of the grid with column `col` changed, its gains
     now `new_gains`: per value, the best of the other columns' (`_best_two`)
@@ -853,7 +854,7 @@ def _changed_lookahead(wp, new_gains, col, best1, best1col, best2):  # type: ign
     return look
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _flips(ups, gone, dp, after, clear_at, den, flip_bonus):  # type: ignore[no-untyped-def]
     """The value of discarding a drawn card of value i and turning up the
     face-down card at k: flip_base[k] + (1 - flip_keep[k]) * den[i] (the
@@ -897,7 +898,7 @@ def _denied(after, clear_at, den, den_down, vals, ups, col, row, k, i):  # type:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place_held(  # type: ignore[no-untyped-def]
     vals, ups, gone, held, drawn, after, clear_at, den, den_down, flip_base, flip_keep, now,
     hurry, out,
@@ -939,7 +940,7 @@ def _place_held(  # type: ignore[no-untyped-def]
     return best_action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_or_draw(  # type: ignore[no-untyped-def]
     vals, ups, gone, top, after, clear_at, den, den_down, flip_base, flip_keep, now, look_now,
     exact_draw, wp, out,

@@ -643,27 +643,38 @@ def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
 #: REFUSED: an illegal action, nothing played.
 STEPPED, SCORED, STALLED, REFUSED = range(4)
 BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
+#: `play_outside`'s `work`: a deck's or a reshuffle's room, then the chain's key.
+KEY_AT = DECK_SIZE
+WORK_SIZE = DECK_SIZE + 1
 
 
 @njit(cache=True)
-def play_outside(cells, seats, piles, slots, key, conf, order, deck, action, out, mask):  # type: ignore[no-untyped-def]
+def play_outside(cells, seats, piles, slots, conf, work, action, out, mask):  # type: ignore[no-untyped-def]
     """The seat to act at table 0 plays `action` (`move`; the next round dealt
     from the chain, `deal_next`, unless the episode is over), for a caller
     that plays every seat (`skyjo.env.kernel_game`): what happened and the
     seat to act, packed (STEPPED... above); when STEPPED, `out` and `mask`
     get that seat's observation and legal actions (`encode_table`), the one
     the caller is asked for next. The arrays come one by one, not as
-    `Games`, whose many arrays would cost microseconds to pass from Python."""
-    t = Tables(cells, seats, piles, slots)
+    `Games`, whose many arrays would cost microseconds to pass from Python,
+    and as few as can be: `work` (int64, WORK_SIZE) holds the chain's key
+    (at KEY_AT, its bits) before the work space of a reshuffle's order or a
+    deal's deck."""
+    key = borrowed(work[KEY_AT:].view(np.uint64))
+    work = borrowed(work[:KEY_AT])
+    t = Tables(borrowed(cells), borrowed(seats), borrowed(piles), borrowed(slots))  # `_borrow`
     if not (0 <= action < NUM_ACTIONS and table.legal(t, 0, np.int64(action))):
         return REFUSED * BASE + slots[0, PLAYER]
-    event = move(t, 0, np.int64(action), key, order, conf)
+    event = move(t, 0, np.int64(action), key, work, conf)
     if event == MOVED:
         player = slots[0, PLAYER]
-        encode_table(cells, seats, piles, slots, 0, player, True, conf[SLOTS], out, mask)
+        cells, seats, piles, slots = t
+        encode_table(
+            cells, seats, piles, slots, 0, player, True, conf[SLOTS], borrowed(out), borrowed(mask)
+        )
         return STEPPED * BASE + player
     if event == AT_LIMIT:
         return STALLED * BASE + slots[0, PLAYER]
     if not episode_over(t, 0, conf):
-        deal_next(t, 0, key, deck)
+        deal_next(t, 0, key, work)
     return SCORED * BASE + slots[0, PLAYER]
