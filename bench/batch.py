@@ -84,7 +84,7 @@ def _floor(t, mt, fast, deck, perm, games):  # type: ignore[no-untyped-def]
 
 def floor_turns(players: int, seconds: float) -> float:
     """The kernel's floor (`_floor`): turns per second with no decision to make."""
-    t, _, mt, fast, deck, perm = fast_state(1, players, "random", 0)[:6]
+    t, _, mt, fast, _, deck, perm = fast_state(1, players, "random", 0)[:7]
     _floor(t, mt, fast, deck, perm, 10)
     turns, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -94,7 +94,7 @@ def floor_turns(players: int, seconds: float) -> float:
 
 def deal_seconds(players: int, rounds: int) -> float:
     """Seconds the fast loop spends shuffling and dealing `rounds` rounds."""
-    t, _, mt, fast, deck = fast_state(1, players, "random", 0)[:5]
+    t, _, mt, fast, _, deck = fast_state(1, players, "random", 0)[:6]
     _deals(t, mt, fast, deck, 10)
     start = time.perf_counter()
     _deals(t, mt, fast, deck, rounds)

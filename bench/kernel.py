@@ -43,7 +43,7 @@ from rich.table import Table
 
 from skyjo import kernel
 from skyjo.engine import DRAW, NUM_ACTIONS, TAKE_DISCARD, Phase, legal_actions, new_game, step
-from skyjo.kernel.playouts import GIVE_UP, GREEDY, Playouts, play_out
+from skyjo.kernel.playouts import Playouts
 from skyjo.rules import DECK, ENDER_PENALTIES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "parity"))
@@ -199,27 +199,15 @@ def kernel_playouts(players: int, seconds: float, seed: int) -> tuple[int, int, 
     return playouts, steps, turns, time.perf_counter() - start
 
 
-@njit(cache=True)
-def _policy_playouts(world, scratch, count, prm, floats, ints, mt):  # type: ignore[no-untyped-def]
-    """`count` playouts of the search bot's policy from fresh copies of world 0: turns."""
-    turns = 0
-    for _ in range(count):
-        kernel.copy_table(world, 0, scratch, 0)
-        play_out(scratch, 0, GREEDY, prm, floats, ints, mt, GIVE_UP)
-        turns += scratch.slots[0, kernel.TURNS]
-    return turns
-
-
 def policy_playouts(players: int, seconds: float, seed: int) -> tuple[int, int, float]:
     """The search's playouts of a round's rest from a copied table: (playouts, turns, elapsed)."""
     world, scratch = mid_round(players, seed), kernel.new_tables(1, players)
     world.turns[0] = 0  # a playout counts its turns from its start
     play = Playouts(random.Random(seed))
-    work = (play.prm, play.floats, play.ints, play.mt)
     playouts = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        turns += _policy_playouts(world, scratch, 1000, *work)
+        turns += play.play_copies(world, scratch, 1000)[0]
         playouts += 1000
     return playouts, turns, time.perf_counter() - start
 

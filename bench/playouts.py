@@ -8,6 +8,7 @@ reshuffle generator every repeat; the figure is the best of `--repeats`
 repeats, in CPU microseconds per playout turn (one turn is two decisions:
 take or draw, then place), and the checksum (the sum of every playout's
 round scores) shows that two versions of the code played the same playouts.
+The playouts are the kernel's (`Playouts.play_copies`).
 
     python bench/playouts.py
     python bench/playouts.py --players 4 --playouts 400 --repeats 5
@@ -22,30 +23,14 @@ from typing import Annotated
 import typer
 from kernel import mid_round  # bench/kernel.py, beside this script
 from machine import describe  # bench/machine.py, beside this script
-from numba import njit
 from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
 from skyjo.kernel import playout_expected
-from skyjo.kernel.playouts import EXPECTED, GIVE_UP, Playouts, play_out
+from skyjo.kernel.playouts import EXPECTED, Playouts
 
 TABLES = 8
-
-
-@njit(cache=True)
-def _play(world, scratch, count, prm, floats, ints, mt):  # type: ignore[no-untyped-def]
-    """`count` playouts from copies of world table 0: (turns, sum of round scores)."""
-    turns = 0
-    scores = 0
-    n = world.slots[0, kernel.PLAYERS]
-    for _ in range(count):
-        kernel.copy_table(world, 0, scratch, 0)
-        play_out(scratch, 0, EXPECTED, prm, floats, ints, mt, GIVE_UP)
-        turns += scratch.slots[0, kernel.TURNS]
-        for p in range(n):
-            scores += scratch.seats[0, kernel.TOTALS, p] - world.seats[0, kernel.TOTALS, p]
-    return turns, scores
 
 
 def measure(players: int, playouts: int, repeats: int) -> tuple[float, int, int]:
@@ -62,7 +47,7 @@ def measure(players: int, playouts: int, repeats: int) -> tuple[float, int, int]
         turns = checksum = 0
         start = time.process_time()
         for world in worlds:
-            t, s = _play(world, scratch, playouts, prm, play.floats, play.ints, play.mt)
+            t, s = play.play_copies(world, scratch, playouts)
             turns, checksum = turns + t, checksum + s
         best = min(best, (time.process_time() - start) / turns * 1e6)
     return best, turns, checksum

@@ -38,14 +38,14 @@ from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots import make_bot
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.search import SearchV2Bot, critical
+from skyjo.bots.search import SearchBot, critical
 from skyjo.engine import FLIP, SWAP, TAKE_DISCARD, Phase, new_game, step
 from skyjo.observation import Observation, observe
 
 Z95 = 1.959964
 
 
-class _Recorder(SearchV2Bot):
+class _Recorder(SearchBot):
     """`search` that keeps the candidates of its last search and the index of
     the prior's among them."""
 
@@ -90,7 +90,7 @@ def calm_decisions(players: int, games: int, every: int, seed: int) -> list[Obse
 
 
 def paired_gain(
-    bot: SearchV2Bot, sampler: Sampler, pair: list[tuple[int, ...]]
+    bot: SearchBot, sampler: Sampler, pair: list[tuple[int, ...]]
 ) -> tuple[float, float]:
     """The second move's mean value less the first's, both played by `bot` in
     the same sampled worlds (its whole budget shared evenly), and the

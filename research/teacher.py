@@ -45,8 +45,8 @@ from calm_potential import paired_gain, self_play  # beside this script
 from machine import describe  # research/machine.py, beside this script
 
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.search import SearchV2Bot, critical
+from skyjo.bots.expected import ExpectedBot
+from skyjo.bots.search import SearchBot, critical
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
 from skyjo.kernel import valuation as va
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation, observe
@@ -69,7 +69,7 @@ def decisions(
     seat, in `games` deals of `expected` self-play (deal g: seed `seed + g`;
     its look-ahead weighed `lookahead`), with the mover's count of its own
     turns in the round so far."""
-    prior = ExpectedV2Bot(0, lookahead=lookahead)
+    prior = ExpectedBot(0, lookahead=lookahead)
     spec = f"expected:lookahead={lookahead}"
     found: list[tuple[int, Observation]] = []
     for g in range(games):
@@ -84,7 +84,7 @@ def decisions(
     return found
 
 
-def _taking(obs: Observation, prior: ExpectedV2Bot) -> bool:
+def _taking(obs: Observation, prior: ExpectedBot) -> bool:
     """Whether this is the start of a turn where `prior` would weigh taking
     the discard against drawing (the discard improves its grid)."""
     if obs.phase != Phase.TURNS or obs.held is not None or TAKE_DISCARD not in obs.legal_actions:
@@ -110,7 +110,7 @@ def describe_move(obs: Observation, action: int) -> dict[str, Any]:
     }
 
 
-def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, float]:
+def forced(bot: ExpectedBot, obs: Observation, bonus: float) -> tuple[int, float]:
     """`expected`'s best move and its value (points, lower is better) with
     `bonus` points credited to every discard-and-flip: a huge one gives its
     best discard-and-flip, a hugely negative one its best exchange."""
@@ -124,14 +124,12 @@ def forced(bot: ExpectedV2Bot, obs: Observation, bonus: float) -> tuple[int, flo
 Job = tuple[int, int, Observation, int, float]  #: index, turns, table, playouts, look-ahead
 
 
-def searcher(job: Job) -> SearchV2Bot:
+def searcher(job: Job) -> SearchBot:
     """The search that plays a job's moves out (`search`'s playouts), its prior
     `expected` with the job's look-ahead weight."""
     index, _, _, playouts, lookahead = job
-    prior = ExpectedV2Bot(1_000_003 + index, lookahead=lookahead)
-    return SearchV2Bot(
-        1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0, prior=prior
-    )
+    prior = ExpectedBot(1_000_003 + index, lookahead=lookahead)
+    return SearchBot(1_000_003 + index, calm=1, iterations=2 * playouts, confidence=0, prior=prior)
 
 
 def label(job: Job) -> dict[str, Any] | None:

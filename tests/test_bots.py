@@ -20,7 +20,7 @@ from helpers import Grid, Pos, at, deal, empty_draw_pile, reveal_all, swap, with
 
 from skyjo.bots import Bot, bot_names, make_bot
 from skyjo.bots.counting import draw_pile_cards, face_down_cards, pools, unseen_cards
-from skyjo.bots.expected import ExpectedV2Bot, counts
+from skyjo.bots.expected import ExpectedBot, counts
 from skyjo.engine import (
     DRAW,
     FLIP,
@@ -362,7 +362,7 @@ def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
     reshuffled rounds change when it is not told the pile."""
     state = reshuffled(8, seed=2)
     obs = observe(state, state.player)
-    down, draw = ExpectedV2Bot(1).pools(obs)
+    down, draw = ExpectedBot(1).pools(obs)
     assert (draw == counts(Counter(obs.draw_pile_known))).all()
     assert (down == counts(face_down_cards(obs))).all() and (down != draw).any()
     changed = 0
@@ -373,7 +373,7 @@ def test_expected_prices_a_drawn_card_from_the_known_pile() -> None:
             if state.phase not in (Phase.TURNS, Phase.FINAL_TURNS):
                 break
             blind = dataclasses.replace(obs, draw_pile_known=None)
-            changed += ExpectedV2Bot(1).choose(obs) != ExpectedV2Bot(1).choose(blind)
+            changed += ExpectedBot(1).choose(obs) != ExpectedBot(1).choose(blind)
             state = step(state, make_bot("greedy", seed).choose(obs))
     assert changed > 0
 
@@ -389,6 +389,6 @@ def test_expected_in_its_last_turn_when_its_face_down_cards_are_known() -> None:
     for penalty in ("always", "positive"):
         rules = dataclasses.replace(obs.rules, ender_penalty=penalty)
         view = dataclasses.replace(obs, rules=rules)
-        assert ExpectedV2Bot(1).choose(view) in obs.legal_actions
+        assert ExpectedBot(1).choose(view) in obs.legal_actions
         held = observe(step(state, DRAW), 2)
-        assert ExpectedV2Bot(1).choose(dataclasses.replace(held, rules=rules)) in held.legal_actions
+        assert ExpectedBot(1).choose(dataclasses.replace(held, rules=rules)) in held.legal_actions

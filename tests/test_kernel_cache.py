@@ -89,3 +89,14 @@ def test_the_compiled_loops_go_stale_with_neither_their_callees_nor_their_values
     assert {"encoding.py", "layout.py", "table.py"} <= set(
         names(encoding.encode_table._cache._impl.locator)
     )
+
+
+def test_the_stall_rule_the_kernel_compiles_from_the_core_is_stamped() -> None:
+    """The compiled environments compile the stall rule's arithmetic from its
+    plain module (`skyjo.stall`), so their cached code is stamped with it: an
+    edit of the rule recompiles them."""
+    from skyjo.kernel import vector
+
+    assert "stall.py" in names(vector._stalled._cache._impl.locator)
+    assert "stall.py" in names(vector.stall_growth._cache._impl.locator)
+    assert "stall.py" not in names(kernel.place._cache._impl.locator)

@@ -6,8 +6,8 @@ lower layer, never one of a higher layer nor one of another part of its own
 layer:
 
 1. core: `skyjo` and its modules (rules, engine, scoring, record, render, wording,
-   seeds, shuffle, errors, names, database, paths, jsondepth, commandline: what
-   every part's commands share), but `match`, `cli` and `__main__`;
+   seeds, shuffle, stall, errors, names, database, paths, jsondepth, commandline:
+   what every part's commands share), but `match`, `cli` and `__main__`;
 2. kernel: `skyjo.kernel`, the compiled game (the engine's rules on arrays,
    and the playouts, policies, game loop and observation encoder that run on
    them), the only part that compiles;

@@ -18,7 +18,7 @@ from skyjo.bots.playout_policy import PolicyBot
 from skyjo.bots.search import (
     CRITICAL_DOWN,
     TURNS_PER_OPPONENT,
-    SearchV2Bot,
+    SearchBot,
     Valuer,
     critical,
     drawn_placing,
@@ -254,14 +254,14 @@ def test_after_a_reshuffle_the_search_places_only_cards_it_may_draw(empty: bool)
         world = sampler.drawn(card)
         assert world.held == card and world.source == DRAW
         assert observe(world, obs.viewer).legal_actions == legal_actions(step(state, DRAW))
-    placing = drawn_placing(SearchV2Bot(1, **FAST).prior, sampler)
+    placing = drawn_placing(SearchBot(1, **FAST).prior, sampler)
     assert [c + LOWEST_CARD for c in range(len(placing)) if placing[c] >= 0] == drawable
 
 
 def test_search_plays_legal_actions_through_a_whole_game() -> None:
     for num_players in (2, 4):
         state = new_game(num_players, seed=5, rules=Rules(target_score=40))
-        bots = [SearchV2Bot(1, **FAST)] + [
+        bots = [SearchBot(1, **FAST)] + [
             make_bot("expected", seed) for seed in range(1, num_players)
         ]
         while state.phase != Phase.GAME_OVER:
@@ -273,13 +273,13 @@ def test_search_plays_legal_actions_through_a_whole_game() -> None:
 
 def test_search_is_registered() -> None:
     bot = make_bot("search:iterations=50", 3)
-    assert isinstance(bot, SearchV2Bot)
+    assert isinstance(bot, SearchBot)
     with pytest.raises(ValueError):
-        SearchV2Bot(1, iterations=0)
+        SearchBot(1, iterations=0)
 
 
 def _choices(seed: int, states: list[State]) -> list[int]:
-    bot = SearchV2Bot(seed, **FAST, **EVERYWHERE)
+    bot = SearchBot(seed, **FAST, **EVERYWHERE)
     return [bot.choose(observe(s, s.player)) for s in states]
 
 
@@ -320,7 +320,7 @@ def test_takes_a_discard_that_completes_a_column() -> None:
     state = with_face_down(state, [seat0_down, [(1, 0), (2, 3)]])._replace(player=0)
     obs = observe(state, 0)
     assert obs.cards[0][0] == obs.cards[0][4] == 9 and obs.discard_pile[-1] == 9
-    bot = SearchV2Bot(2, **FAST)
+    bot = SearchBot(2, **FAST)
     assert bot.choose(obs) == TAKE_DISCARD
     taken = step(state, TAKE_DISCARD)
     assert bot.choose(observe(taken, 0)) == SWAP + 8
@@ -337,7 +337,7 @@ def test_does_not_end_the_round_to_be_doubled() -> None:
     state = reveal_all(deal(grids, 8, draw=[6, 6, 6, 6]))
     state = with_face_down(state, [[(2, 3)], [(2, 3), (1, 3)]])
     state = state._replace(player=0)
-    bot = SearchV2Bot(5, **FAST)
+    bot = SearchBot(5, **FAST)
     obs = observe(state, 0)
     first = bot.choose(obs)
     state = step(state, first)
@@ -359,7 +359,7 @@ def test_placements_offer_one_of_each_kind() -> None:
 def test_a_time_budget_gives_a_legal_action() -> None:
     state = reveal_all(new_game(2, seed=8))
     obs = observe(state, state.player)
-    bot = SearchV2Bot(1, budget=0.02, **EVERYWHERE)
+    bot = SearchBot(1, budget=0.02, **EVERYWHERE)
     assert bot.choose(obs) in obs.legal_actions and bot.last_values
 
 
@@ -383,7 +383,7 @@ def test_the_budget_goes_to_critical_decisions() -> None:
     playouts = {}
     for name, state in (("calm", calm_state), ("critical", critical_state)):
         drawn = step(state, DRAW)  # a card in hand: searched whatever the prior's values
-        bot = SearchV2Bot(1, iterations=200, focus=3.0, calm=0.2)
+        bot = SearchBot(1, iterations=200, focus=3.0, calm=0.2)
         bot.choose(observe(drawn, drawn.player))
         playouts[name] = bot.last_stats[1]
     # 600 against 40 playouts asked for; each stage stops once past its share
@@ -402,7 +402,7 @@ def test_the_default_budget_is_900_turns_per_opponent(players: int) -> None:
         ("scaled", {"turns": TURNS_PER_OPPONENT * (players - 1)}),
         ("two", {"turns": TURNS_PER_OPPONENT}),
     ):
-        bot = SearchV2Bot(4, **options, **EVERYWHERE)
+        bot = SearchBot(4, **options, **EVERYWHERE)
         bot.choose(obs)
         stats[name] = bot.last_stats
     assert stats["default"] == stats["scaled"]
@@ -413,14 +413,14 @@ def test_the_default_budget_is_900_turns_per_opponent(players: int) -> None:
 @pytest.mark.parametrize("value", [0, -1.5, True, "2.5:calm=0.1"])
 def test_budget_options_must_be_positive_numbers(option: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"{option} must be a positive number, not {value!r}"):
-        SearchV2Bot(1, **{option: value})
+        SearchBot(1, **{option: value})
 
 
 @pytest.mark.parametrize("value", [-1.5, True, "0.5"])
 def test_calm_must_be_a_number_zero_or_more(value: object) -> None:
     """`calm=0` is allowed (the prior plays calm decisions); below it is not."""
     with pytest.raises(ValueError, match=f"calm must be a number, 0 or more, not {value!r}"):
-        SearchV2Bot(1, calm=value)  # type: ignore[arg-type]
+        SearchBot(1, calm=value)  # type: ignore[arg-type]
 
 
 def test_a_played_out_round_is_valued_for_the_game() -> None:

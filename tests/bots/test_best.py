@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots import best as best_module
 from skyjo.bots.best import BestBot, OptionValue, load_value
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.cli import app
 from skyjo.engine import REVEAL, Phase, legal_actions
 from skyjo.kernel import value
@@ -67,7 +67,7 @@ def test_the_bot_plays_legal_actions_and_its_guard_keeps_the_prior(
         assert unguarded.choose(view) in view.legal_actions
         if state.phase != Phase.REVEAL:  # no option is 2 better in chance to win
             never = make_bot(f"best:path={small},margin=2", 1)
-            assert never.choose(view) == ExpectedV2Bot(1).choose(view)
+            assert never.choose(view) == ExpectedBot(1).choose(view)
 
 
 def test_options_are_the_decisions_values_best_first(small: Path) -> None:

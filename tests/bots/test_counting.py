@@ -21,7 +21,7 @@ from skyjo.bots.counting import (
     seen_cards,
     unseen_cards,
 )
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.observation import Observation
 
 # Ana (seat 0, to play) shows 12, 12 and 0 and holds a 9 she drew; Ben shows 7
@@ -87,7 +87,7 @@ def test_a_known_pile_holding_a_seen_card_is_refused() -> None:
 
 def test_the_expected_bot_prices_its_cards_from_those_pools() -> None:
     bot = make_bot("expected", 1)
-    assert isinstance(bot, ExpectedV2Bot)
+    assert isinstance(bot, ExpectedBot)
     by_value = [UNSEEN[v] for v in range(-2, 13)]
     down, draw = bot.pools(table())
     assert down.tolist() == draw.tolist() == by_value
@@ -99,7 +99,7 @@ def test_the_expected_bot_prices_its_cards_from_those_pools() -> None:
     assert draw.tolist() == [0, 0, 0, 0, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0]
     # with counting off: the whole deck, whatever is in sight
     blind = make_bot("expected:counting=0", 1)
-    assert isinstance(blind, ExpectedV2Bot)
+    assert isinstance(blind, ExpectedBot)
     down, draw = blind.pools(table())
     assert down.tolist() == draw.tolist() == [5, 10, 15] + [10] * 12
     assert isinstance(down, np.ndarray)

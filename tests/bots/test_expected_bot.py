@@ -11,7 +11,7 @@ import pytest
 from handmade import observation
 
 from skyjo.bots import BotError, bot_names, make_bot
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, action_name, new_game, step
 from skyjo.kernel import policies
 from skyjo.kernel import valuation as va
@@ -26,7 +26,7 @@ def test_the_registry_makes_the_bot_with_its_options() -> None:
     assert "expected" in bot_names()
     with pytest.raises(BotError, match=r"unknown bot 'nobody' \(known: [^)]*expected[,)]"):
         make_bot("nobody", 1)
-    assert isinstance(make_bot("expected", 1), ExpectedV2Bot)
+    assert isinstance(make_bot("expected", 1), ExpectedBot)
     assert make_bot("expected:lookahead=0.5,denial=0", 1)._params[0] == 0.5  # type: ignore[attr-defined]
     assert make_bot("expected:patience=7", 1).patience == 7  # type: ignore[attr-defined]
     with pytest.raises(BotError, match="bad options"):
@@ -128,7 +128,7 @@ def test_drawing_is_the_exact_expectation_of_the_best_move_with_each_card() -> N
     ana = [[9, 8, N, N], [N, 1, N, N], [N, N, 4, N]]
     ben = [[4, 2, N, N], [5, 3, N, N], [N, N, N, N]]
     bot = make_bot("expected", 1)
-    assert isinstance(bot, ExpectedV2Bot)
+    assert isinstance(bot, ExpectedBot)
     for top, taken in ((12, False), (-2, True)):
         obs = observation([ana, ben], [6, top], draw_pile_size=120)
         arguments = bot.arguments(obs)
@@ -190,7 +190,7 @@ def test_the_look_ahead_weighs_more_than_one_draw() -> None:
     mine = [[9, N, N, N], [N, 2, N, N], [N, N, 1, N]]
     ben = [[N, N, 5, N], [N, 7, N, N], [N, N, N, 3]]
     obs = observation([mine, ben], [7, 4], held=4, source="deck")
-    assert ExpectedV2Bot(1)._params[va.LOOKAHEAD] == 1.25
+    assert ExpectedBot(1)._params[va.LOOKAHEAD] == 1.25
     assert FLIP <= make_bot("expected", 1).choose(obs) < FLIP + 12
     assert make_bot("expected:lookahead=1", 1).choose(obs) == SWAP + 0
 
@@ -212,7 +212,7 @@ def test_the_bot_and_its_compiled_twin_read_one_set_of_options() -> None:
     compiled `expected` plays (`policies.EXPECTED_PARAMS`, hurried in its second
     row, and its patience); each option lands at the index of its name, and an
     unknown one is refused by name."""
-    bot = ExpectedV2Bot(1)
+    bot = ExpectedBot(1)
     np.testing.assert_array_equal(bot.options(), va.DEFAULT_OPTIONS.params())
     np.testing.assert_array_equal(policies.EXPECTED_PARAMS[0], bot.options())
     hurried = bot.options()

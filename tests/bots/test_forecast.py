@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_search_v2 import _positions, _turns  # tests/bots/, beside this file
+from test_search_bot import _positions, _turns  # tests/bots/, beside this file
 
 from skyjo import kernel
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.search import SearchV2Bot, Valuer, critical
+from skyjo.bots.search import SearchBot, Valuer, critical
 from skyjo.engine import Phase
 from skyjo.kernel import forecast
 from skyjo.kernel.playouts import EXPECTED, Playouts
@@ -124,8 +124,8 @@ def test_search_with_a_horizon_plays_short_playouts_at_calm_decisions() -> None:
     states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
     calm = [s for s in states if not critical(observe(s, s.player))]
     tense = [s for s in states if critical(observe(s, s.player))]
-    short = SearchV2Bot(1, iterations=40, calm=1.0, horizon=2)
-    long_ = SearchV2Bot(1, iterations=40, calm=1.0)
+    short = SearchBot(1, iterations=40, calm=1.0, horizon=2)
+    long_ = SearchBot(1, iterations=40, calm=1.0)
     for state in calm[:3]:
         obs = observe(state, state.player)
         short.choose(obs)
@@ -139,7 +139,7 @@ def test_search_with_a_horizon_plays_short_playouts_at_calm_decisions() -> None:
 @pytest.mark.parametrize("horizon", [-1, 1.5, True, "x"])
 def test_search_refuses_a_bad_horizon(horizon: object) -> None:
     with pytest.raises(ValueError, match="horizon must be a whole number of turns"):
-        SearchV2Bot(1, horizon=horizon)  # type: ignore[arg-type]
+        SearchBot(1, horizon=horizon)  # type: ignore[arg-type]
 
 
 def test_the_training_script_samples_every_turn_with_its_round_score() -> None:

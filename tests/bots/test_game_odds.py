@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from skyjo import kernel
-from skyjo.bots.search import SearchV2Bot, Valuer
+from skyjo.bots.search import SearchBot, Valuer
 from skyjo.engine import new_game
 from skyjo.kernel import game_odds
 from skyjo.kernel.game_odds import LOW, REFERENCE, SIZE, chance, solve
@@ -105,7 +105,7 @@ def test_the_search_scores_a_two_player_round_with_the_table() -> None:
 @pytest.mark.parametrize("odds", [-1, 2, True, "x"])
 def test_search_refuses_a_bad_odds_option(odds: object) -> None:
     with pytest.raises(ValueError, match="odds must be 0 or 1"):
-        SearchV2Bot(1, odds=odds)  # type: ignore[arg-type]
+        SearchBot(1, odds=odds)  # type: ignore[arg-type]
 
 
 def test_the_script_counts_round_scores_in_both_seat_orders() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from skyjo.bots.expected import ExpectedV2Bot, table
+from skyjo.bots.expected import ExpectedBot, table
 from skyjo.engine import Phase, new_game, step
 from skyjo.kernel import valuation as va
 from skyjo.observation import observe
@@ -187,7 +187,7 @@ def test_with_the_look_ahead_turning_a_card_up_is_worth_something() -> None:
 def test_a_choice_never_depends_on_face_down_cells() -> None:
     """Given a table whose face-down cells hold the true cards (as a kernel
     table does) or zeros (as an observation gives), the choice is the same."""
-    bot = ExpectedV2Bot(1)
+    bot = ExpectedBot(1)
     rng = random.Random(3)
     state = new_game(3, seed=9)
     compared = 0

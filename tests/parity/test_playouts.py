@@ -313,6 +313,29 @@ def test_a_playout_that_never_ends_is_stopped() -> None:
         assert (t.scores[0, :players].tolist(), bool(t.doubled[0])) == (scores, doubled)
 
 
+def test_playouts_from_copies_are_playouts_of_each_copy() -> None:
+    """`play_copies` (the benchmarks' playouts of one position) plays what
+    copying the table and `play_out` play, one after the other, with the same
+    generator: the same turns and the same points, summed."""
+    state = position(4, 3, 30, "positive", 0)
+    sampler, cards = world_of(state, 4)
+    world, t = kernel.new_tables(1, 3), kernel.new_tables(1, 3)
+    sampler.load(world, 0, cards)
+    world.turns[0] = 0
+    one_by_one = Playouts(random.Random(9))
+    turns = points = 0
+    for _ in range(5):
+        kernel.copy_table(world, 0, t, 0)
+        one_by_one.play_out(t, 0)
+        turns += int(t.turns[0])
+        points += int((t.totals[0, :3] - world.totals[0, :3]).sum())
+    together = Playouts(random.Random(9))
+    assert together.play_copies(world, t, 5) == (turns, points)
+    assert together.rng.getstate() == one_by_one.rng.getstate()
+    assert turns > 5  # the playouts played turns, and scored (a round's end)
+    assert points != 0
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     seed=st.integers(0, 2**64),

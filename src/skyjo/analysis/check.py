@@ -26,7 +26,7 @@ import numpy as np
 
 from skyjo import kernel
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.bots.search import drawn_placing
 from skyjo.engine import DRAW, TAKE_DISCARD
 from skyjo.kernel.playouts import EXPECTED, Playouts, no_placing
@@ -75,7 +75,7 @@ def compare(
     sampler = Sampler(observation)
     moves = [chosen, other]
     drawing = any(m[0] == DRAW for m in moves)
-    placing = drawn_placing(ExpectedV2Bot(seed), sampler) if drawing else no_placing()
+    placing = drawn_placing(ExpectedBot(seed), sampler) if drawing else no_placing()
     actions = np.array([m[0] for m in moves], dtype=np.int64)
     args = np.array([m[1] if m[0] == TAKE_DISCARD else 0 for m in moves], dtype=np.int64)
     gen = np.random.Generator(np.random.PCG64(seed))

@@ -1,7 +1,8 @@
 """The batch simulator: many games at once in compiled code, on the rules kernel.
 
-The games are played by the compiled game loop (`skyjo.kernel.loop`) over the
-tables of `skyjo.kernel`, the one compiled copy of the rules, with compiled
+The games are played by the compiled game loop (`skyjo.kernel.loop`, on the
+environments' step of play, `skyjo.kernel.vector.move`) over the tables of
+`skyjo.kernel`, the one compiled copy of the rules, with compiled
 policies that decide exactly as the bots `random`, `greedy`, `basic` and
 `expected` do (`skyjo.kernel.policies`); this package drives them. Chance is
 an input: `play_seeded` deals and reshuffles from the same seeds as the

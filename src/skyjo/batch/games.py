@@ -7,16 +7,19 @@ driving `skyjo.engine`) plays them from the same seeds: game i is dealt from
 deck is `shuffle.shuffled_deck(key)`, each reshuffle `shuffle.shuffled(pile,
 key)`, each shuffle giving the next key, as `engine.start_round` and
 `engine.reshuffle` draw them), and seat s's bot has the generator of
-`random.Random(bot_seeds[i][s])`, as the Python bot made with that seed. The
-compiled loop (`skyjo.kernel.loop.advance`) stops a table when it needs a
-deck or a reshuffle; this module shuffles it from the key and lets it go on.
+`random.Random(bot_seeds[i][s])`, as the Python bot made with that seed. This
+module deals each game's first round from its seed (`shuffle.KeyChain`, any
+integer) and the compiled loop (`skyjo.kernel.loop.advance`, on the
+environments' step of play) walks the chain on from the key after it,
+stopping a table at each round's end for its log to be read.
 Each game comes back as a `BatchGame`: its rounds (`engine.RoundResult`),
 totals, turns, each seat's grid value after the deal and each of its turns
 (round by round), and the round that stalled, if one did.
 
-`play_fast` plays games for speed (`bench/batch.py`): decks, reshuffles and
-the `random` policy's choices come from a cheap compiled generator, seeded
-per table; the same rules and policies, not the engine's games.
+`play_fast` plays games for speed (`bench/batch.py`): decks and the `random`
+policy's choices come from a cheap compiled generator, reshuffles from a
+chain of keys, seeded per table; the same rules and policies, not the
+engine's games.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 from skyjo import kernel
 from skyjo.engine import GAME_INFO, RoundResult
 from skyjo.kernel import loop
+from skyjo.kernel.chance import key_word
 from skyjo.kernel.policies import POLICIES
 from skyjo.kernel.twister import WORDS, generator
 from skyjo.rules import DECK_SIZE, Rules
@@ -73,15 +77,11 @@ class _Game:
         self.reshuffles = 0
         self.cleared = 0
 
-    def deck(self) -> tuple[int, ...]:
-        """The next round's deck, as `engine.start_round` shuffles it."""
-        return self.keys.deck()
-
-    def perm(self, size: int) -> tuple[int, ...]:
-        """The reshuffle's order as positions of the discard pile less its top
-        (`KeyChain.order`)."""
-        self.reshuffles += 1
-        return self.keys.order(size)
+    def first_deal(self) -> tuple[tuple[int, ...], np.uint64]:
+        """The first round's deck, as `engine.start_round` shuffles it, and the
+        chain's key after it, which the compiled loop walks on from."""
+        deck = self.keys.deck()
+        return deck, key_word(self.keys.key)
 
     def read(self, entries: list[int]) -> None:
         """Take in the loop's log (`skyjo.kernel.loop`)."""
@@ -92,12 +92,13 @@ class _Game:
                 self.current = [[v] for v in entries[i + 1 : i + 1 + n]]
                 i += 1 + n
             elif entry == loop.ROUND:
-                raw = tuple(entries[i + 4 : i + 4 + n])
-                scores = tuple(entries[i + 4 + n : i + 4 + 2 * n])
+                raw = tuple(entries[i + 5 : i + 5 + n])
+                scores = tuple(entries[i + 5 + n : i + 5 + 2 * n])
                 self.rounds.append(RoundResult(entries[i + 1], raw, scores, bool(entries[i + 2])))
                 self.trajectories.append(tuple(tuple(values) for values in self.current))
                 self.cleared += entries[i + 3]
-                i += 4 + 2 * n
+                self.reshuffles += entries[i + 4]
+                i += 5 + 2 * n
             else:
                 self.current[entry >> 12].append((entry & 0xFFF) - loop.VALUE_OFFSET)
                 self.turns += 1
@@ -130,27 +131,24 @@ def play_seeded(
     games = [_Game(n, deal_seeds[b]) for b in range(batch)]
     deck = np.zeros((batch, DECK_SIZE), np.int8)
     perm = np.zeros((batch, DECK_SIZE), np.int64)
+    keys = np.zeros(batch, np.uint64)
     for b, game in enumerate(games):
-        deck[b] = game.deck()
+        deck[b], keys[b] = game.first_deal()
     status = np.full(batch, loop.NEED_DEAL, np.int64)
     log = np.zeros((batch, max_turns + loop.LOG_SLACK), np.int32)
     log_len = np.zeros(batch, np.int64)
     counts = np.zeros((batch, loop.NCOUNTS), np.int64)
     fast = np.ones(batch, np.uint64)
+    arrays = (t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts)
     while True:
-        loop.advance(t, pol, mt, fast, deck, perm, status, log, log_len, counts, max_turns, 1)
+        loop.advance(*arrays, loop.settings(max_turns), 1)
         for b in np.flatnonzero(log_len).tolist():
             games[b].read(log[b, : log_len[b]].tolist())
         log_len[:] = 0
-        waiting = np.flatnonzero((status == loop.NEED_DEAL) | (status == loop.NEED_RESHUFFLE))
-        if not len(waiting):
+        if not (status == loop.RUNNING).any():  # each table stops at a round's end
             break
-        for b in waiting.tolist():
-            if status[b] == loop.NEED_DEAL:
-                deck[b] = games[b].deck()
-            else:
-                size = int(t.discard_len[b]) - 1
-                perm[b, :size] = games[b].perm(size)
+    for b in np.flatnonzero(status == loop.STALLED).tolist():
+        games[b].reshuffles += int(t.reshuffles[b])  # the stalled round's
     return [
         BatchGame(
             totals=tuple(t.totals[b, :n].tolist()),
@@ -179,15 +177,16 @@ def fast_state(batch: int, players: int, policy: str, seed: int, rules: Rules | 
     t = kernel.new_tables(batch, players, players=players, rules=rules or Rules())
     pol = np.full((batch, players), policy_codes([policy])[0], np.int64)
     mt = np.zeros((0, players, WORDS), np.int64)
-    words = np.random.SeedSequence(seed).generate_state(batch, dtype=np.uint64)
-    fast = words | np.uint64(1)  # xorshift: never 0
+    words = np.random.SeedSequence(seed).generate_state(2 * batch, dtype=np.uint64)
+    fast = words[:batch] | np.uint64(1)  # xorshift: never 0
+    keys = words[batch:]  # the chains of the reshuffles
     deck = np.zeros((batch, DECK_SIZE), np.int8)
     perm = np.zeros((batch, DECK_SIZE), np.int64)
     status = np.full(batch, loop.NEED_DEAL, np.int64)
     log = np.zeros((batch, 0), np.int32)
     log_len = np.zeros(batch, np.int64)
     counts = np.zeros((batch, loop.NCOUNTS), np.int64)
-    return t, pol, mt, fast, deck, perm, status, log, log_len, counts
+    return t, pol, mt, fast, keys, deck, perm, status, log, log_len, counts
 
 
 def play_fast(
@@ -206,7 +205,7 @@ def play_fast(
     batch = max(1, min(batch, games))
     per_table = -(-games // batch)
     arrays = fast_state(batch, players, policy, seed, rules)
-    loop.advance(*arrays, max_turns, per_table)
+    loop.advance(*arrays, loop.settings(max_turns), per_table)
     counts = arrays[-1]
     return FastRun(*(int(counts[:, i].sum()) for i in (loop.GAMES, loop.TURNS, loop.ROUNDS)))
 

@@ -22,7 +22,7 @@ _REGISTRY: dict[str, str] = {
     "basic": "skyjo.bots.basic:BasicBot",
     "expected": "skyjo.bots.expected:make_expected",
     "best": "skyjo.bots.best:BestBot",
-    "search": "skyjo.bots.search:SearchV2Bot",
+    "search": "skyjo.bots.search:SearchBot",
     "external": "skyjo.bots.external:ExternalBot",
 }
 

@@ -37,7 +37,7 @@ import numpy as np
 from skyjo import kernel
 from skyjo.bots.base import BotError
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.engine import Phase
 from skyjo.kernel import expectimax, selfplay, value
 from skyjo.observation import Observation
@@ -111,7 +111,7 @@ class BestBot:
         self._depth = DEPTHS[depth]
         self._margin = float(margin)
         self._weight = float(points)
-        self._prior = ExpectedV2Bot(seed)
+        self._prior = ExpectedBot(seed)
         self._tables, self._record, self._ints, self._win, self._pts, self._values = (
             expectimax.make_scratch(MAX_PLAYERS)
         )

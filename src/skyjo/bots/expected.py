@@ -93,7 +93,7 @@ def table(obs: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cells, hidden, cleared
 
 
-class ExpectedV2Bot:
+class ExpectedBot:
     """One-turn decisions on the exact expected score of a grid (see the
     module's description). Options (`skyjo.kernel.valuation.Options` holds
     their defaults; `counting` and `reveal_same_column` are the bot's own):
@@ -217,4 +217,4 @@ class ExpectedV2Bot:
 def make_expected(seed: int, **options: Any) -> Bot:
     """The `expected` bot of a spec: the registry's factory, by which
     `skyjo.batch` knows the bot it plays in compiled code."""
-    return ExpectedV2Bot(seed, **options)
+    return ExpectedBot(seed, **options)

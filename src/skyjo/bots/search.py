@@ -57,7 +57,7 @@ import numpy as np
 
 from skyjo import kernel
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import ExpectedV2Bot
+from skyjo.bots.expected import ExpectedBot
 from skyjo.engine import DRAW, FLIP, SWAP, TAKE_DISCARD, Phase, step
 from skyjo.kernel import expectimax, forecast, game_odds, playout_expected, win_chance
 from skyjo.kernel import value as value_module
@@ -101,7 +101,7 @@ CRITICAL_DOWN = 2
 Candidate = tuple[int, ...]  #: the actions of one candidate move, as played
 
 
-class SearchV2Bot:
+class SearchBot:
     """Determinized Monte Carlo search (see the module's description). Options:
 
     - `turns` (by default `TURNS_PER_OPPONENT` for each other player) bounds
@@ -173,7 +173,7 @@ class SearchV2Bot:
         horizon: int = 0,
         odds: int = 0,
         value: str | None = None,
-        prior: ExpectedV2Bot | None = None,
+        prior: ExpectedBot | None = None,
     ) -> None:
         budgets = {"iterations": iterations, "turns": turns, "budget": budget}
         for option, given in {**budgets, "focus": focus}.items():
@@ -186,8 +186,8 @@ class SearchV2Bot:
             raise ValueError(f"horizon must be a whole number of turns, 0 or more, not {horizon!r}")
         if isinstance(late, bool) or not (isinstance(late, int) and late >= 0):
             raise ValueError(f"late must be a whole number of points, 0 or more, not {late!r}")
-        if prior is not None and not isinstance(prior, ExpectedV2Bot):
-            raise ValueError(f"prior must be an `expected` bot (ExpectedV2Bot), not {prior!r}")
+        if prior is not None and not isinstance(prior, ExpectedBot):
+            raise ValueError(f"prior must be an `expected` bot (ExpectedBot), not {prior!r}")
         if joint not in (0, 1) or isinstance(joint, bool):
             raise ValueError(f"joint must be 0 or 1, not {joint!r}")
         if odds not in (0, 1) or isinstance(odds, bool):
@@ -207,7 +207,7 @@ class SearchV2Bot:
         self._odds = int(odds)
         self._late = late
         self._horizon = horizon
-        self._prior = prior if prior is not None else ExpectedV2Bot(seed)
+        self._prior = prior if prior is not None else ExpectedBot(seed)
         self._net = None
         if value is not None:
             from skyjo.bots.best import load_value
@@ -233,7 +233,7 @@ class SearchV2Bot:
         self.last_stats: list[int] = []
 
     @property
-    def prior(self) -> ExpectedV2Bot:
+    def prior(self) -> ExpectedBot:
         """The bot whose choice is the default at every decision (`expected`)."""
         return self._prior
 
@@ -411,7 +411,7 @@ class SearchV2Bot:
         return means, margins
 
 
-def drawn_placing(prior: ExpectedV2Bot, sampler: Sampler) -> np.ndarray:
+def drawn_placing(prior: ExpectedBot, sampler: Sampler) -> np.ndarray:
     """Where `prior` would put each card its player might draw now
     (`Sampler.drawable`: after a reshuffle, only the known draw pile's values):
     the SWAP or FLIP action for card c at index c - LOWEST_CARD, -1 for a card

@@ -4,14 +4,13 @@
 `engine="reference"` through `skyjo.env.table.Table`, the engine itself.
 Both play the same game from the same seed, and a test plays thousands of
 steps both ways and compares every observation, mask, reward and
-termination. No rule is written here: every action is `skyjo.kernel.step`
-(the engine's rules on arrays, checked against the engine by
-`tests/parity/test_kernel.py`), played with the next observation in one
-compiled call (`skyjo.kernel.encoding.step_and_encode`), and chance is the
-engine's (RULES.md 5): each round's deck is `shuffle.shuffled_deck(key)` and
-each reshuffle `shuffle.shuffled(pile, key)` along the chain of keys that
-`new_game(n, seed=seed)` starts (`shuffle.KeyChain`, which feeds the batch
-simulator too).
+termination. No rule is written here, and no driver of its own: every action
+is played by the vector kernel's step of play (`skyjo.kernel.vector.move`,
+through `play_outside`: a table whose every seat is played from Python),
+with the next observation in the same compiled call, and chance is the engine's (RULES.md 5): each
+round's deck and each reshuffle come along the chain of keys that
+`new_game(n, seed=seed)` starts (`shuffle.KeyChain` deals the first round;
+the kernel's `chance` walks on from its key).
 
 What the table adds to the rules is `Table`'s (see it): it deals the next
 round itself, turns a round's end into rewards, and stops a round at
@@ -33,16 +32,11 @@ from skyjo import kernel
 from skyjo.actions import _integral
 from skyjo.engine import NEXT_ROUND, NUM_ACTIONS, Phase, State, new_game, step
 from skyjo.env.table import NOTHING, Outcome, SeedStream, Settings, rewards, stalled
-from skyjo.kernel.encoding import (
-    BASE,
-    REFUSED,
-    RESHUFFLE,
-    TRUNCATED,
-    encode_table,
-    reshuffle_and_draw,
-    step_and_encode,
-)
+from skyjo.kernel import vector
+from skyjo.kernel.chance import key_word
+from skyjo.kernel.encoding import encode_table
 from skyjo.kernel.layout import Layout
+from skyjo.kernel.vector import BASE, REFUSED, STALLED, play_outside
 from skyjo.shuffle import KeyChain
 
 _GAME_OVER = int(Phase.GAME_OVER)
@@ -64,6 +58,14 @@ class KernelGame:
         self.player = 0
         self._tables = kernel.new_tables(1, n, n, rules)
         self._arrays = tuple(self._tables)
+        #: The table's settings (`vector`'s conf); work space and the chain's key.
+        self._work = np.zeros(vector.WORK_SIZE, np.int64)
+        self._key = self._work[vector.KEY_AT :].view(np.uint64)
+        self._conf = conf = np.zeros(vector.NCONF, np.int64)
+        conf[vector.PLAYERS], conf[vector.ONE_ROUND] = n, settings.one_round
+        conf[vector.MAX_TURNS], conf[vector.SLOTS] = settings.max_round_turns, layout.slots
+        conf[vector.PENALTY] = kernel.penalty_code(rules.ender_penalty)
+        conf[vector.TARGET] = rules.target_score
         self._seeds = SeedStream()
         self._seed: int | None = None
         self._keys = KeyChain(0)
@@ -83,7 +85,9 @@ class KernelGame:
         self._replayed = (None, 0)
 
     def _deal(self) -> None:
+        """The first round's deck, from the seed; the chain goes on compiled."""
         kernel.deal_batch(self._tables, np.array([self._keys.deck()], np.int8))
+        self._key[0] = key_word(self._keys.key)
         self.player = 0
 
     def play(self, action: int) -> Outcome:
@@ -92,9 +96,7 @@ class KernelGame:
             action = self._checked(action)
         out, mask = np.empty(self.layout.size, np.int16), np.empty(NUM_ACTIONS, np.int8)
         cells, seats, piles, slots = self._arrays
-        said = step_and_encode(
-            cells, seats, piles, slots, action, self._max_turns, self._slots, out, mask
-        )
+        said = play_outside(cells, seats, piles, slots, self._conf, self._work, action, out, mask)
         if said < BASE:  # STEPPED: the most common case first
             self.player = said
             self._actions.append(action)
@@ -105,12 +107,8 @@ class KernelGame:
         if code == REFUSED:
             self._refuse(action)
         self._actions.append(action)
-        if code == RESHUFFLE:
-            order = self._keys.order(int(self._tables.discard_len[0]) - 1)
-            reshuffle_and_draw(*self._arrays, np.array(order, np.int64))
-            return NOTHING
-        if code == TRUNCATED:  # the turn limit: the stall rule
-            t, n = self._tables, self.num_players
+        t, n = self._tables, self.num_players
+        if code == STALLED:  # the turn limit: the stall rule
             ender = int(t.ender[0])
             return stalled(
                 self.settings.reward,
@@ -121,13 +119,12 @@ class KernelGame:
                 None if ender < 0 else ender,
                 self.settings.discount,
             )
-        done = int(self._tables.phase[0]) == _GAME_OVER or self.settings.one_round
-        n, t = self.num_players, self._tables
+        # SCORED: the round's scores stay on the table, the next round dealt
+        done = int(t.phase[0]) == _GAME_OVER or self.settings.one_round
         scores, totals = t.scores[0, :n].tolist(), t.totals[0, :n].tolist()
         outcome = Outcome(rewards(self.settings.reward, scores, totals, done), done)
         if not done:
             self._actions.append(NEXT_ROUND)
-            self._deal()
         return outcome
 
     def _checked(self, action: object) -> int:

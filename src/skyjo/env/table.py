@@ -48,9 +48,15 @@ from skyjo.engine import (
 )
 from skyjo.env.encoding import Encoder
 from skyjo.kernel.layout import Layout
-from skyjo.kernel.vector import DECISIONS_PER_TURN, ROUND_BOUND, TURNS_TO_END, stall_growth
 from skyjo.rules import Rules, check_player_count
 from skyjo.scoring import winners
+from skyjo.stall import (
+    ROUND_BOUND,
+    TURNS_TO_END,
+    stall_decisions,
+    stall_growth,
+    turns_of,
+)
 
 Reward = Literal["score", "win"]
 REWARDS: tuple[str, ...] = ("score", "win")
@@ -146,14 +152,6 @@ def check_discount(discount: float) -> float:
 
 #: The largest float32: a reward must fit it (Stable-Baselines3 stores float32).
 FLOAT32_MAX = float(np.finfo(np.float32).max)
-
-
-def stall_decisions(played: int) -> int:
-    """How many of a seat's decisions, at most, lie between the first one at
-    which it could have ended the round (the first of its `TURNS_TO_END`-th
-    turn) and the stall, once it has played `played` turns (at least
-    `TURNS_TO_END`): `DECISIONS_PER_TURN` for each of its turns from that one."""
-    return DECISIONS_PER_TURN * (played - TURNS_TO_END + 1)
 
 
 def check_stall_range(game: Settings) -> None:
@@ -262,13 +260,6 @@ def rewards(
     return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))
 
 
-def turns_of(seat: int, num_players: int, turns: int, starter: int) -> int:
-    """Seat `seat`'s finished turns in a round of `turns` turns that `starter`
-    opened: turn i is seat (starter + i) mod n's (RULES.md 2.4, 2.8)."""
-    behind = (seat - starter) % num_players
-    return (turns - behind + num_players - 1) // num_players
-
-
 def stalled(
     reward: str,
     totals: Sequence[int],
@@ -311,7 +302,7 @@ def stalled(
     When no seat could have ended it (a limit shorter than a round can be, or
     an ender already), the episode is cut: `truncated`, no reward. The
     compiled environments apply the same rule (`skyjo.kernel.vector._stalled`,
-    the same floats: `stall_growth` is shared)."""
+    the same floats: the arithmetic is `skyjo.stall`'s, which both run)."""
     n = len(totals)
     guilty = (
         ()

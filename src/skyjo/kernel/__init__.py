@@ -12,8 +12,11 @@ plays them in compiled code (Numba). No module outside this package compiles.
   `expected` bot's valuation and options, `forecast` and `game_odds` what a
   playout's end is worth, `win_chance` the search's value of a played-out
   table;
-- `policies` and `loop`: the bots as compiled policies and the batch
-  simulator's game loop;
+- `vector`: the environments' game (many tables, a learner against
+  compiled bots, and the AEC environment's one table, every seat played from
+  Python) and its step of play (`move`), which every compiled game plays
+  through; `policies` and `loop`: the bots as compiled policies and the
+  batch simulator's game loop (whole games, on `move`);
 - `layout` and `encoding`: the agents' observation array and its encoder.
 
 The Python drivers stand outside: `skyjo.bots`, `skyjo.batch`, `skyjo.env`.

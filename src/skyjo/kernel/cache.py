@@ -7,7 +7,8 @@ too (the playouts inline the table's `place` and the policy's `choose`), and
 the module-level values it reads (the encoder's offsets, from `layout`): an
 edited callee would leave its callers running stale code. So each compiled
 function is cached here under a stamp of its module's source and of every
-module of this package, and every compiled module of `skyjo`, that it
+module of this package, every compiled module of `skyjo` and every plain
+module whose functions the kernel compiles (`skyjo.stall`), that it
 imports, directly or through others (a module is compiled when it imports
 Numba's `njit`); each part of the stamp is a digest of the file's content.
 
@@ -38,6 +39,11 @@ from numba.core import caching, config
 
 #: The `skyjo` package, whose modules an import names.
 _PACKAGE = Path(__file__).resolve().parents[1]
+
+
+#: The plain modules of `skyjo` whose functions the kernel compiles as they
+#: are (`njit(f)`), stamped like the kernel's own: the stall rule's arithmetic.
+_SHARED = frozenset({"stall.py"})
 
 
 @functools.cache
@@ -82,7 +88,10 @@ def _stamped_sources(path: Path) -> list[Path]:
                 seen.add(other)
                 todo.append(other)
     kernel = _PACKAGE / "kernel"
-    return sorted(p for p in seen if p == path or p.is_relative_to(kernel) or _compiled(p))
+    shared = {_PACKAGE / name for name in _SHARED}
+    return sorted(
+        p for p in seen if p == path or p.is_relative_to(kernel) or _compiled(p) or p in shared
+    )
 
 
 @functools.cache

@@ -14,9 +14,9 @@ It serves a caller that steps one table at a time from Python (a PettingZoo
 environment), where each argument costs: it takes the four arrays of
 `Tables` and ints (a `Tables` namedtuple costs a microsecond to dispatch),
 writes every entry of `out` and `mask` (which may come from `np.empty`) and
-allocates nothing; `step_and_encode` plays a step and encodes the next
-observation in the same call. The offsets are `layout`'s: each field sits at
-a + m * num_slots (`offsets`).
+allocates nothing (`skyjo.kernel.vector.play_outside` plays a step and
+encodes the next observation in the same call). The offsets are `layout`'s:
+each field sits at a + m * num_slots (`offsets`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from __future__ import annotations
 from numba import njit
 
 import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
-from skyjo.engine import DRAW, NEXT_ROUND, NUM_ACTIONS, SWAP, Phase
-from skyjo.kernel import table
+from skyjo.engine import DRAW, NUM_ACTIONS, Phase
 from skyjo.kernel.layout import LOWEST, NUM_VALUES, SLOT_SIZE, Layout
 from skyjo.kernel.table import (
     CLEARED,
@@ -48,7 +47,6 @@ from skyjo.kernel.table import (
     STARTER,
     TARGET,
     TOTALS,
-    TURNS,
     Tables,
     legal_mask,
 )
@@ -228,46 +226,3 @@ def _relative(p, seat, n):  # type: ignore[no-untyped-def]
     """Seat p's slot for the viewer `seat` at a table of n seats."""
     j = p - seat
     return j + n if j < 0 else j
-
-
-# --- a step and the next observation, for the AEC environment ---------------------
-
-#: What `step_and_encode` says happened, packed with the seat to act: code * BASE + seat.
-STEPPED, ROUND_SCORED, RESHUFFLE, TRUNCATED, REFUSED = range(5)
-BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
-
-
-@njit(cache=True)
-def step_and_encode(cells, seats, piles, slots, action, max_turns, num_slots, out, mask):  # type: ignore[no-untyped-def]
-    """`table.step` at table 0 (`skyjo.env.kernel_game.KernelGame`): what happened
-    and the seat to act, packed; when that is STEPPED, `out` and `mask` get the
-    observation of the seat to act, the one the environment is asked for next,
-    in one call from Python. A turn that leaves the round going with
-    `max_turns` turns played truncates it (`skyjo.env.table.Table`'s limit).
-    NEXT_ROUND is REFUSED: the environment deals the next round itself."""
-    t = Tables(cells, seats, piles, slots)
-    status = table.step(t, 0, action)
-    if status == table.OK:
-        code = STEPPED
-        turn_done = SWAP <= action < NEXT_ROUND
-        if turn_done and slots[0, TURNS] >= max_turns:
-            code = TRUNCATED
-    elif status == table.ROUND_ENDED:
-        code = ROUND_SCORED
-    elif status == table.NEED_RESHUFFLE:
-        code = RESHUFFLE
-    else:
-        code = REFUSED
-    player = slots[0, PLAYER]
-    if code == STEPPED:
-        encode_table(cells, seats, piles, slots, 0, player, True, num_slots, out, mask)
-    return code * BASE + player
-
-
-@njit(cache=True)
-def reshuffle_and_draw(cells, seats, piles, slots, perm):  # type: ignore[no-untyped-def]
-    """The DRAW that found table 0's draw pile empty: the discard pile less its
-    top becomes the draw pile in `perm`'s order, then the player draws (RULES.md 2.7)."""
-    t = Tables(cells, seats, piles, slots)
-    table.reshuffle_perm(t, 0, perm)
-    table.draw(t, 0)

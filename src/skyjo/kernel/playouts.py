@@ -41,6 +41,7 @@ from skyjo.kernel.table import (
     PLAYER,
     PLAYERS,
     ROUND_ENDED,
+    TOTALS,
     TURNS,
     Tables,
 )
@@ -143,6 +144,24 @@ def play_turns(t, b, policy, prm, floats, ints, mt, give_up, limit):  # type: ig
             table.end_round(t, b)
             return ROUND_ENDED
     return OK
+
+
+@njit(cache=True)
+def play_copies(world, t, count, policy, prm, floats, ints, mt, give_up):  # type: ignore[no-untyped-def]
+    """`count` playouts of the rest of world table 0's round, each from a fresh
+    copy at table 0 of `t` (`play_out`): the turns they played (each counted
+    from world's TURNS slot) and the points they added to the seats' totals,
+    summed (a checksum: two versions of the code played the same playouts)."""
+    n = world.slots[0, PLAYERS]
+    turns = 0
+    points = 0
+    for _ in range(count):
+        table.copy_table(world, 0, t, 0)
+        play_out(t, 0, policy, prm, floats, ints, mt, give_up)
+        turns += t.slots[0, TURNS]
+        for p in range(n):
+            points += t.seats[0, TOTALS, p] - world.seats[0, TOTALS, p]
+    return turns, points
 
 
 @njit(cache=True)
@@ -266,3 +285,10 @@ class Playouts:
         sooner (`play_turns`): whether it ended."""
         work = (self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
         return bool(play_turns(t, b, *work, limit) == ROUND_ENDED)
+
+    def play_copies(self, world: Tables, t: Tables, count: int) -> tuple[int, int]:
+        """`count` playouts from copies of world table 0 at table 0 of `t`
+        (`play_copies`): (turns, points added to the totals)."""
+        work = (self.policy, self.prm, self.floats, self.ints, self.mt, self.give_up)
+        turns, points = play_copies(world, t, count, *work)
+        return int(turns), int(points)

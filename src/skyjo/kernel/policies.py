@@ -293,7 +293,7 @@ def basic_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def expected_action(t, b, p, mt, fast):  # type: ignore[no-untyped-def]
-    """`ExpectedV2Bot` (default options) in a turn (its opening reveal is
+    """`ExpectedBot` (default options) in a turn (its opening reveal is
     `greedy`'s: `act`): `valuation.decide` on the table as the bot sees it:
     the grids (face-down and cleared cells 0), the pools it counts
     (`playout_expected.pools`, the bot's `pools`), the discard's top, the card

@@ -1,8 +1,8 @@
 """Self-play on the kernel, recording public states for the learned value.
 
 `play_game` plays one whole game at table b of a kernel batch: deals and
-reshuffles from the table's xorshift state (the batch simulator's fast mode,
-`skyjo.kernel.loop`), each seat's actions from its policy code: a compiled
+reshuffles from the table's xorshift state (`skyjo.kernel.loop`'s fast
+shuffles), each seat's actions from its policy code: a compiled
 bot of `skyjo.kernel.policies` (EXPECTED...) or VALUE, the expectimax over
 a value network (`skyjo.kernel.expectimax`; each VALUE seat plays the
 network of its index in `nets`). Every rule is the kernel's (`table.reveal`,

@@ -80,7 +80,7 @@ NPARAMS = 16
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The `expected` bot's options (`skyjo.bots.expected.ExpectedV2Bot`
+    """The `expected` bot's options (`skyjo.bots.expected.ExpectedBot`
     describes each), their defaults the bot's: the one copy that the bot and
     its compiled twin (`skyjo.kernel.policies`) read. Each is the option of
     `params` named the same in capitals, but `patience`: the bot's turns in a
@@ -464,7 +464,12 @@ def decide_for(  # type: ignore[no-untyped-def]
     (EXACT_DRAW) less well. Where neither is weighed (with `want` the card in
     hand, not drawn; at the start of a turn, `want` the discard's top, with
     EXACT_DRAW 0) the values and the choice are `decide`'s; with the
-    look-ahead's weight 0, everywhere.
+    look-ahead's weight 0, everywhere. The steps, inlined here (no calls, no
+    reference counts on their arrays): the others (`_others`),
+    denial (`_denial`), my grid (`_potential`, `_best_two`, `_tempo`), the
+    round's end (`_ending`, `_last_turn`), every placement (`_placements`),
+    the discard-and-flips (`_flips`), then the choice (`_place_held`, or
+    `_take_or_draw` at the start of a turn).
     """
     n = hidden.shape[0]
     lam = params[LOOKAHEAD]
@@ -478,8 +483,6 @@ def decide_for(  # type: ignore[no-untyped-def]
     if final:
         lam = 0.0
         bias = 0.0
-
-    # --- my grid's cards (its face-down count decides what is needed below) ---
     vals = np.zeros((COLS, ROWS), np.int64)
     ups = np.zeros((COLS, ROWS), np.int64)
     gone = np.zeros(COLS, np.int64)
@@ -488,8 +491,73 @@ def decide_for(  # type: ignore[no-untyped-def]
     # round (a placement that turns up my last face-down card), the last turn
     # after another ended, and TEMPO; otherwise only the next player's (denial).
     every_other = final or my_down <= 1 or params[TEMPO] != 0.0
+    others_of = _others(cells, hidden, cleared, me, every_other, dp, wp, clears)
+    static, gain, downs, next_gain = others_of
+    others = n - 1
+    mean_gain = 0.0
+    min_down = 1000
+    for p in range(n):
+        if p != me:
+            mean_gain += gain[p] / others
+            if downs[p] < min_down:
+                min_down = downs[p]
+    den, den_down = _denial(params, next_gain, gain[(me + 1) % n], (me + 1) % n, ender, others, dp)
+    pot = np.zeros((2, VALUES))
+    if not final and (params[PAIRS] != 0.0 or params[SINGLES] != 0.0):
+        pot = _potential(params, draw_counts, min(my_down, min_down))
+    colv = np.zeros(COLS)
+    gains = np.zeros((COLS, VALUES))
+    _columns(vals, ups, gone, dp, bias, clears, pot, colv, gains)
+    total_now = colv.sum()
+    # the best gain per value over the columns, and the second best, for the
+    # look-ahead of a grid with one column changed
+    best1, best1col, best2 = _best_two(gains)
+    look_now = 0.0
+    for i in range(VALUES):
+        look_now += wp[P1 + i] * best1[i]
+    tempo = _tempo(params, final, my_down, min_down, mean_gain, look_now)
+    mean_final = np.zeros(n)
+    sd_final = np.zeros(n)
+    end_bonus = 0.0
+    ender_raw = 0
+    double_gain = 0.0
+    if not final:
+        end_bonus = _ending(
+            params, me, static, gain, downs, dp, lam, mean_gain, mean_final, sd_final
+        )
+    else:
+        ender_raw, double_gain = _last_turn(
+            cells, hidden, cleared, me, ender, penalty, static, gain, downs, dp, params
+        )
+    after, clear_at = _placements(
+        vals, ups, gone, my_down, held, top, params, dp, wp, bias, clears, pot, colv, total_now,
+        final, ender_raw, double_gain, penalty, me, mean_final, sd_final, end_bonus, tempo, lam,
+        want, look_now, best1, best1col, best2,
+    )  # fmt: skip
+    if final:
+        now = _final_value(total_now, my_down, dp, ender_raw, double_gain)
+    else:
+        now = total_now - lam * look_now + tempo * my_down
+    flip_base, flip_keep = _flips(ups, gone, dp, after, clear_at, den, params[FLIP_BONUS])
+    if held != NO_CARD:
+        return _place_held(
+            vals, ups, gone, held, drawn, after, clear_at, den, den_down, flip_base, flip_keep,
+            now, params[HURRY], out,
+        )  # fmt: skip
+    return _take_or_draw(
+        vals, ups, gone, top, after, clear_at, den, den_down, flip_base, flip_keep, now,
+        look_now, params[EXACT_DRAW], wp, out,
+    )  # fmt: skip
 
-    # --- the other players: static value, one-turn gain per card, face-down count ---
+
+@njit(cache=True, inline="always")
+def _others(cells, hidden, cleared, me, every_other, dp, wp, clears):  # type: ignore[no-untyped-def]
+    """The other players, for `decide_for`: each one's static value (its
+    columns' expected scores), the gain its next turn should bring (a drawn
+    card, over the draw pool `wp`) and its face-down count; and the next
+    player's gain with each card value. Only the next player's values unless
+    `every_other`."""
+    n = hidden.shape[0]
     ovals = np.zeros((COLS, ROWS), np.int64)
     oups = np.zeros((COLS, ROWS), np.int64)
     ogone = np.zeros(COLS, np.int64)
@@ -519,48 +587,52 @@ def decide_for(  # type: ignore[no-untyped-def]
             if p == nxt:
                 next_gain[i] = best
         gain[p] = total
-    others = n - 1
-    mean_gain = 0.0
-    min_down = 1000
-    for p in range(n):
-        if p != me:
-            mean_gain += gain[p] / others
-            if downs[p] < min_down:
-                min_down = downs[p]
+    return static, gain, downs, next_gain
 
-    # --- denial: what a card left on the discard pile gives the next player ---
+
+@njit(cache=True, inline="always")
+def _denial(params, next_gain, next_mean, nxt, ender, others, dp):  # type: ignore[no-untyped-def]
+    """What a card left on the discard pile gives the next player (`nxt`, whose
+    next turn should save `next_mean`) beyond a draw, divided among the
+    `others`, per value (DENIAL's weight); and its mean over a face-down card."""
     den = np.zeros(VALUES)
     if params[DENIAL] != 0.0 and nxt != ender:
         for i in range(VALUES):
-            extra = next_gain[i] - gain[nxt]
+            extra = next_gain[i] - next_mean
             if extra > 0.0:
                 den[i] = params[DENIAL] * extra / others
     den_down = 0.0  # a face-down card exchanged: its value unknown
     for i in range(VALUES):
         den_down += dp[P1 + i] * den[i]
+    return den, den_down
 
-    # --- my grid ---
-    # The potential of equal cards in a column over the turns left
+
+@njit(cache=True, inline="always")
+def _potential(params, draw_counts, fewest_down):  # type: ignore[no-untyped-def]
+    """The potential of equal cards in a column over the turns left (TURNS_RATE
+    times `fewest_down`, the face-down cards of the player nearest to ending):
+    per value, PAIRS times the chance of meeting a card of it, SINGLES times
+    that chance squared."""
     pot = np.zeros((2, VALUES))
-    if not final and (params[PAIRS] != 0.0 or params[SINGLES] != 0.0):
-        left_turns = params[TURNS_RATE] * min(my_down, min_down)
-        n_draw = 0.0
+    left_turns = params[TURNS_RATE] * fewest_down
+    n_draw = 0.0
+    for i in range(VALUES):
+        n_draw += draw_counts[i]
+    if n_draw > 0:
         for i in range(VALUES):
-            n_draw += draw_counts[i]
-        if n_draw > 0:
-            for i in range(VALUES):
-                per_turn = params[SEE_RATE] * draw_counts[i] / n_draw
-                if per_turn > 1.0:
-                    per_turn = 1.0
-                chance = 1.0 - (1.0 - per_turn) ** left_turns
-                pot[0, i] = params[PAIRS] * chance
-                pot[1, i] = params[SINGLES] * chance * chance
-    colv = np.zeros(COLS)
-    gains = np.zeros((COLS, VALUES))
-    _columns(vals, ups, gone, dp, bias, clears, pot, colv, gains)
-    total_now = colv.sum()
-    # the best gain per value over the columns, and the second best, for the
-    # look-ahead of a grid with one column changed
+            per_turn = params[SEE_RATE] * draw_counts[i] / n_draw
+            if per_turn > 1.0:
+                per_turn = 1.0
+            chance = 1.0 - (1.0 - per_turn) ** left_turns
+            pot[0, i] = params[PAIRS] * chance
+            pot[1, i] = params[SINGLES] * chance * chance
+    return pot
+
+
+@njit(cache=True, inline="always")
+def _best_two(gains):  # type: ignore[no-untyped-def]
+    """Per value: the best gain over the columns (0 at least), its column (-1:
+    none), and the second best."""
     best1 = np.zeros(VALUES)
     best1col = np.full(VALUES, -1, np.int64)
     best2 = np.zeros(VALUES)
@@ -573,9 +645,14 @@ def decide_for(  # type: ignore[no-untyped-def]
                 best1col[i] = col
             elif g > best2[i]:
                 best2[i] = g
-    look_now = 0.0
-    for i in range(VALUES):
-        look_now += wp[P1 + i] * best1[i]
+    return best1, best1col, best2
+
+
+@njit(cache=True, inline="always")
+def _tempo(params, final, my_down, min_down, mean_gain, look_now):  # type: ignore[no-untyped-def]
+    """What each of my face-down cards costs (before a last turn): TEMPO times
+    how much more the others gain a turn than I do, when I am nearest to
+    ending, plus DOWN_COST."""
     tempo = 0.0
     if not final and params[TEMPO] != 0.0 and my_down <= min_down:
         tempo = params[TEMPO] * (mean_gain - look_now)
@@ -583,49 +660,86 @@ def decide_for(  # type: ignore[no-untyped-def]
             tempo = 0.0
     if not final:
         tempo += params[DOWN_COST]
+    return tempo
 
-    # --- ending the round, and the last turn after another ended ---
-    mean_final = np.zeros(n)
-    sd_final = np.zeros(n)
-    end_bonus = 0.0
-    ender_raw = 0
+
+@njit(cache=True, inline="always")
+def _ending(params, me, static, gain, downs, dp, lam, mean_gain, mean_final, sd_final):  # type: ignore[no-untyped-def]
+    """For ending the round now: each other player's likely final score
+    (`mean_final`: its static value less its next turn's gain) and its spread
+    (`sd_final`); returns what the others' turns would still have saved
+    (END_OTHERS' weight)."""
+    for p in range(static.shape[0]):
+        if p != me:
+            mean_final[p] = static[p] - gain[p]
+            sd_final[p] = math.sqrt(downs[p] * dp[VAR] + params[SPREAD] ** 2)
+    return params[END_OTHERS] * max(lam, 1.0) * mean_gain
+
+
+@njit(cache=True, inline="always")
+def _last_turn(cells, hidden, cleared, me, ender, penalty, static, gain, downs, dp, params):  # type: ignore[no-untyped-def]
+    """My last turn after `ender` ended the round: the ender's raw score, and
+    what doubling it would take from the ender, shared among the others,
+    times the chance that no other player scores as low (0 when the ender's
+    score is not doubled, RULES.md 2.10)."""
+    n = hidden.shape[0]
+    vals = np.zeros((COLS, ROWS), np.int64)
+    ups = np.zeros((COLS, ROWS), np.int64)
+    gone = np.zeros(COLS, np.int64)
+    _load(cells[ender], hidden[ender], cleared[ender], vals, ups, gone)
+    ender_raw = _exact(vals, gone)
     double_gain = 0.0
-    if not final:
+    if penalty == ALWAYS or (penalty == POSITIVE and ender_raw > 0):
+        # the seats from the ender to me have played their last turn
+        played = np.zeros(n, np.int64)
+        seat = (ender + 1) % n
+        while seat != me:
+            played[seat] = 1
+            seat = (seat + 1) % n
+        not_doubled = 1.0
         for p in range(n):
-            if p != me:
-                mean_final[p] = static[p] - gain[p]
-                sd_final[p] = math.sqrt(downs[p] * dp[VAR] + params[SPREAD] ** 2)
-        end_bonus = params[END_OTHERS] * max(lam, 1.0) * mean_gain
-    else:
-        _load(cells[ender], hidden[ender], cleared[ender], ovals, oups, ogone)
-        ender_raw = _exact(ovals, ogone)
-        doubles = penalty == ALWAYS or (penalty == POSITIVE and ender_raw > 0)
-        if doubles:
-            # the seats from the ender to me have played their last turn
-            played = np.zeros(n, np.int64)
-            seat = (ender + 1) % n
-            while seat != me:
-                played[seat] = 1
-                seat = (seat + 1) % n
-            not_doubled = 1.0
-            for p in range(n):
-                if p == me or p == ender:
-                    continue
-                mean = static[p]
-                spread = downs[p] * dp[VAR]
-                if not played[p]:
-                    mean -= gain[p]
-                    spread += params[SPREAD] ** 2
-                if spread > 0.0:
-                    not_doubled *= 1.0 - _phi((ender_raw + 0.5 - mean) / math.sqrt(spread))
-                elif mean <= ender_raw:
-                    not_doubled = 0.0
-            double_gain = ender_raw * not_doubled / others
+            if p == me or p == ender:
+                continue
+            mean = static[p]
+            spread = downs[p] * dp[VAR]
+            if not played[p]:
+                mean -= gain[p]
+                spread += params[SPREAD] ** 2
+            if spread > 0.0:
+                not_doubled *= 1.0 - _phi((ender_raw + 0.5 - mean) / math.sqrt(spread))
+            elif mean <= ender_raw:
+                not_doubled = 0.0
+        double_gain = ender_raw * not_doubled / (n - 1)
+    return ender_raw, double_gain
 
-    # --- every placement: value v face up at position k ---
-    # Only the placements read below are valued: at a face-up position, the
-    # card in hand's or the discard's (every value's with EXACT_DRAW); at a
-    # face-down one, also every value the face-down pool holds (a flip's).
+
+@njit(cache=True, inline="always")
+def _final_value(total, down, dp, ender_raw, double_gain):  # type: ignore[no-untyped-def]
+    """A grid's value in my last turn: its expected score `total` (with `down`
+    face-down cards) less the chance of doubling the ender times what that
+    takes from the ender."""
+    if double_gain == 0.0:
+        return total
+    spread = down * dp[VAR]
+    if spread > 0.0:
+        chance = _phi((ender_raw + 0.5 - total) / math.sqrt(spread))
+    else:
+        chance = 1.0 if total <= ender_raw + 1e-9 else 0.0
+    return total - chance * double_gain
+
+
+@njit(cache=True, inline="always")
+def _placements(  # type: ignore[no-untyped-def]
+    vals, ups, gone, my_down, held, top, params, dp, wp, bias, clears, pot, colv, total_now,
+    final, ender_raw, double_gain, penalty, me, mean_final, sd_final, end_bonus, tempo, lam,
+    want, look_now, best1, best1col, best2,
+):  # fmt: skip
+    """Every placement of value i + LOWEST face up at position k that is read
+    later: after[k, i], the grid's value it leaves, and clear_at[k, i],
+    whether it clears the column. Only the card in hand's or the discard's
+    (every value's with EXACT_DRAW) at a face-up position; at a face-down one,
+    also every value the face-down pool holds (a flip's). A position with the
+    same cards above it in its column copies their values."""
     read_up = np.zeros(VALUES, np.bool_)
     read_down = np.zeros(VALUES, np.bool_)
     for i in range(VALUES):
@@ -673,31 +787,12 @@ def decide_for(  # type: ignore[no-untyped-def]
                     value_col = _column(a, b, c, ua, ub, uc, dp, bias, clears, pot)
                 total = total_now - colv[col] + value_col
                 if final:
-                    value = total
-                    if double_gain != 0.0:
-                        spread = d_after * dp[VAR]
-                        if spread > 0.0:
-                            chance = _phi((ender_raw + 0.5 - total) / math.sqrt(spread))
-                        else:
-                            chance = 1.0 if total <= ender_raw + 1e-9 else 0.0
-                        value = total - chance * double_gain
+                    value = _final_value(total, d_after, dp, ender_raw, double_gain)
                 elif d_after == 0:  # the last face-down card: this ends the round
-                    raw = 0.0
-                    for other in range(COLS):
-                        if other != col and not gone[other]:
-                            raw += colv[other]  # all face up: exact
-                    if not cleared_now:
-                        raw += value_col
-                    value = raw
-                    if params[ENDING] != 0.0:
-                        if penalty == ALWAYS or (penalty == POSITIVE and raw > 0.0):
-                            alone = 1.0
-                            for p in range(n):
-                                if p != me:
-                                    z = (raw + 0.5 - mean_final[p]) / sd_final[p]
-                                    alone *= 1.0 - _phi(z)
-                            value = raw * (2.0 - alone)
-                        value -= end_bonus
+                    value = _ending_value(
+                        gone, colv, col, value_col, cleared_now, params, penalty, me,
+                        mean_final, sd_final, end_bonus,
+                    )  # fmt: skip
                 else:
                     value = total + tempo * d_after
                     if lam != 0.0 and want != ALL_VALUES and i != want:
@@ -708,31 +803,62 @@ def decide_for(  # type: ignore[no-untyped-def]
                                 new_gains[j] = -_INF
                         else:
                             column_gains(a, b, c, ua, ub, uc, dp, bias, clears, pot, new_gains)
-                        look = 0.0
-                        for j in range(VALUES):
-                            p = wp[P1 + j]
-                            if p == 0.0:
-                                continue
-                            best = best2[j] if best1col[j] == col else best1[j]
-                            if new_gains[j] > best:
-                                best = new_gains[j]
-                            look += p * best
+                        look = _changed_lookahead(wp, new_gains, col, best1, best1col, best2)
                         value -= lam * look
                 after[k, i] = value
+    return after, clear_at
 
-    if final:
-        now = total_now
-        if double_gain != 0.0:
-            spread = my_down * dp[VAR]
-            if spread > 0.0:
-                now -= _phi((ender_raw + 0.5 - total_now) / math.sqrt(spread)) * double_gain
-            elif total_now <= ender_raw + 1e-9:
-                now -= double_gain
-    else:
-        now = total_now - lam * look_now + tempo * my_down
 
-    # the value of discarding a drawn card of value i and turning up k:
-    # flip_base[k] + (1 - flip_keep[k]) * den[i] (the FLIP_BONUS taken off the base)
+@njit(cache=True, inline="always")
+def _ending_value(  # type: ignore[no-untyped-def]
+    gone, colv, col, value_col, cleared_now, params, penalty, me, mean_final, sd_final, end_bonus
+):
+    """The value of a placement that turns up my last face-down card in column
+    `col` (now worth `value_col`, or cleared): the grid's score, all face up,
+    with ENDING the ender's penalty (RULES.md 2.10) doubling it with the
+    chance that another player's likely final score is as low, less
+    `end_bonus`."""
+    raw = 0.0
+    for other in range(COLS):
+        if other != col and not gone[other]:
+            raw += colv[other]  # all face up: exact
+    if not cleared_now:
+        raw += value_col
+    value = raw
+    if params[ENDING] != 0.0:
+        if penalty == ALWAYS or (penalty == POSITIVE and raw > 0.0):
+            alone = 1.0
+            for p in range(mean_final.shape[0]):
+                if p != me:
+                    z = (raw + 0.5 - mean_final[p]) / sd_final[p]
+                    alone *= 1.0 - _phi(z)
+            value = raw * (2.0 - alone)
+        value -= end_bonus
+    return value
+
+
+@njit(cache=True, inline="always")
+def _changed_lookahead(wp, new_gains, col, best1, best1col, best2):  # type: ignore[no-untyped-def]
+    """The one-draw look-ahead of the grid with column `col` changed, its gains
+    now `new_gains`: per value, the best of the other columns' (`_best_two`)
+    and the changed column's."""
+    look = 0.0
+    for j in range(VALUES):
+        p = wp[P1 + j]
+        if p == 0.0:
+            continue
+        best = best2[j] if best1col[j] == col else best1[j]
+        if new_gains[j] > best:
+            best = new_gains[j]
+        look += p * best
+    return look
+
+
+@njit(cache=True, inline="always")
+def _flips(ups, gone, dp, after, clear_at, den, flip_bonus):  # type: ignore[no-untyped-def]
+    """The value of discarding a drawn card of value i and turning up the
+    face-down card at k: flip_base[k] + (1 - flip_keep[k]) * den[i] (the
+    FLIP_BONUS taken off the base; _INF at a face-up position)."""
     flip_base = np.full(COLS * ROWS, _INF)
     flip_keep = np.zeros(COLS * ROWS)
     for col in range(COLS):
@@ -752,49 +878,78 @@ def decide_for(  # type: ignore[no-untyped-def]
                 if clear_at[k, u]:
                     value += p * den[u]
                     keep += p
-            flip_base[k] = value - params[FLIP_BONUS]
+            flip_base[k] = value - flip_bonus
             flip_keep[k] = keep
+    return flip_base, flip_keep
 
-    if held != NO_CARD:
-        h = held - LOWEST
-        best_action = -1
-        best_value = _INF
-        fallback_action = -1
-        fallback_value = _INF
-        for col in range(COLS):
-            if gone[col]:
-                continue
-            for row in range(ROWS):
-                k = _COLUMN_CELLS[col, row]
-                if ups[col, row] and vals[col, row] == held:
-                    continue  # an exchange that changes nothing
-                value = after[k, h]
-                grid_only = value
-                if clear_at[k, h]:
-                    value += den[h]
-                elif ups[col, row]:
-                    value += den[vals[col, row] - LOWEST]
-                else:
-                    value += den_down
-                if value < fallback_value - 1e-9:
-                    fallback_action, fallback_value = SWAP + k, value
-                # a round gone on too long: no exchange that leaves the grid no
-                # better (turn up cards rather than stall), the card drawn or taken
-                stalls = params[HURRY] != 0.0 and grid_only >= now - 1e-9
-                if value < best_value - 1e-9 and not stalls:
-                    best_action, best_value = SWAP + k, value
-                if drawn and not ups[col, row]:
-                    value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
-                    if value < best_value - 1e-9:
-                        best_action, best_value = FLIP + k, value
-        out[2] = now
-        if best_action < 0:
-            out[0] = fallback_value
-            return fallback_action
-        out[0] = best_value
-        return best_action
 
-    # --- the start of a turn: take the discard, or draw ---
+@njit(cache=True, inline="always")
+def _denied(after, clear_at, den, den_down, vals, ups, col, row, k, i):  # type: ignore[no-untyped-def]
+    """Placing value i at k (column `col`, row `row`): the grid's value it
+    leaves plus what the card it puts on the discard pile gives the next
+    player (none when it clears the column: the column's cards go there too)."""
+    value = after[k, i]
+    if clear_at[k, i]:
+        value += den[i]
+    elif ups[col, row]:
+        value += den[vals[col, row] - LOWEST]
+    else:
+        value += den_down
+    return value
+
+
+@njit(cache=True, inline="always")
+def _place_held(  # type: ignore[no-untyped-def]
+    vals, ups, gone, held, drawn, after, clear_at, den, den_down, flip_base, flip_keep, now,
+    hurry, out,
+):  # fmt: skip
+    """Where the card in hand goes: the best SWAP + k, or FLIP + k for a drawn
+    card (never an exchange for an equal face-up card; with HURRY no exchange
+    that leaves the grid no better, unless nothing else is left). out[0] gets
+    its value, out[2] the grid's now."""
+    h = held - LOWEST
+    best_action = -1
+    best_value = _INF
+    fallback_action = -1
+    fallback_value = _INF
+    for col in range(COLS):
+        if gone[col]:
+            continue
+        for row in range(ROWS):
+            k = _COLUMN_CELLS[col, row]
+            if ups[col, row] and vals[col, row] == held:
+                continue  # an exchange that changes nothing
+            grid_only = after[k, h]
+            value = _denied(after, clear_at, den, den_down, vals, ups, col, row, k, h)
+            if value < fallback_value - 1e-9:
+                fallback_action, fallback_value = SWAP + k, value
+            # a round gone on too long: no exchange that leaves the grid no
+            # better (turn up cards rather than stall), the card drawn or taken
+            stalls = hurry != 0.0 and grid_only >= now - 1e-9
+            if value < best_value - 1e-9 and not stalls:
+                best_action, best_value = SWAP + k, value
+            if drawn and not ups[col, row]:
+                value = flip_base[k] + (1.0 - flip_keep[k]) * den[h]
+                if value < best_value - 1e-9:
+                    best_action, best_value = FLIP + k, value
+    out[2] = now
+    if best_action < 0:
+        out[0] = fallback_value
+        return fallback_action
+    out[0] = best_value
+    return best_action
+
+
+@njit(cache=True, inline="always")
+def _take_or_draw(  # type: ignore[no-untyped-def]
+    vals, ups, gone, top, after, clear_at, den, den_down, flip_base, flip_keep, now, look_now,
+    exact_draw, wp, out,
+):  # fmt: skip
+    """The start of a turn: TAKE_DISCARD when taking the discard `top` (only to
+    improve the grid) beats drawing (out[0] and out[1] their values, out[2]
+    the grid's now), else DRAW. Drawing is worth, with EXACT_DRAW, the best
+    placement of each value of the draw pool weighed by its chance; without,
+    the grid now less one card's expected saving."""
     take = _INF
     if top != NO_CARD:
         t = top - LOWEST
@@ -807,39 +962,26 @@ def decide_for(  # type: ignore[no-untyped-def]
                     continue  # an exchange that changes nothing
                 if after[k, t] >= now - 1e-9:
                     continue  # the discard is taken only to improve the grid
-                value = after[k, t]
-                if clear_at[k, t]:
-                    value += den[t]
-                elif ups[col, row]:
-                    value += den[vals[col, row] - LOWEST]
-                else:
-                    value += den_down
+                value = _denied(after, clear_at, den, den_down, vals, ups, col, row, k, t)
                 if value < take:
                     take = value
     out[0] = take
     out[2] = now
-    if params[EXACT_DRAW] != 0.0:
+    if exact_draw != 0.0:
         draw = 0.0
         for i in range(VALUES):
             p = wp[P1 + i]
             if p == 0.0:
                 continue
             best = _INF
-            v = i + LOWEST
             for col in range(COLS):
                 if gone[col]:
                     continue
                 for row in range(ROWS):
                     k = _COLUMN_CELLS[col, row]
-                    if ups[col, row] and vals[col, row] == v:
+                    if ups[col, row] and vals[col, row] == i + LOWEST:
                         continue
-                    value = after[k, i]
-                    if clear_at[k, i]:
-                        value += den[i]
-                    elif ups[col, row]:
-                        value += den[vals[col, row] - LOWEST]
-                    else:
-                        value += den_down
+                    value = _denied(after, clear_at, den, den_down, vals, ups, col, row, k, i)
                     if value < best:
                         best = value
                     if not ups[col, row]:

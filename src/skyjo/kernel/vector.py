@@ -40,6 +40,13 @@ terminated, truncated, autoreset and final observation are those of the
 whole stretch, as if every seat were compiled. The float observations
 (`o.obs`, `o.final`) are written once no table waits.
 
+One step of play is `move` (the action, a reshuffle from the chain's key,
+the round's end and the turn limit, reported), which `play` wraps with the
+learner's reward and the next deal; `play_outside` drives it for the AEC
+environment's one table (`skyjo.env.kernel_game`), every seat played from
+Python. The stall rule's constants and arithmetic are the reference's
+(`skyjo.stall`), compiled here as they are.
+
 An illegal learner action (out of range, or not legal: the mask forbids it)
 changes nothing and ends the episode with the reward `fconf[ILLEGAL_REWARD]`,
 the Gymnasium environment's rule. An episode that ends is reset in the same
@@ -54,12 +61,14 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 import skyjo.kernel.cache  # noqa: F401  (before the first njit: the stale-cache fix)
 from skyjo.engine import DRAW, FLIP, NEXT_ROUND, NUM_ACTIONS, REVEAL, SWAP, TAKE_DISCARD, Phase
 from skyjo.kernel import chance, table, twister
 from skyjo.kernel.encoding import encode_table
-from skyjo.kernel.loop import borrowed
 from skyjo.kernel.policies import act
 from skyjo.kernel.table import (
     DISCARD_LEN,
@@ -74,17 +83,11 @@ from skyjo.kernel.table import (
     TURNS,
     Tables,
 )
-from skyjo.rules import CARD_VALUES, DECK_SIZE, GRID_SIZE
-
-#: The turns a seat needs to end a round: its ten face-down cards after the
-#: opening's two reveals (RULES.md 2.3), one turned up a turn at most (2.5).
-TURNS_TO_END = GRID_SIZE - 2
-#: More points than any round scores: twelve 12s, doubled (RULES.md 2.9, 2.10).
-ROUND_BOUND = 2 * GRID_SIZE * max(CARD_VALUES)
-#: A seat's decisions in a turn, at most: DRAW or TAKE_DISCARD, then where the
-#: card goes (RULES.md 2.5). The stall rule's discount counts a seat's
-#: decisions as this many a turn (`stall_growth`).
-DECISIONS_PER_TURN = 2
+from skyjo.rules import DECK_SIZE
+from skyjo.stall import ROUND_BOUND, TURNS_TO_END
+from skyjo.stall import stall_decisions as _stall_decisions
+from skyjo.stall import stall_growth as _stall_growth
+from skyjo.stall import turns_of as _turns_of
 
 #: The columns of `conf`: the players, one round (1) or the game (0), the
 #: reward (SCORE, WIN), the learner's fixed seat (-1: drawn from each game's
@@ -100,6 +103,8 @@ ILLEGAL_REWARD, DISCOUNT = range(2)
 NFCONF = 2
 #: What a stretch of play led to (WAITS: a seat played from Python is to act).
 GOES_ON, OVER, CUT, WAITS = 0, 1, 2, 3
+#: What one action led to (`move`).
+MOVED, ROUND_DONE, AT_LIMIT = 0, 1, 2
 #: The policy code of a seat played from Python (the module docstring).
 OUTSIDE = -1
 #: `g.wait[b]`: table b waits for no one, for an outside seat within the
@@ -201,6 +206,24 @@ def new_out(batch: int, size: int) -> Out:
     )
 
 
+@intrinsic
+def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The array `arr` without its reference count (no meminfo): compiled code
+    then passes it to a function without the atomic increments and decrements
+    of its count, which cost more than a kernel call's work. The caller keeps
+    the array alive (the arrays of `step_tables` or `loop.advance` are held by
+    their caller)."""
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return sig, codegen
+
+
 # --- a game -------------------------------------------------------------------------
 
 
@@ -240,33 +263,62 @@ def _log(g, b, action):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def play(t, g, o, b, action):  # type: ignore[no-untyped-def]
+def move(t, b, action, key, order, conf):  # type: ignore[no-untyped-def]
     """The seat to act at table b plays `action` (legal): a reveal, a draw (the
-    discard pile reshuffled from the chain's key first when the draw pile is
-    empty, RULES.md 2.7), a take, or a placement that may end the round or
-    reach the turn limit. The learner's reward goes to o.reward[b]. GOES_ON,
-    OVER or CUT."""
-    _log(g, b, action)
+    discard pile reshuffled first when the draw pile is empty, RULES.md 2.7,
+    from the chain's key `key[b]`, `order` its work space), a take, or a
+    placement. MOVED; ROUND_DONE when the placement ended the round (it is
+    scored); AT_LIMIT when it left the round going at `conf[MAX_TURNS]` turns.
+    Every step of play goes through here: the batch's (`play`) and a table's
+    played from Python (`play_outside`)."""
     if action < DRAW:
         table.reveal(t, b, action - REVEAL)
-        return GOES_ON
+        return MOVED
     if action == DRAW:
         if table.draw(t, b) == NO_CARD:
             size = t.slots[b, DISCARD_LEN] - 1
-            g.key[b] = chance.shuffled_order(g.key[b], size, g.order)
-            table.reshuffle_perm(t, b, g.order)
+            key[b] = chance.shuffled_order(key[b], size, order)
+            table.reshuffle_perm(t, b, order)
             table.draw(t, b)
-        return GOES_ON
+        return MOVED
     if action == TAKE_DISCARD:
         table.take_discard(t, b)
-        return GOES_ON
+        return MOVED
     if action < FLIP:
         status = table.place(t, b, action - SWAP, False)
     else:
         status = table.place(t, b, action - FLIP, True)
     if status == ROUND_ENDED:
+        return ROUND_DONE
+    if t.slots[b, TURNS] >= conf[MAX_TURNS]:
+        return AT_LIMIT
+    return MOVED
+
+
+@njit(cache=True, inline="always")
+def episode_over(t, b, conf):  # type: ignore[no-untyped-def]
+    """Whether a round just scored at table b ends the episode: the game is
+    over (RULES.md 3), or the episode is one round."""
+    return t.slots[b, PHASE] == _GAME_OVER or conf[ONE_ROUND] != 0
+
+
+@njit(cache=True, inline="always")
+def deal_next(t, b, key, deck):  # type: ignore[no-untyped-def]
+    """Deal table b's next round from the chain's key `key[b]` (`deck`: work space)."""
+    key[b] = chance.shuffled_deck(key[b], deck)
+    table.deal(t, b, deck)
+
+
+@njit(cache=True, inline="always")
+def play(t, g, o, b, action):  # type: ignore[no-untyped-def]
+    """The seat to act at table b plays `action` (legal, `move`), logged; a
+    round's end is scored (`_scored`), the turn limit applied (`_stalled`).
+    The learner's reward goes to o.reward[b]. GOES_ON, OVER or CUT."""
+    _log(g, b, action)
+    event = move(t, b, action, g.key, g.order, g.conf)
+    if event == ROUND_DONE:
         return _scored(t, g, o, b)
-    if t.slots[b, TURNS] >= g.conf[MAX_TURNS]:
+    if event == AT_LIMIT:
         return _stalled(t, g, o, b)
     return GOES_ON
 
@@ -289,7 +341,7 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
     next round dealt from the chain unless the episode is over."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
-    over = t.slots[b, PHASE] == _GAME_OVER or g.conf[ONE_ROUND] != 0
+    over = episode_over(t, b, g.conf)
     if g.conf[REWARD] == SCORE:
         o.reward[b] -= t.seats[b, SCORES, seat]
     elif over:
@@ -297,25 +349,15 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
         o.reward[b] += 1.0 if won else -1.0
     if over:
         return OVER
-    g.key[b] = chance.shuffled_deck(g.key[b], g.deck)
-    table.deal(t, b, g.deck)
+    deal_next(t, b, g.key, g.deck)
     _log(g, b, NEXT_ROUND)
     return GOES_ON
 
 
-@njit(cache=True)
-def stall_growth(discount, decisions):  # type: ignore[no-untyped-def]
-    """discount ** -decisions (decisions >= 0), by squaring: the factor of a
-    guilty seat's stall penalty (`skyjo.env.table.stalled`). Compiled, and
-    called from Python too, so that both environments get the same float."""
-    growth = 1.0
-    base = 1.0 / discount
-    while decisions > 0:
-        if decisions & 1:
-            growth *= base
-        base *= base
-        decisions >>= 1
-    return growth
+#: The stall rule's arithmetic, the reference's own (`skyjo.stall`), compiled.
+stall_growth = njit(cache=True)(_stall_growth)
+stall_decisions = njit(cache=True)(_stall_decisions)
+turns_of = njit(cache=True)(_turns_of)
 
 
 @njit(cache=True)
@@ -325,15 +367,15 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     (SCORE: its total made the target plus ROUND_BOUND; WIN: a loss, the
     lowest totals of the others winning), its penalty times
     `stall_growth(fconf[DISCOUNT], its decisions since it could end the
-    round)`; OVER, or CUT when no seat could have ended the round."""
+    round)` (`skyjo.stall`'s arithmetic); OVER, or CUT when no seat could
+    have ended the round."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
     turns, starter = t.slots[b, TURNS], t.slots[b, STARTER]
     guilty = 0
     if t.slots[b, ENDER] < 0:
         for p in range(n):
-            behind = (p - starter + n) % n
-            if (turns - behind + n - 1) // n >= TURNS_TO_END:
+            if turns_of(p, n, turns, starter) >= TURNS_TO_END:
                 guilty |= 1 << p
     if guilty == 0:
         return CUT
@@ -341,8 +383,7 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     total = t.seats[b, TOTALS, seat]
     growth = 1.0
     if mine:
-        played = (turns - (seat - starter + n) % n + n - 1) // n
-        decisions = DECISIONS_PER_TURN * (played - TURNS_TO_END + 1)
+        decisions = stall_decisions(turns_of(seat, n, turns, starter))
         growth = stall_growth(g.fconf[DISCOUNT], decisions)
     if g.conf[REWARD] == SCORE:
         if mine:
@@ -459,7 +500,7 @@ def opening(t, g, o, b):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _borrow(t, g, o):  # type: ignore[no-untyped-def]
-    """The three groups of arrays, borrowed (`loop.borrowed`: no reference
+    """The three groups of arrays, borrowed (`borrowed`: no reference
     counts, which compiled calls would otherwise change atomically for every
     array of every group they pass on); the caller keeps them alive."""
     bt = Tables(borrowed(t.cells), borrowed(t.seats), borrowed(t.piles), borrowed(t.slots))
@@ -591,3 +632,49 @@ def reset_tables(t, g, o, how, seeds):  # type: ignore[no-untyped-def]
     if waiting == 0:
         _convert(g, o)
     return waiting
+
+
+# --- one table whose every seat is played from Python (the AEC environment) -------
+
+#: What `play_outside` says happened, packed with the seat to act then: code *
+#: BASE + seat. STEPPED: the game goes on (the seat's observation is written);
+#: SCORED: a round was scored, and the next dealt unless the episode is over;
+#: STALLED: the turn limit (the stall rule, `skyjo.env.table.stalled`);
+#: REFUSED: an illegal action, nothing played.
+STEPPED, SCORED, STALLED, REFUSED = range(4)
+BASE = 16  #: more than the seats of a table (RULES.md 1: 8 at most)
+#: `play_outside`'s `work`: a deck's or a reshuffle's room, then the chain's key.
+KEY_AT = DECK_SIZE
+WORK_SIZE = DECK_SIZE + 1
+
+
+@njit(cache=True)
+def play_outside(cells, seats, piles, slots, conf, work, action, out, mask):  # type: ignore[no-untyped-def]
+    """The seat to act at table 0 plays `action` (`move`; the next round dealt
+    from the chain, `deal_next`, unless the episode is over), for a caller
+    that plays every seat (`skyjo.env.kernel_game`): what happened and the
+    seat to act, packed (STEPPED... above); when STEPPED, `out` and `mask`
+    get that seat's observation and legal actions (`encode_table`), the one
+    the caller is asked for next. The arrays come one by one, not as
+    `Games`, whose many arrays would cost microseconds to pass from Python,
+    and as few as can be: `work` (int64, WORK_SIZE) holds the chain's key
+    (at KEY_AT, its bits) before the work space of a reshuffle's order or a
+    deal's deck."""
+    key = borrowed(work[KEY_AT:].view(np.uint64))
+    work = borrowed(work[:KEY_AT])
+    t = Tables(borrowed(cells), borrowed(seats), borrowed(piles), borrowed(slots))  # `_borrow`
+    if not (0 <= action < NUM_ACTIONS and table.legal(t, 0, np.int64(action))):
+        return REFUSED * BASE + slots[0, PLAYER]
+    event = move(t, 0, np.int64(action), key, work, conf)
+    if event == MOVED:
+        player = slots[0, PLAYER]
+        cells, seats, piles, slots = t
+        encode_table(
+            cells, seats, piles, slots, 0, player, True, conf[SLOTS], borrowed(out), borrowed(mask)
+        )
+        return STEPPED * BASE + player
+    if event == AT_LIMIT:
+        return STALLED * BASE + slots[0, PLAYER]
+    if not episode_over(t, 0, conf):
+        deal_next(t, 0, key, work)
+    return SCORED * BASE + slots[0, PLAYER]

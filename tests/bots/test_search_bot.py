@@ -1,4 +1,4 @@
-"""The search (its second version, `SearchV2Bot`): playouts by the `expected`
+"""The search bot (`SearchBot`): playouts by the `expected`
 bot's choice on the kernel, critical decisions searched, the valuer."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from skyjo import kernel
 from skyjo.bots import BotError, bot_names, make_bot
 from skyjo.bots.determinize import Sampler
-from skyjo.bots.expected import ExpectedV2Bot
-from skyjo.bots.search import SearchV2Bot, Valuer, critical
+from skyjo.bots.expected import ExpectedBot
+from skyjo.bots.search import SearchBot, Valuer, critical
 from skyjo.engine import Phase, State, new_game, step
 from skyjo.kernel import playout_expected as pe
 from skyjo.kernel import valuation as va
@@ -42,8 +42,8 @@ def _turns(states: list[State]) -> list[State]:
 
 def test_the_registry_makes_the_search_with_its_options() -> None:
     assert "search" in bot_names()
-    assert isinstance(make_bot("search", 1), SearchV2Bot)
-    assert isinstance(make_bot("search:gap=1.5,turns=300", 1), SearchV2Bot)
+    assert isinstance(make_bot("search", 1), SearchBot)
+    assert isinstance(make_bot("search:gap=1.5,turns=300", 1), SearchBot)
     with pytest.raises(BotError, match="bad options"):
         make_bot("search:version=1", 1)  # the first search is gone
     with pytest.raises(BotError, match="bad options"):
@@ -51,7 +51,7 @@ def test_the_registry_makes_the_search_with_its_options() -> None:
 
 
 def _policy_choice(state: State, cards: np.ndarray, turns: int = 0) -> int:
-    """The v2 playout policy's action for the player to act, in the world dealt
+    """The playout policy's action for the player to act, in the world dealt
     from `cards` for what that player sees."""
     sampler = Sampler(observe(state, state.player))
     t = kernel.new_tables(1, state.num_players)
@@ -111,7 +111,7 @@ def test_playouts_with_the_expected_policy_end_their_rounds() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_search_v2_plays_legal_moves_in_every_phase(players: int) -> None:
+def test_search_plays_legal_moves_in_every_phase(players: int) -> None:
     """Whole games (a few seeds, until the bot has acted in every phase, with
     and without a card in hand): every action legal."""
     rules = Rules(target_score=40, ender_penalty="always" if players == 4 else "positive")
@@ -120,7 +120,7 @@ def test_search_v2_plays_legal_moves_in_every_phase(players: int) -> None:
     phases: set[tuple[int, bool]] = set()
     for seed in range(11, 31):
         state = new_game(players, seed=seed, rules=rules)
-        bots = [SearchV2Bot(seed, **FAST)] + [make_bot("expected", s) for s in range(1, players)]
+        bots = [SearchBot(seed, **FAST)] + [make_bot("expected", s) for s in range(1, players)]
         while state.phase != Phase.GAME_OVER:
             obs = observe(state, state.player)
             action = bots[state.player].choose(obs)
@@ -133,27 +133,27 @@ def test_search_v2_plays_legal_moves_in_every_phase(players: int) -> None:
     assert phases >= every, every - phases
 
 
-def test_seeded_search_v2_is_deterministic() -> None:
+def test_seeded_search_is_deterministic() -> None:
     states = _turns(_positions(7, 3))[:14]
 
     def choices(seed: int) -> list[int]:
-        bot = SearchV2Bot(seed, **FAST, gap=100.0, calm=1.0)  # search every decision
+        bot = SearchBot(seed, **FAST, gap=100.0, calm=1.0)  # search every decision
         return [bot.choose(observe(s, s.player)) for s in states]
 
     assert choices(3) == choices(3)
 
 
-def test_search_v2_always_weighs_the_new_expected_choice() -> None:
+def test_search_always_weighs_the_new_expected_choice() -> None:
     """The prior's choice is a candidate, and is played unless beaten clearly."""
     state = [s for s in _turns(_positions(2, 2)) if s.held is not None][3]
     obs = observe(state, state.player)
-    bot = SearchV2Bot(1, iterations=40, gap=100.0, confidence=1e9, calm=1.0)
+    bot = SearchBot(1, iterations=40, gap=100.0, confidence=1e9, calm=1.0)
     prior = make_bot("expected", 1)
     assert bot.choose(obs) == prior.choose(obs)
     assert bot.last_values  # it did search
 
 
-def test_search_v2_searches_only_critical_decisions_by_default() -> None:
+def test_search_searches_only_critical_decisions_by_default() -> None:
     """With `calm=0` (the default) a decision where the round cannot end within
     a turn or two is the prior's, unsearched; a critical one is searched (the
     gap rule aside), and `calm=1` searches the calm ones too."""
@@ -163,32 +163,32 @@ def test_search_v2_searches_only_critical_decisions_by_default() -> None:
     assert len(calm) > 5 and len(tense) > 5
     for state in calm[:5]:
         obs = observe(state, state.player)
-        bot = SearchV2Bot(1, **FAST)
+        bot = SearchBot(1, **FAST)
         assert bot.choose(obs) == make_bot("expected", 1).choose(obs)
         assert not bot.last_values
-        searching = SearchV2Bot(1, **FAST, calm=1.0)
+        searching = SearchBot(1, **FAST, calm=1.0)
         searching.choose(obs)
         assert searching.last_values
     for state in tense[:5]:
-        bot = SearchV2Bot(1, **FAST)
+        bot = SearchBot(1, **FAST)
         bot.choose(observe(state, state.player))
         assert bot.last_values
 
 
 @pytest.mark.parametrize("calm", [-1.0, True, "x"])
-def test_search_v2_refuses_a_bad_calm(calm: object) -> None:
+def test_search_refuses_a_bad_calm(calm: object) -> None:
     with pytest.raises(ValueError, match="calm must be a number, 0 or more"):
-        SearchV2Bot(1, calm=calm)  # type: ignore[arg-type]
+        SearchBot(1, calm=calm)  # type: ignore[arg-type]
 
 
 def test_the_prior_s_decision_is_its_choice_and_counts_no_turn() -> None:
-    """`ExpectedV2Bot.decision` (what the gap rule reads) gives the action
+    """`ExpectedBot.decision` (what the gap rule reads) gives the action
     `choose` plays, and calling it does not move the bot's turn count."""
     states = _turns(_positions(6, 3))
     assert len(states) > 30
     for state in states[:30]:
         obs = observe(state, state.player)
-        watched, played = ExpectedV2Bot(2, patience=3), ExpectedV2Bot(2, patience=3)
+        watched, played = ExpectedBot(2, patience=3), ExpectedBot(2, patience=3)
         for _ in range(5):  # past its patience: the hurried options
             action, values = watched.decision(obs)
             assert action == played.choose(obs) == watched.choose(obs)
@@ -199,7 +199,7 @@ def test_the_prior_s_decision_is_its_choice_and_counts_no_turn() -> None:
 def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
     """At the start of a turn and with a card taken from the discard pile,
     `decide_cheap` chooses as `valuation.decide` (no exact draw expectation)."""
-    bot = ExpectedV2Bot(1, exact_draw=0)
+    bot = ExpectedBot(1, exact_draw=0)
     checked = 0
     for state in _turns(_positions(5, 3)):
         obs = observe(state, state.player)
@@ -213,13 +213,13 @@ def test_the_cheap_decision_is_the_bot_s_where_no_flip_is_weighed() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_search_v2_plays_as_its_prior_until_a_critical_decision(players: int) -> None:
+def test_search_plays_as_its_prior_until_a_critical_decision(players: int) -> None:
     """Reveals included, the bot's moves are its prior's (`expected` with the
     same seed) at every decision before the first critical one: what makes
     paired games (`research/paired.py`) identical until the search first acts."""
     for seed in (3, 4):
         state = new_game(players, seed=seed)
-        search, prior = SearchV2Bot(seed, **FAST), ExpectedV2Bot(seed)
+        search, prior = SearchBot(seed, **FAST), ExpectedBot(seed)
         rivals = [make_bot("expected", seed * 10 + p) for p in range(players)]
         compared = 0
         while True:
@@ -240,7 +240,7 @@ def test_the_full_decision_is_the_bot_s_everywhere() -> None:
     """With `full`, `decide_cheap` chooses as `valuation.decide` at every
     decision, a drawn card's discard-and-flip included (where the cheap one
     may not: its look-ahead after a flip is the grid's as it is now)."""
-    bot = ExpectedV2Bot(1)
+    bot = ExpectedBot(1)
     drawn = differ = 0
     for state in _turns(_positions(5, 3)):
         obs = observe(state, state.player)
@@ -254,7 +254,7 @@ def test_the_full_decision_is_the_bot_s_everywhere() -> None:
     assert differ > 0  # the check can tell the two apart
 
 
-def test_search_v2_s_critical_set_follows_down() -> None:
+def test_search_s_critical_set_follows_down() -> None:
     """`down` sets how few face-down cards make a decision critical: with
     `down=12` every decision is searched, with the default a calm one is not."""
     states = [s for s in _turns(_positions(4, 2)) if s.held is not None]
@@ -262,13 +262,13 @@ def test_search_v2_s_critical_set_follows_down() -> None:
     assert calm
     obs = observe(calm[0], calm[0].player)
     assert critical(obs, 12) and not critical(obs, 2)
-    default, wide = SearchV2Bot(1, **FAST), SearchV2Bot(1, **FAST, down=12)
+    default, wide = SearchBot(1, **FAST), SearchBot(1, **FAST, down=12)
     default.choose(obs)
     wide.choose(obs)
     assert not default.last_values and wide.last_values
 
 
-def test_search_v2_searches_the_rounds_that_may_end_the_game_with_late() -> None:
+def test_search_searches_the_rounds_that_may_end_the_game_with_late() -> None:
     """With `late=20`, a calm decision is searched once some total is within 20
     points of the target (50 here), and not before; without it, neither is."""
     games = (_turns(_positions(seed, 2)) for seed in (4, 5, 6))
@@ -278,7 +278,7 @@ def test_search_v2_searches_the_rounds_that_may_end_the_game_with_late() -> None
     near = [obs for obs in calm if max(obs.totals) >= 30]
     assert early and near
     for obs, searched in ((early[0], False), (near[0], True)):
-        default, late = SearchV2Bot(1, **FAST), SearchV2Bot(1, **FAST, late=20)
+        default, late = SearchBot(1, **FAST), SearchBot(1, **FAST, late=20)
         default.choose(obs)
         late.choose(obs)
         assert not default.last_values
@@ -286,18 +286,18 @@ def test_search_v2_searches_the_rounds_that_may_end_the_game_with_late() -> None
 
 
 @pytest.mark.parametrize("late", [-1, 2.5, True, "x"])
-def test_search_v2_refuses_a_bad_late(late: object) -> None:
+def test_search_refuses_a_bad_late(late: object) -> None:
     with pytest.raises(ValueError, match="late must be a whole number of points, 0 or more"):
-        SearchV2Bot(1, late=late)  # type: ignore[arg-type]
+        SearchBot(1, late=late)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("down", [-1, 13, 2.5, True, "x"])
-def test_search_v2_refuses_a_bad_down(down: object) -> None:
+def test_search_refuses_a_bad_down(down: object) -> None:
     with pytest.raises(ValueError, match="down must be a whole number from 0 to 12"):
-        SearchV2Bot(1, down=down)  # type: ignore[arg-type]
+        SearchBot(1, down=down)  # type: ignore[arg-type]
 
 
-def test_search_v2_with_full_playouts_plays_legal_moves() -> None:
+def test_search_with_full_playouts_plays_legal_moves() -> None:
     """`full=1,exact_draw=1` (playouts by the prior's own choice) plays a whole
     game to its end, every move legal (the engine refuses any other)."""
     state = new_game(2, seed=9, rules=Rules(target_score=30))
@@ -351,10 +351,10 @@ def test_the_joint_win_chance_changes_nothing_at_two_players() -> None:
 @pytest.mark.parametrize("value", [2, -1, 0.5, True])
 def test_joint_must_be_0_or_1(value: object) -> None:
     with pytest.raises(ValueError, match=f"joint must be 0 or 1, not {value!r}"):
-        SearchV2Bot(1, joint=value)  # type: ignore[arg-type]
+        SearchBot(1, joint=value)  # type: ignore[arg-type]
 
 
-def test_search_v2_plays_a_given_prior_where_it_does_not_search() -> None:
+def test_search_plays_a_given_prior_where_it_does_not_search() -> None:
     """`prior` replaces the default `expected`: at calm decisions the bot plays
     that prior's moves (here the look-ahead weighed 0, which plays otherwise
     than the default somewhere in these games), and `prior` is the bot given."""
@@ -363,25 +363,25 @@ def test_search_v2_plays_a_given_prior_where_it_does_not_search() -> None:
         obs = observe(state, state.player)
         if critical(obs) or len(obs.legal_actions) == 1:
             continue
-        given = ExpectedV2Bot(5, lookahead=0.0)
-        search = SearchV2Bot(5, prior=given, **FAST)
+        given = ExpectedBot(5, lookahead=0.0)
+        search = SearchBot(5, prior=given, **FAST)
         assert search.prior is given
         action = search.choose(obs)
-        assert action == ExpectedV2Bot(5, lookahead=0.0).choose(obs)
-        differ += action != ExpectedV2Bot(5).choose(obs)
+        assert action == ExpectedBot(5, lookahead=0.0).choose(obs)
+        differ += action != ExpectedBot(5).choose(obs)
     assert differ > 0
 
 
-@pytest.mark.parametrize("prior", [1, "expected", SearchV2Bot(1)])
-def test_search_v2_refuses_a_prior_that_is_not_expected(prior: object) -> None:
+@pytest.mark.parametrize("prior", [1, "expected", SearchBot(1)])
+def test_search_refuses_a_prior_that_is_not_expected(prior: object) -> None:
     with pytest.raises(ValueError, match="prior must be an `expected` bot"):
-        SearchV2Bot(1, prior=prior)  # type: ignore[arg-type]
+        SearchBot(1, prior=prior)  # type: ignore[arg-type]
     with pytest.raises(BotError, match="prior"):
         make_bot("search:prior=1", 1)
 
 
 def test_the_expected_bot_s_options_are_a_copy_of_its_own() -> None:
-    bot = ExpectedV2Bot(1, lookahead=0.5, denial=2.0)
+    bot = ExpectedBot(1, lookahead=0.5, denial=2.0)
     options = bot.options()
     assert options[va.LOOKAHEAD] == 0.5 and options[va.DENIAL] == 2.0
     options[va.LOOKAHEAD] = 9.0
