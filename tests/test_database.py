@@ -260,3 +260,54 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
         assert store.version() == schema.SCHEMA_VERSION
     finally:
         store.close()
+
+
+#: The table of a cluster's rate buckets as version 6's processes made it, outside
+#: the schema (`skyjo.web.limits` before version 7), with one bucket in it.
+BUCKETS_6 = (
+    "CREATE UNLOGGED TABLE IF NOT EXISTS skyjo_rate_buckets (kind text NOT NULL,"
+    " address text NOT NULL, tokens double precision NOT NULL,"
+    " at double precision NOT NULL, spent boolean NOT NULL, PRIMARY KEY (kind, address))",
+    "INSERT INTO skyjo_rate_buckets VALUES ('rooms_rate', '10.0.0.1', 2.5, 1.0, true)",
+)
+
+
+def persistence_of(url: str, table: str) -> str:
+    """PostgreSQL's `relpersistence` of `table`: `u` unlogged, `p` permanent."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            found = "SELECT relpersistence FROM pg_class WHERE relname = :table"
+            return str(db.execute(text(found), {"table": table}).scalar())
+    finally:
+        engine.dispose()
+
+
+def test_a_new_postgresql_database_keeps_the_rate_buckets_out_of_its_log(
+    postgres: Postgres,
+) -> None:
+    """The buckets are worth nothing after a crash: UNLOGGED (`u`), the others not."""
+    url = postgres.database()
+    Store(url).close()
+    assert persistence_of(url, "skyjo_rate_buckets") == "u"
+    assert persistence_of(url, "rooms") == persistence_of(url, "scorepad_sheets") == "p"
+
+
+def test_a_cluster_s_database_of_version_6_keeps_its_rate_buckets(postgres: Postgres) -> None:
+    """A cluster of version 6 made `skyjo_rate_buckets` itself: version 7 takes that
+    table into the schema as it is, its buckets kept."""
+    url = postgres.database()
+    Store(url).close()
+    execute(url, "DROP TABLE skyjo_rate_buckets", "UPDATE schema_version SET version = 6")
+    execute(url, *BUCKETS_6)
+    store = Store(url)
+    assert store.version() == 7 and versions(url) == [7] and tables(url) == TABLES
+    store.close()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            bucket = db.execute(text("SELECT kind, address, tokens FROM skyjo_rate_buckets"))
+            assert bucket.all() == [("rooms_rate", "10.0.0.1", 2.5)]
+    finally:
+        engine.dispose()
+    assert persistence_of(url, "skyjo_rate_buckets") == "u"
