@@ -1,4 +1,4 @@
-"""One database, one history (`skyjo.database`): the web app's rooms and the
+"""One database, one history (`skyjo.persistence`): the web app's rooms and the
 scorepad's sheets under one `schema_version`, whichever part opens the
 database first; databases of older versions, with the scorepad's own version
 table (versions 1 and 2 of its tables) beside the web app's or alone, are
@@ -16,13 +16,13 @@ import pytest
 from postgres import Postgres
 from sqlalchemy import Engine, create_engine, event, inspect, text
 
-from skyjo import database
+from skyjo.persistence import schema
 from skyjo.scorepad.sheet import Sheet
 from skyjo.scorepad.store import OPEN, OpenSheet, SheetStore, StoreError
 from skyjo.web.storage import RoomRecord, StorageError, Store
 
 TABLES = {"schema_version", "rooms", "uploads", "scorepad_sheets", "scorepad_changes"}
-TABLES |= {"scorepad_keys", "room_moves", "reviews"}
+TABLES |= {"scorepad_keys", "room_moves", "reviews", "skyjo_rate_buckets"}
 OPENERS = {"web": Store, "scorepad": SheetStore}
 
 
@@ -67,10 +67,10 @@ def test_whichever_part_opens_a_new_database_makes_every_table_and_one_version(
 ) -> None:
     OPENERS[first](url).close()
     assert tables(url) == TABLES  # no `scorepad_schema_version`
-    assert versions(url) == [database.SCHEMA_VERSION] == [6]
+    assert versions(url) == [schema.SCHEMA_VERSION] == [7]
     web, pads = Store(url), SheetStore(url)
-    assert web.version() == pads.version() == 6
-    assert versions(url) == [6]
+    assert web.version() == pads.version() == 7
+    assert versions(url) == [7]
     web.close()
     pads.close()
 
@@ -113,7 +113,7 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
     as it was, and goes on."""
     execute(url, *WEB_1, *SCOREPAD_1, no=False)
     OPENERS[first](url).close()
-    assert tables(url) == TABLES and versions(url) == [6]
+    assert tables(url) == TABLES and versions(url) == [7]
     web, pads = Store(url), SheetStore(url)
     room = web.load("ABCDEF")
     assert room is not None and room.title == "Old" and room.options == {}  # version 2
@@ -132,7 +132,7 @@ def test_a_database_with_both_old_version_tables_is_upgraded_to_one_history(
     web.close()
     pads.close()
     again = Store(url)  # a second start changes nothing
-    assert again.version() == 6 and versions(url) == [6] and tables(url) == TABLES
+    assert again.version() == 7 and versions(url) == [7] and tables(url) == TABLES
     again.close()
 
 
@@ -152,18 +152,18 @@ def test_a_database_the_scorepad_alone_made_is_upgraded(url: str, scorepad: int)
             rules='{"target_score": 100, "ender_penalty": "none"}',
         )
     store = SheetStore(url)
-    assert store.version() == 6 and tables(url) == TABLES
+    assert store.version() == 7 and tables(url) == TABLES
     assert store.load("oldsheet").sheet.rules.target_score == (1000 if scorepad == 1 else 100)
     store.close()
     web = Store(url)
-    assert web.active() == [] and web.version() == 6
+    assert web.active() == [] and web.version() == 7
     web.close()
 
 
 def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) -> None:
     execute(url, *WEB_1, no=False)
     pads = SheetStore(url)
-    assert pads.version() == 6 and tables(url) == TABLES
+    assert pads.version() == 7 and tables(url) == TABLES
     made = pads.create(Sheet.new(["Ana", "Ben"]))
     assert pads.load(made.id).sheet.players == ("Ana", "Ben")
     pads.close()
@@ -175,12 +175,12 @@ def test_a_database_the_web_app_alone_made_gets_the_scorepad_s_tables(url: str) 
 def test_a_newer_database_is_refused_by_both_parts(url: str, first: str) -> None:
     OPENERS[first](url).close()
     execute(url, "UPDATE schema_version SET version = 99")
-    with pytest.raises(StorageError, match="schema version 99, newer than this server's 6"):
+    with pytest.raises(StorageError, match="schema version 99, newer than this server's 7"):
         Store(url)
-    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 6") as refused:
+    with pytest.raises(StoreError, match="version 99, newer than this skyjo's 7") as refused:
         SheetStore(url)
     assert refused.value.kind == "database_too_new"
-    assert refused.value.params == {"version": 99, "supported": 6}
+    assert refused.value.params == {"version": 99, "supported": 7}
     assert versions(url) == [99]  # nothing written
 
 
@@ -193,17 +193,17 @@ def test_migrations_run_in_order_from_the_database_s_version(
     pads.close()
     ran: list[int] = []
 
-    def to_7(connection: object) -> None:
-        ran.append(7)
+    def to_8(connection: object) -> None:
+        ran.append(8)
         connection.execute(text("ALTER TABLE scorepad_sheets ADD COLUMN note TEXT"))  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 7)
-    monkeypatch.setattr(database, "MIGRATIONS", {**database.MIGRATIONS, 6: to_7})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 8)
+    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, 7: to_8})
     upgraded = Store(url)
-    assert ran == [7] and upgraded.version() == 7
+    assert ran == [8] and upgraded.version() == 8
     assert SheetStore(url).load(pad.id).sheet == pad.sheet
     Store(url).close()
-    assert ran == [7]  # once only
+    assert ran == [8]  # once only
     upgraded.close()
 
 
@@ -229,7 +229,7 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
 
     def migrate(engine: Engine) -> None:
         try:
-            database.migrate(engine, lambda version: RuntimeError(version))
+            schema.migrate(engine, lambda version: RuntimeError(version))
         except BaseException as failure:
             failures.append(failure)
 
@@ -257,6 +257,57 @@ def test_two_processes_opening_a_new_postgresql_database_at_once_both_open_it(
     assert tables(url) == TABLES
     store = Store(url)
     try:
-        assert store.version() == database.SCHEMA_VERSION
+        assert store.version() == schema.SCHEMA_VERSION
     finally:
         store.close()
+
+
+#: The table of a cluster's rate buckets as version 6's processes made it, outside
+#: the schema (`skyjo.web.limits` before version 7), with one bucket in it.
+BUCKETS_6 = (
+    "CREATE UNLOGGED TABLE IF NOT EXISTS skyjo_rate_buckets (kind text NOT NULL,"
+    " address text NOT NULL, tokens double precision NOT NULL,"
+    " at double precision NOT NULL, spent boolean NOT NULL, PRIMARY KEY (kind, address))",
+    "INSERT INTO skyjo_rate_buckets VALUES ('rooms_rate', '10.0.0.1', 2.5, 1.0, true)",
+)
+
+
+def persistence_of(url: str, table: str) -> str:
+    """PostgreSQL's `relpersistence` of `table`: `u` unlogged, `p` permanent."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            found = "SELECT relpersistence FROM pg_class WHERE relname = :table"
+            return str(db.execute(text(found), {"table": table}).scalar())
+    finally:
+        engine.dispose()
+
+
+def test_a_new_postgresql_database_keeps_the_rate_buckets_out_of_its_log(
+    postgres: Postgres,
+) -> None:
+    """The buckets are worth nothing after a crash: UNLOGGED (`u`), the others not."""
+    url = postgres.database()
+    Store(url).close()
+    assert persistence_of(url, "skyjo_rate_buckets") == "u"
+    assert persistence_of(url, "rooms") == persistence_of(url, "scorepad_sheets") == "p"
+
+
+def test_a_cluster_s_database_of_version_6_keeps_its_rate_buckets(postgres: Postgres) -> None:
+    """A cluster of version 6 made `skyjo_rate_buckets` itself: version 7 takes that
+    table into the schema as it is, its buckets kept."""
+    url = postgres.database()
+    Store(url).close()
+    execute(url, "DROP TABLE skyjo_rate_buckets", "UPDATE schema_version SET version = 6")
+    execute(url, *BUCKETS_6)
+    store = Store(url)
+    assert store.version() == 7 and versions(url) == [7] and tables(url) == TABLES
+    store.close()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            bucket = db.execute(text("SELECT kind, address, tokens FROM skyjo_rate_buckets"))
+            assert bucket.all() == [("rooms_rate", "10.0.0.1", 2.5)]
+    finally:
+        engine.dispose()
+    assert persistence_of(url, "skyjo_rate_buckets") == "u"

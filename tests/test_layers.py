@@ -6,11 +6,14 @@ lower layer, never one of a higher layer nor one of another part of its own
 layer:
 
 1. core: `skyjo` and its modules (rules, engine, scoring, record, render, wording,
-   seeds, shuffle, stall, errors, names, database, paths, jsondepth, commandline:
-   what every part's commands share), but `match`, `cli` and `__main__`;
+   seeds, shuffle, stall, errors, names, paths, jsondepth, commandline: what
+   every part's commands share), but `match`, `cli` and `__main__`;
 2. kernel: `skyjo.kernel`, the compiled game (the engine's rules on arrays,
    and the playouts, policies, game loop and observation encoder that run on
-   them), the only part that compiles;
+   them), the only part that compiles; and, side by side with it, persistence:
+   `skyjo.persistence`, the database (where it is, its engine, every table, the
+   schema's versions and migrations), which the interfaces that keep things
+   (scorepad, web) stand on;
 3. bots: `skyjo.bots` (players, built on the core and the kernel);
 4. match: `skyjo.match` (a table whose seats bots or humans play), and, side
    by side with it, batch: `skyjo.batch` (many games at once, driving the
@@ -40,7 +43,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 #: The layers, lowest first: each a tuple of the parts that sit side by side.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
-    ("kernel",),
+    ("kernel", "persistence"),
     ("bots",),
     ("match", "batch", "analysis"),
     ("sim", "scorepad", "tui", "env"),
@@ -49,7 +52,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: The subpackages of `skyjo` that are parts of their own.
 PACKAGES = frozenset(
-    {"kernel", "bots", "batch", "analysis", "sim", "scorepad", "tui", "env", "web", "train"}
+    {
+        "kernel",
+        "persistence",
+        "bots",
+        "batch",
+        "analysis",
+        "sim",
+        "scorepad",
+        "tui",
+        "env",
+        "web",
+        "train",
+    }
 )
 #: The modules of `skyjo` that are parts of their own, or of the cli.
 MODULES = {"match": "match", "cli": "cli", "__main__": "cli"}
@@ -150,7 +165,7 @@ def test_the_graph_is_drawn_from_the_source() -> None:
     graph = imports()
     assert "skyjo.sim.results" in graph["skyjo.sim.stats"]
     assert "skyjo.bots" in graph["skyjo.match"]
-    assert "skyjo.database" in graph["skyjo.scorepad.store"]
+    assert "skyjo.persistence.tables" in graph["skyjo.scorepad.store"]
     # a function-level import counts: cli imports a part's commands when one runs
     assert "skyjo.sim.cli" in graph["skyjo.cli"]
     # and the tournament imports the batch engine when it plays with it
@@ -184,10 +199,12 @@ def reached(graph: dict[str, set[str]], start: str) -> set[str]:
 
 def test_the_scorepad_stands_on_the_core_alone() -> None:
     """A score sheet of a game played at a real table needs no bot and no match:
-    the scorepad (its model, store and terminal app) reaches the core only."""
+    the scorepad (its model, store and terminal app) reaches the core and the
+    persistence (its tables) only."""
     graph = imports()
     for module in (m for m in graph if part(m) == "scorepad"):
-        beyond = {part(target) for target in reached(graph, module)} - {"core", "scorepad"}
+        beyond = {part(target) for target in reached(graph, module)}
+        beyond -= {"core", "persistence", "scorepad"}
         assert not beyond, f"{module} reaches {sorted(beyond)}"
 
 
@@ -274,3 +291,21 @@ def test_the_review_lives_in_the_analysis_part() -> None:
     for module in (m for m in graph if part(m) == "analysis"):
         beyond = {part(target) for target in reached(graph, module)}
         assert beyond <= {"core", "kernel", "bots", "analysis"}, module
+
+
+def test_the_persistence_stands_on_the_core_alone_and_the_core_never_reaches_it() -> None:
+    """Every table, the engine and the migrations are one part (`skyjo.persistence`)
+    on the core alone; the core, the game's own modules, never imports it, and
+    only the interfaces that keep things (scorepad, web) and the cli do."""
+    graph = imports()
+    kept = [m for m in graph if part(m) == "persistence"]
+    assert {f"skyjo.persistence.{m}" for m in ("tables", "engine", "schema")} <= set(kept)
+    assert "skyjo.database" not in graph  # no longer on the core's floor
+    for module in kept:
+        beyond = {part(target) for target in reached(graph, module)} - {"core", "persistence"}
+        assert not beyond, f"{module} reaches {sorted(beyond)}"
+    users = {
+        part(m) for m, targets in graph.items() if {part(t) for t in targets} & {"persistence"}
+    }
+    assert {"scorepad", "web"} <= users - {"persistence"} <= {"scorepad", "web", "cli"}
+    assert "persistence" not in {part(t) for m in graph if part(m) == "core" for t in graph[m]}

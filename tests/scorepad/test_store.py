@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from skyjo.database import SCHEMA_VERSION
+from skyjo.persistence.schema import SCHEMA_VERSION
 from skyjo.scorepad import store as store_module
 from skyjo.scorepad.exports import export_json, import_json
 from skyjo.scorepad.sheet import Sheet, SheetError

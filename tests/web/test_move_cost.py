@@ -27,8 +27,8 @@ from websockets.extensions.permessage_deflate import (
 from websockets.frames import TEXT, Frame
 from websockets.sync.client import connect
 
-from skyjo.database import MoveRow
 from skyjo.match import Match, Seat
+from skyjo.persistence.tables import MoveRow
 from skyjo.web import protocol, rooms
 from skyjo.web.lobby import Lobby
 from skyjo.web.storage import SCHEMA_VERSION, MoveRecord, RoomRecord, Store
@@ -190,7 +190,7 @@ def test_a_version_4_database_gets_the_move_log_and_keeps_its_rooms(database: st
         )
     engine.dispose()
     store = Store(database)
-    assert store.version() == SCHEMA_VERSION == 6
+    assert store.version() == SCHEMA_VERSION == 7
     old = store.load("ABCDEF")
     assert old is not None and old.steps == 5 and old.moves == []
     loaded = Match.from_dict(old.match)

@@ -91,7 +91,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> 
         )
     engine.dispose()
     store = Store(database)
-    assert store.version() == SCHEMA_VERSION == 6
+    assert store.version() == SCHEMA_VERSION == 7
     old = store.load("ABCDEF")
     assert old is not None and old.title == "Old" and old.options == {}
     store.save(RoomRecord("ABCDEG", "New", False, "h", {}, {}, options={"turn_seconds": 30.0}))
@@ -105,7 +105,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_rooms(database: str) -> 
     assert store.load_review(key) == review and store.load_review("nothing") is None
     store.close()
     store = Store(database)  # a second start changes nothing
-    assert store.version() == 6 and store.load_upload(key) == record
+    assert store.version() == 7 and store.load_upload(key) == record
     assert store.load_review(key) == review
     store.close()
 

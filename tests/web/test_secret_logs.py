@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from skyjo.database import engine_for
 from skyjo.match import Match, Seat
+from skyjo.persistence.engine import engine_for
 from skyjo.web.storage import RoomRecord, Store
 
 SECRET = 987654321987

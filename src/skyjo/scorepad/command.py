@@ -15,7 +15,7 @@ from typing import TypeVar
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from skyjo.database import database_url
+from skyjo.persistence.location import database_url
 from skyjo.render import visible
 from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.store import EDIT, READ, SheetInfo, SheetStore, StoreError
@@ -26,7 +26,7 @@ T = TypeVar("T")
 
 def open_store(db: str | None) -> SheetStore:
     """The sheets of `--db`, else `$SKYJO_DB`, else the user's SQLite file
-    (`skyjo.database.database_url`: the games' database)."""
+    (`skyjo.persistence.location.database_url`: the games' database)."""
     url = database_url(db)
     return guarded(url, lambda: SheetStore(url))
 

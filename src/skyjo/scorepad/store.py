@@ -1,8 +1,8 @@
 """Scoresheets kept in the games' database with SQLAlchemy 2 (SQLite by default, any URL).
 
 The tables live beside the web app's in the database of
-`skyjo.database.database_url`, declared with them and versioned with them in
-`skyjo.database`:
+`skyjo.persistence.location.database_url`, declared with them
+(`skyjo.persistence.tables`) and versioned with them (`skyjo.persistence.schema`):
 
 - `scorepad_sheets`: one row a sheet: its id, title, players, rules, first
   rounds (an imported sheet's), a revision, and what a list shows (rounds,
@@ -43,16 +43,10 @@ from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
 from sqlalchemy.orm import Session
 
-from skyjo.database import (
-    SCHEMA_VERSION,
-    ChangeRow,
-    KeyRow,
-    SheetRow,
-    engine_for,
-    migrate,
-    schema_version,
-)
 from skyjo.errors import SkyjoError, params_of
+from skyjo.persistence.engine import Source, engine_of
+from skyjo.persistence.schema import SCHEMA_VERSION, migrate, schema_version
+from skyjo.persistence.tables import ChangeRow, KeyRow, SheetRow
 from skyjo.scorepad.sheet import Round, Sheet, make_rules
 
 #: What a holder may do with a sheet, from most to least (`SheetStore.access`).
@@ -141,11 +135,14 @@ class SheetInfo:
 
 
 class SheetStore:
-    """The scoresheets of a database: create, list, load, save, rename, delete."""
+    """The scoresheets of a database: create, list, load, save, rename, delete.
+    Opened on the process's engine, or on a URL (an engine of its own, disposed of
+    by `close`: `engine_of`)."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine = engine_for(url)
+    def __init__(self, source: Source) -> None:
+        self.engine, self._owned = engine_of(source)
+        #: The database's URL, as errors name it (`skyjo.scorepad.command.guarded`).
+        self.url = self.engine.url.render_as_string(hide_password=False)
         migrate(self.engine, _too_new)
 
     def create(self, sheet: Sheet, owner: str | None = None) -> StoredSheet:
@@ -261,11 +258,13 @@ class SheetStore:
             session.execute(sql_delete(KeyRow).where(KeyRow.sheet_id == sheet_id))
 
     def version(self) -> int:
-        """The database's schema version (`skyjo.database`)."""
+        """The database's schema version (`skyjo.persistence.schema`)."""
         return schema_version(self.engine)
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Let go of the engine if it is the store's own (a shared one is its maker's)."""
+        if self._owned:
+            self.engine.dispose()
 
 
 class OpenSheet:

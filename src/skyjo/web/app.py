@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from skyjo.persistence.engine import engine_for
 from skyjo.web import api, page_routes, pwa, replay_routes, room_routes, scorepad_routes
 from skyjo.web.cluster import Forwarder, Ownership, Relay
 from skyjo.web.head import HeadAsGet
@@ -69,12 +70,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The server answers once the database is open: the bots' workers start and
         # the unfinished rooms are resumed meanwhile (a room asked for is loaded at once).
-        store = await asyncio.to_thread(Store, settings.database_url)
+        # One engine serves the process: the rooms, the scorepad, the limits, the locks.
+        engine = app.state.engine = engine_for(settings.database_url)
+        store = await asyncio.to_thread(Store, engine)
         thinkers = Thinkers(settings.bot_processes) if settings.bot_processes else None
         ownership = None
         if settings.cluster_address is not None:  # one of a cluster: skyjo.web.cluster
-            url, address = settings.database_url, settings.cluster_address
-            ownership = await asyncio.to_thread(Ownership, url, address)
+            ownership = await asyncio.to_thread(Ownership, engine, settings.cluster_address)
         lobby = Lobby(settings, store, thinkers, ownership)
         lobby.start_resuming()
         lobby.start_sweeping()
@@ -89,7 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits = (  # a cluster counts them once for all its processes
             Limits(*hourly)
             if ownership is None
-            else await asyncio.to_thread(SharedLimits, settings.database_url, *hourly)
+            else await asyncio.to_thread(SharedLimits, engine, *hourly)
         )
         app.state.limits = limits
         per_address = settings.ip_burst if settings.ip_rate > 0 else 0  # 0: no limit
@@ -101,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await forwarder.close()
             limits.close()
             store.close()
+            engine.dispose()
 
     app = FastAPI(
         title="Skyjo",

@@ -34,10 +34,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
-from sqlalchemy.pool import NullPool
 
+from skyjo.persistence.engine import Source, engine_of
 from skyjo.web.protocol import ProtocolError, encode, refusal
 
 log = logging.getLogger("skyjo.web")
@@ -92,24 +92,26 @@ def check_address(address: str) -> None:
         )
 
 
+#: Name the lock connection by the process's address, for its session.
+NAMING = text("SELECT set_config('application_name', :name, false)")
+
+
 class OwnershipLost(RuntimeError):
     """The lock connection broke: every lock this process held is gone."""
 
 
 class Ownership:
-    """This process's advisory locks, on one connection of its own (autocommit, never
-    from the pool: a pooled connection would carry the locks to whoever took it next),
-    named by the process's address. Every call runs in one thread, in order."""
+    """This process's advisory locks (session-level: a commit keeps them), on one
+    connection of its own, named by the process's address: taken from the process's
+    engine and detached from its pool for good (a pooled connection would carry the
+    locks to whoever took it next; closed, a detached connection ends). Every call
+    runs in one thread, in order. Opened on the process's engine, or on a URL (an
+    engine of its own)."""
 
-    def __init__(self, url: str, address: str) -> None:
+    def __init__(self, source: Source, address: str) -> None:
         check_address(address)  # never cut: the others would relay to a wrong address
         self.address = address
-        self._engine = create_engine(
-            url,
-            poolclass=NullPool,
-            connect_args={"application_name": f"{APPLICATION}{address}"},
-            hide_parameters=True,
-        )
+        self._engine, self._owned = engine_of(source)
         self._connection: Connection | None = None
         #: The rooms whose lock this process holds (each once: the locks stack).
         self.held: set[str] = set()
@@ -119,15 +121,25 @@ class Ownership:
 
     def _connected(self) -> Connection:
         if self._connection is None:
-            self._connection = self._engine.connect().execution_options(
-                isolation_level="AUTOCOMMIT"
-            )
+            connection = self._engine.connect()
+            connection.detach()  # never back to the pool, and its locks with it
+            try:
+                name = f"{APPLICATION}{self.address}"  # before any lock: the others read it
+                connection.execute(NAMING, {"name": name})
+                connection.commit()
+            except Exception:
+                connection.close()
+                raise
+            self._connection = connection
         return self._connection
 
     def _run(self, statement: str, **values: Any) -> list[Any]:
         with self._mutex:
             try:
-                return list(self._connected().execute(text(statement), values))
+                connection = self._connected()
+                rows = list(connection.execute(text(statement), values))
+                connection.commit()  # each statement its own transaction; the locks stay
+                return rows
             except Exception as failure:
                 self._broken()
                 raise OwnershipLost(f"the lock connection failed: {failure}") from failure
@@ -204,7 +216,8 @@ class Ownership:
             if self._connection is not None:
                 with contextlib.suppress(Exception):
                     self._connection.close()
-            self._engine.dispose()
+            if self._owned:
+                self._engine.dispose()
             self.held.clear()
 
 

@@ -5,7 +5,7 @@ A disk that is full, a database another process holds locked, a server gone: a
 request that needed the database answers 503 `unavailable` with a kind of its own
 (`storage_full`, `storage_locked`, `storage_failed`) and a `Retry-After`, never a bare
 500; `GET /api/health` answers 503 with the same kind (`probe`). The driver's own
-message is logged without the statement or its parameters (`skyjo.database.engine_for`
+message is logged without the statement or its parameters (`skyjo.persistence.engine.engine_for`
 hides them), never sent: it may name files and tables.
 """
 

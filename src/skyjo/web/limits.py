@@ -25,6 +25,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import text
+
+from skyjo.persistence.engine import Source, engine_of
+from skyjo.persistence.schema import SchemaTooNew, migrate
+from skyjo.persistence.tables import RateBucketRow
 from skyjo.web.protocol import ProtocolError
 
 #: The most keys a limit remembers; beyond, the longest unused is forgotten (its
@@ -158,12 +163,9 @@ class Limits:
         """Nothing to let go of (`SharedLimits` has a database)."""
 
 
-#: The table of the cluster's buckets (`SharedLimits`): UNLOGGED, as they are worth
-#: nothing after a crash of the database (every client gets its allowance back), and
-#: cheaper to write; made when missing, outside the versioned schema (it is no data).
-BUCKETS = "skyjo_rate_buckets"
-#: The advisory lock (transaction-level) that makes one process create the table.
-CREATING = 0x736B796A6F726174  # "skyjorat"
+#: The table of the cluster's buckets (`SharedLimits`), declared, created and migrated
+#: with the others (`skyjo.persistence.tables.RateBucketRow`).
+BUCKETS = RateBucketRow.__tablename__
 #: Spend one token of a bucket, made full when it is new, in one atomic statement on
 #: the database's clock (the same for every process on every machine): the bucket's
 #: tokens refilled since `at`, one spent when there is one (`spent`), in the row's lock.
@@ -191,38 +193,21 @@ class SharedLimits(Limits):
     """The HTTP limits of a cluster (`skyjo.web.cluster`): every process counts in one
     PostgreSQL table of token buckets, one statement per event (`SPEND`), so that N
     processes allow what one does, not N times as much. The per-connection message
-    rate stays each process's own (`RateLimit`, in memory)."""
+    rate stays each process's own (`RateLimit`, in memory). Opened on the process's
+    engine (its tables already made), or on a URL: an engine of its own, the schema
+    brought up to date as the stores do (`skyjo.persistence.schema.migrate`)."""
 
     def __init__(
-        self, url: str, rooms: int, replays: int, sheets: int, joins: int = 0, codes: int = 0
+        self, source: Source, rooms: int, replays: int, sheets: int, joins: int = 0, codes: int = 0
     ) -> None:
-        from sqlalchemy import create_engine
-
         super().__init__(rooms, replays, sheets, joins, codes)
-        self._engine = create_engine(
-            url, pool_size=2, max_overflow=2, pool_pre_ping=True, hide_parameters=True
-        )
+        self._engine, self._owned = engine_of(source)
+        if self._owned:
+            migrate(self._engine, SchemaTooNew)
         self._thread = ThreadPoolExecutor(2, thread_name_prefix="skyjo-limits")
         self._forgotten = time.monotonic()
-        self._create()
-
-    def _create(self) -> None:
-        from sqlalchemy import text
-
-        with self._engine.begin() as connection:  # one process creates it, the others wait
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": CREATING})
-            connection.execute(
-                text(
-                    f"CREATE UNLOGGED TABLE IF NOT EXISTS {BUCKETS} (kind text NOT NULL,"
-                    " address text NOT NULL, tokens double precision NOT NULL,"
-                    " at double precision NOT NULL, spent boolean NOT NULL,"
-                    " PRIMARY KEY (kind, address))"
-                )
-            )
 
     def _spend(self, limit: RateLimit, kind: str, address: str) -> Refusal | None:
-        from sqlalchemy import text
-
         values = {"kind": kind, "address": address, "count": limit.count, "rate": limit.rate}
         with self._engine.begin() as connection:
             tokens, spent = connection.execute(text(SPEND), values).one()
@@ -249,8 +234,6 @@ class SharedLimits(Limits):
             raise self._refuse(kind, address, refusal)
 
     def _give_back(self, limit: RateLimit, kind: str, address: str) -> None:
-        from sqlalchemy import text
-
         values = {"kind": kind, "address": address, "count": limit.count}
         with self._engine.begin() as connection:
             connection.execute(text(GIVE_BACK), values)
@@ -264,7 +247,8 @@ class SharedLimits(Limits):
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
-        self._engine.dispose()
+        if self._owned:
+            self._engine.dispose()
 
 
 def client_address(scope_client: Any) -> str:

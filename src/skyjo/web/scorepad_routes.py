@@ -68,7 +68,6 @@ from skyjo.scorepad.store import (
 )
 from skyjo.web.api import bounded, count, errors
 from skyjo.web.protocol import ProtocolError
-from skyjo.web.settings import Settings
 from skyjo.web.validation import ANSWER, STRICT, Error, Invalid, Refuse, refusing
 
 #: The largest request body of a change, in bytes; an imported file may be larger.
@@ -624,10 +623,10 @@ def _preview(sheet: Sheet, data: Any, number: Any) -> dict[str, Any]:
 
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """The app's `SheetStore`, on its settings' database (`app.state.settings`),
-    opened when the app starts and closed when it stops."""
-    settings: Settings = app.state.settings
-    app.state.sheets = await asyncio.to_thread(SheetStore, settings.database_url)
+    """The app's `SheetStore`, on the process's engine (`app.state.engine`, which the
+    app's lifespan opens before this one), opened when the app starts and closed when
+    it stops."""
+    app.state.sheets = await asyncio.to_thread(SheetStore, app.state.engine)
     try:
         yield
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from skyjo.database import database_url
+from skyjo.persistence.location import database_url
 from skyjo.web.origins import parse_hosts, parse_origins
 
 #: The largest WebSocket message the transport reads (uvicorn's ws_max_size, and a

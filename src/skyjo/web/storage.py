@@ -19,9 +19,9 @@ of its content (`upload_id`): the same record uploaded twice is one row, one lin
 The review of a finished game (`skyjo.web.reviews`) is one row of `reviews`,
 under the same id of its record: a game is reviewed once.
 
-The tables, the scorepad's too, and their versions are `skyjo.database`'s:
+The tables, the scorepad's too, and their versions are `skyjo.persistence`'s:
 `Store` brings the database to `SCHEMA_VERSION` when it opens it, and refuses
-a newer one (docs/deploy.md).
+a newer one (docs/deploy.md). The server hands it the process's one engine.
 """
 
 from __future__ import annotations
@@ -39,22 +39,13 @@ from sqlalchemy import delete as sql_delete
 from sqlalchemy import insert as sql_insert
 from sqlalchemy import select as sql_select
 from sqlalchemy import update as sql_update
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from skyjo.database import (
-    BUSY_TIMEOUT,
-    SCHEMA_VERSION,
-    MoveRow,
-    ReviewRow,
-    RoomRow,
-    SchemaVersion,
-    UploadRow,
-    engine_for,
-    migrate,
-    schema_version,
-)
+from skyjo.persistence.engine import BUSY_TIMEOUT, Source, engine_of
+from skyjo.persistence.schema import SCHEMA_VERSION, migrate, schema_version
+from skyjo.persistence.tables import MoveRow, ReviewRow, RoomRow, SchemaVersion, UploadRow
 from skyjo.web.faults import storage_kind
 
 #: A SQLite file's folder with less free space than this is full to `Store.probe`.
@@ -116,11 +107,11 @@ class MoveRecord:
 
 class Store:
     """The rooms' database: `append` a step or `save` the room after every step,
-    `load` and `active` to resume."""
+    `load` and `active` to resume. Opened on the process's engine, or on a URL (an
+    engine of its own, disposed of by `close`: `engine_of`)."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine = engine_for(url)
+    def __init__(self, source: Source) -> None:
+        self.engine, self._owned = engine_of(source)
         self._migrate()
 
     def probe(self) -> str | None:
@@ -128,7 +119,7 @@ class Store:
         `skyjo.web.faults`): a SQLite file's disk nearly full, or a write failing or
         waiting `PROBE_WAIT` for a lock another program holds (the version row, written
         unchanged)."""
-        folder = _sqlite_folder(self.url)
+        folder = _sqlite_folder(self.engine.url)
         if folder is not None:
             space = os.statvfs(folder)
             if space.f_bavail * space.f_frsize < MIN_FREE_BYTES:
@@ -272,7 +263,9 @@ class Store:
         return schema_version(self.engine)
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Let go of the engine if it is the store's own (a shared one is its maker's)."""
+        if self._owned:
+            self.engine.dispose()
 
     def _migrate(self) -> None:
         def too_new(version: int) -> StorageError:
@@ -284,12 +277,11 @@ class Store:
         migrate(self.engine, too_new)
 
 
-def _sqlite_folder(url: str) -> str | None:
+def _sqlite_folder(url: URL) -> str | None:
     """The folder of a SQLite database file (None: another database, or in memory)."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
-    return os.path.dirname(os.path.abspath(parsed.database)) or "."
+    return os.path.dirname(os.path.abspath(url.database)) or "."
 
 
 def _wait_at_most(connection: Connection, seconds: float | None) -> None:

@@ -1,0 +1,57 @@
+"""The engine of a database URL (`engine_for`): one a process, which every part of
+the process that uses the database is handed (docs/architecture.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.pool import StaticPool
+
+#: How long a SQLite write waits for another program's lock before it fails, in seconds
+#: (the failure is said to the players and the requests: skyjo.web.faults).
+BUSY_TIMEOUT = 5.0
+
+#: What a part that uses the database is opened on: the process's engine, handed
+#: to it (shared: whoever made it disposes of it), or a URL (an engine of its own).
+Source = str | Engine
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for `url`. SQLite files are in WAL mode with `synchronous=NORMAL`
+    (a committed transaction survives a killed process) and shared across
+    threads; an in-memory SQLite database is one shared connection. A write waits
+    at most `BUSY_TIMEOUT` for a lock another program holds (SQLite's busy
+    timeout, PostgreSQL's `lock_timeout`). An error's message never shows the
+    statement's parameters (`hide_parameters`): they hold a match's secret seed
+    and decks, and the seats' token hashes."""
+    if url.startswith("postgresql"):  # a lock held elsewhere fails a write as SQLite's does
+        wait = {"options": f"-c lock_timeout={int(BUSY_TIMEOUT * 1000)}"}
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=wait)
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT},
+        poolclass=StaticPool if memory else None,
+        hide_parameters=True,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return engine
+
+
+def engine_of(source: Source) -> tuple[Engine, bool]:
+    """The engine of `source` and whether its holder owns it: an engine handed in
+    is shared (not disposed of by its holder), a URL gets an engine of its own
+    (`engine_for`), disposed of when its holder closes."""
+    if isinstance(source, Engine):
+        return source, False
+    return engine_for(source), True
