@@ -3,10 +3,11 @@ the process that uses the database is handed (docs/architecture.md)."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import QueuePool
 
 #: How long a SQLite write waits for another program's lock before it fails, in seconds
 #: (the failure is said to the players and the requests: skyjo.web.faults).
@@ -20,7 +21,7 @@ Source = str | Engine
 def engine_for(url: str) -> Engine:
     """An engine for `url`. SQLite files are in WAL mode with `synchronous=NORMAL`
     (a committed transaction survives a killed process) and shared across
-    threads; an in-memory SQLite database is one shared connection. A write waits
+    threads; an in-memory SQLite database is one connection, one thread at a time. A write waits
     at most `BUSY_TIMEOUT` for a lock another program holds (SQLite's busy
     timeout, PostgreSQL's `lock_timeout`). An error's message never shows the
     statement's parameters (`hide_parameters`): they hold a match's secret seed
@@ -30,13 +31,14 @@ def engine_for(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=wait)
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
-    memory = url in ("sqlite://", "sqlite:///:memory:")
-    engine = create_engine(
-        url,
-        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT},
-        poolclass=StaticPool if memory else None,
-        hide_parameters=True,
-    )
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        engine = _memory_engine(url)
+    else:
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT},
+            hide_parameters=True,
+        )
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
@@ -46,6 +48,23 @@ def engine_for(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _memory_engine(url: str) -> Engine:
+    """An in-memory SQLite database: one connection (a second would be another
+    database), lent to one thread at a time (a pool of one: the parts of a process
+    that share the engine, each on its own thread, never interleave their
+    transactions on it)."""
+    database = sqlite3.connect(":memory:", check_same_thread=False, timeout=BUSY_TIMEOUT)
+    return create_engine(
+        url,
+        creator=lambda: database,
+        poolclass=QueuePool,
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=60,
+        hide_parameters=True,
+    )
 
 
 def engine_of(source: Source) -> tuple[Engine, bool]:

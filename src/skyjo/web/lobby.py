@@ -499,6 +499,11 @@ class Lobby:
                 shown.append(room.info())
         return shown
 
+    async def database_fault(self) -> str | None:
+        """Why the database takes no write now (None: it does): `Store.probe`, on the
+        rooms' database thread, after the writes waiting there."""
+        return await self._run_db(self.store.probe)
+
     async def rooms_held(self) -> int:
         """How many rooms are in memory: this process's, or in a cluster every
         member's (the room locks they hold)."""

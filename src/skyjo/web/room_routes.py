@@ -231,7 +231,7 @@ router = APIRouter(route_class=bounded(MAX_BODY, body_too_large), tags=["rooms"]
 async def health(lobby: LobbyOf, response: Response) -> Health:
     """The server answers (once its database is open: its rooms load meanwhile), and
     its database takes a write: else 503, saying why (a load balancer's signal)."""
-    fault = await asyncio.to_thread(lobby.store.probe)
+    fault = await lobby.database_fault()
     if fault is not None:
         response.status_code = 503
         response.headers["Retry-After"] = str(RETRY_AFTER)
