@@ -57,7 +57,7 @@ def test_a_full_disk_is_said_by_the_health_check_and_the_requests() -> None:
 
 
 def test_a_lock_held_by_another_program_is_said_too(database: str) -> None:
-    server = Server(database)
+    server = Server(database, SKYJO_DB_WAIT="1")
     try:
         with held_lock(database):
             said = health(server)
@@ -174,7 +174,7 @@ def test_a_bot_s_step_that_cannot_be_saved_waits_for_the_disk() -> None:
 
 
 def test_a_step_waits_out_a_lock_held_by_another_program(database: str) -> None:
-    server = Server(database)
+    server = Server(database, SKYJO_DB_WAIT="1")
     try:
         _, (ana, ben) = _room(server, [{"name": "Ana"}, {"name": "Ben"}])
         first = ana.obs["legal_actions"][0]  # type: ignore[index]

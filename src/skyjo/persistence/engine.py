@@ -3,15 +3,24 @@ the process that uses the database is handed (docs/architecture.md)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 
-#: How long a SQLite write waits for another program's lock before it fails, in seconds
-#: (the failure is said to the players and the requests: skyjo.web.faults).
+#: How long a write waits for another program's lock before it fails, in seconds, unless
+#: `$SKYJO_DB_WAIT` says otherwise (the failure is said to the players and the
+#: requests: skyjo.web.faults).
 BUSY_TIMEOUT = 5.0
+
+
+def lock_wait() -> float:
+    """How long a write waits for another program's lock: `$SKYJO_DB_WAIT` seconds
+    if set (docs/deploy.md), else `BUSY_TIMEOUT`."""
+    return float(os.environ.get("SKYJO_DB_WAIT") or BUSY_TIMEOUT)
+
 
 #: What a part that uses the database is opened on: the process's engine, handed
 #: to it (shared: whoever made it disposes of it), or a URL (an engine of its own).
@@ -22,12 +31,12 @@ def engine_for(url: str) -> Engine:
     """An engine for `url`. SQLite files are in WAL mode with `synchronous=NORMAL`
     (a committed transaction survives a killed process) and shared across
     threads; an in-memory SQLite database is one connection, one thread at a time. A write waits
-    at most `BUSY_TIMEOUT` for a lock another program holds (SQLite's busy
+    at most `lock_wait()` for a lock another program holds (SQLite's busy
     timeout, PostgreSQL's `lock_timeout`). An error's message never shows the
     statement's parameters (`hide_parameters`): they hold a match's secret seed
     and decks, and the seats' token hashes."""
     if url.startswith("postgresql"):  # a lock held elsewhere fails a write as SQLite's does
-        wait = {"options": f"-c lock_timeout={int(BUSY_TIMEOUT * 1000)}"}
+        wait = {"options": f"-c lock_timeout={int(lock_wait() * 1000)}"}
         return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=wait)
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
@@ -36,7 +45,7 @@ def engine_for(url: str) -> Engine:
     else:
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT},
+            connect_args={"check_same_thread": False, "timeout": lock_wait()},
             hide_parameters=True,
         )
 
@@ -55,7 +64,7 @@ def _memory_engine(url: str) -> Engine:
     database), lent to one thread at a time (a pool of one: the parts of a process
     that share the engine, each on its own thread, never interleave their
     transactions on it)."""
-    database = sqlite3.connect(":memory:", check_same_thread=False, timeout=BUSY_TIMEOUT)
+    database = sqlite3.connect(":memory:", check_same_thread=False, timeout=lock_wait())
     return create_engine(
         url,
         creator=lambda: database,

@@ -43,7 +43,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from skyjo.persistence.engine import BUSY_TIMEOUT, Source, engine_of
+from skyjo.persistence.engine import Source, engine_of, lock_wait
 from skyjo.persistence.schema import SCHEMA_VERSION, migrate, schema_version
 from skyjo.persistence.tables import MoveRow, ReviewRow, RoomRow, SchemaVersion, UploadRow
 from skyjo.web.faults import storage_kind
@@ -288,7 +288,7 @@ def _wait_at_most(connection: Connection, seconds: float | None) -> None:
     """Make `connection` wait at most `seconds` for another program's lock (None: the
     engine's own wait again). SQLite's busy timeout; PostgreSQL's `lock_timeout`."""
     if connection.dialect.name == "sqlite":
-        milliseconds = int(1000 * (BUSY_TIMEOUT if seconds is None else seconds))
+        milliseconds = int(1000 * (lock_wait() if seconds is None else seconds))
         connection.exec_driver_sql(f"PRAGMA busy_timeout = {milliseconds}")
     elif connection.dialect.name == "postgresql":
         setting = "DEFAULT" if seconds is None else f"'{int(1000 * seconds)}ms'"
