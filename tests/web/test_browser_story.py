@@ -315,14 +315,14 @@ def test_the_game_end_tells_the_places_why_it_stopped_the_totals_and_the_numbers
     for seat in range(4):
         row = page.locator("[data-key=end-stats] tbody tr").nth(seat)
         numbers = {key: row.locator(f"[data-stat={key}]").inner_text()
-                   for key in ("won", "ended", "doubled", "columns", "best")}  # fmt: skip
+                   for key in ("won", "ended", "doubled", "columns", "bestRound")}  # fmt: skip
         scores = [r["scores"][seat] for r in results]
         assert numbers == {
             "won": str(sum(r["scores"][seat] == min(r["scores"]) for r in results)),
             "ended": str(sum(r["ender"] == seat for r in results)),
             "doubled": str(sum(r["ender"] == seat and r["doubled"] for r in results)),
             "columns": str(cleared.count(seat)),
-            "best": str(min(scores)),
+            "bestRound": str(min(scores)),
         }, seat
     page.screenshot(path=artifacts / "story-end-phone.png")
     page.locator("[data-key=game-story]").scroll_into_view_if_needed()

@@ -39,7 +39,7 @@ export function statistics(rounds, seats, events) {
     won: rounds.filter((r) => r.scores[seat] === Math.min(...r.scores)).length,
     ended: rounds.filter((r) => r.ender === seat).length,
     doubled: rounds.filter((r) => r.ender === seat && r.doubled).length,
-    best: rounds.length ? Math.min(...rounds.map((r) => r.scores[seat])) : null,
+    bestRound: rounds.length ? Math.min(...rounds.map((r) => r.scores[seat])) : null,
     columns: cleared ? cleared.filter((e) => e.player === seat).length : null,
   }));
 }
@@ -94,7 +94,7 @@ function chartSection(view, rounds, names) {
         series[seat].slice(1).map((total) => h("td", {}, String(total))))))));
 }
 
-const STATS = ["won", "ended", "doubled", "columns", "best"];
+const STATS = ["won", "ended", "doubled", "columns", "bestRound"];
 
 function statsSection(view, rounds, names) {
   const numbers = statistics(rounds, names.length, allEvents(view));
