@@ -47,12 +47,17 @@ MAX_TITLE = 80
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
 
 
-def variant_field(variant: Variant) -> tuple[Any, Any]:
-    """The pydantic field of a rule variant (`skyjo.rules.VARIANTS`): one of its
-    choices, or an integer within its bounds; its default."""
+def variant_shape(variant: Variant) -> Any:
+    """The type of a rule variant (`skyjo.rules.VARIANTS`) for pydantic: one of its
+    choices, or an integer within its bounds."""
     if variant.choices:
-        return Literal[variant.choices], variant.default
-    return int, Field(variant.default, ge=variant.low, le=variant.high)
+        return Literal[variant.choices]
+    return Annotated[int, Field(ge=variant.low, le=variant.high)]
+
+
+def variant_field(variant: Variant) -> tuple[Any, Any]:
+    """The pydantic field of a rule variant: its shape and its default."""
+    return variant_shape(variant), variant.default
 
 
 #: RULES.md's variants a room is played under (each optional), one field a variant
