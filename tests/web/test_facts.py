@@ -92,7 +92,7 @@ def test_the_options_and_summaries_of_the_rules_name_no_variant() -> None:
 def test_the_client_chooses_no_bot_level_nor_penalty_itself() -> None:
     """No script names a bot level or a penalty in a string of its own: the default
     level of the front page and the lobby, and the default penalty of the front page
-    and the scorepad, are the server's (`default_bot`, `default_penalty`). ("none" is
+    and the scorepad, are the server's (`default_bot`, the variants' `default`). ("none" is
     also an ordinary word of the page, and "basic" a kind of fetch response: those
     two are looked for where a choice is made, `level: "..."`, `penalty: "..."`, `||`.)"""
     common = {"none", "basic"}
