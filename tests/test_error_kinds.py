@@ -21,7 +21,7 @@ from skyjo.match import NAME_KINDS, MatchError, MatchOver, NotYourTurn
 from skyjo.names import NameRefused
 from skyjo.observation import ObservationError
 from skyjo.record import RecordError
-from skyjo.rules import RulesError
+from skyjo.rules import VARIANTS, RulesError
 from skyjo.scorepad.sheet import SheetError
 from skyjo.scorepad.store import ConflictError, StoreError
 from skyjo.scoring import GRID_KINDS, ScoringError
@@ -205,6 +205,18 @@ def _carried(kind: ast.expr) -> bool:
     return isinstance(kind, ast.Call) and _called(kind) == "getattr"
 
 
+def _variant_kind(kind: ast.expr) -> bool:
+    """Whether `kind` is a rule variant's (`skyjo.rules.Variant.kinds`): its key and
+    a constant suffix, `f"{variant.key}_unknown"`."""
+    return (
+        isinstance(kind, ast.JoinedStr)
+        and len(kind.values) == 2
+        and isinstance(kind.values[0], ast.FormattedValue)
+        and ast.unparse(kind.values[0].value) in ("variant.key", "key")
+        and isinstance(kind.values[1], ast.Constant)
+    )
+
+
 def test_every_raise_site_names_a_declared_kind_with_its_params() -> None:
     classes = {error.__name__: error for error in every_error_class()}
     sites = 0
@@ -232,6 +244,10 @@ def test_every_raise_site_names_a_declared_kind_with_its_params() -> None:
                     fallback = kind.args[2] if len(kind.args) > 2 else None
                     assert isinstance(fallback, ast.Constant), where
                     assert fallback.value in declared, (where, fallback.value)
+                continue
+            if _variant_kind(kind):  # f"{variant.key}_too_low": a kind of each variant
+                suffix = kind.values[1].value  # type: ignore[attr-defined]
+                assert any(f"{v.key}{suffix}" in declared for v in VARIANTS), (where, suffix)
                 continue
             named = [
                 n.value

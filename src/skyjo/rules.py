@@ -45,15 +45,112 @@ MIN_TARGET_SCORE = 1
 MAX_TARGET_SCORE = 1000
 
 
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One rule variant, declared once (docs/architecture.md): every interface, the
+    kernel and the encoders read their variants from `VARIANTS`.
+
+    A variant takes one of `choices` (words), or else an integer from `low` to
+    `high`. `key` names its wording in the interfaces' language tables (the label
+    `front.KEY`, a choice `KEY.CHOICE`) and the kinds of its refusals (`KEY_unknown`,
+    `KEY_not_integer`, `KEY_too_low`, `KEY_too_high`); `section` is its RULES.md section.
+    """
+
+    name: str
+    default: int | str
+    key: str
+    section: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+
+    @property
+    def kinds(self) -> dict[str, tuple[str, ...]]:
+        """The kinds of `RulesError` that refuse a value of this variant, with their params."""
+        if self.choices:
+            return {f"{self.key}_unknown": ("choices", "value")}
+        return {
+            f"{self.key}_not_integer": ("value",),
+            f"{self.key}_too_low": ("min", "value"),
+            f"{self.key}_too_high": ("max", "value"),
+        }
+
+    def code(self, value: int | str) -> int:
+        """The kernel's integer for `value` (a choice's index; an integer itself)."""
+        return self.choices.index(str(value)) if self.choices else int(value)
+
+    def check(self, value: Any) -> None:
+        """Refuse a value this variant does not take, with a `RulesError` naming it."""
+        if self.choices:
+            _check_choice(self, value)
+        else:
+            _check_integer(self, value)
+
+    def facts(self) -> dict[str, Any]:
+        """What a client needs to offer this variant: name, wording key, default and
+        its choices or bounds."""
+        values = {"choices": list(self.choices)} if self.choices else {}
+        bounds = {} if self.choices else {"min": self.low, "max": self.high}
+        return {"name": self.name, "key": self.key, "default": self.default, **values, **bounds}
+
+
+#: The rule variants (RULES.md 2.10, 3), in `Rules`' order. A new variant is added
+#: here, to `Rules`, to the engine and to the kernel's rules (`kernel.table`'s slots
+#: and `start_game`); tests/test_variants.py checks every other part follows.
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "target_score",
+        DEFAULT_TARGET_SCORE,
+        "target",
+        "3",
+        low=MIN_TARGET_SCORE,
+        high=MAX_TARGET_SCORE,
+    ),
+    Variant("ender_penalty", "positive", "penalty", "2.10", choices=ENDER_PENALTIES),
+)
+#: The variants by name.
+VARIANT: dict[str, Variant] = {variant.name: variant for variant in VARIANTS}
+
+
+def _check_choice(variant: Variant, value: Any) -> None:
+    if value not in variant.choices:
+        choices, shown = ", ".join(variant.choices), f"{value!r:.40}"
+        raise RulesError(
+            f"{variant.name} must be one of {choices}, not {shown}",
+            f"{variant.key}_unknown",
+            {"choices": choices, "value": shown},
+        )
+
+
+def _check_integer(variant: Variant, value: Any) -> None:
+    name, key = variant.name, variant.key
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = f"{value!r:.40}"
+        raise RulesError(
+            f"{name} must be an integer, not {shown}", f"{key}_not_integer", {"value": shown}
+        )
+    if value < variant.low:
+        raise RulesError(
+            f"{name} must be at least {variant.low}, not {value}",
+            f"{key}_too_low",
+            {"min": variant.low, "value": value},
+        )
+    if value > variant.high:
+        # a huge value is shown by its size: str() refuses ints of over 4,300 digits
+        shown = str(value) if value < 10**15 else f"about 10^{round(math.log10(value))}"
+        raise RulesError(
+            f"{name} must be at most {variant.high}, not {shown}",
+            f"{key}_too_high",
+            {"max": variant.high, "value": shown},
+        )
+
+
 class RulesError(SkyjoError):
     """Rules options that are unknown or out of range, a number of players Skyjo
     does not take, a deck that is not the 150 cards (`skyjo.errors`)."""
 
     KINDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "target_not_integer": ("value",),
-        "target_too_low": ("min", "value"),
-        "target_too_high": ("max", "value"),
-        "penalty_unknown": ("choices", "value"),
+        **{kind: params for variant in VARIANTS for kind, params in variant.kinds.items()},
         "rules_shape": ("type",),
         "rules_unknown": ("rules",),
         "players_not_integer": ("value",),
@@ -76,37 +173,10 @@ class Rules:
     ender_penalty: EnderPenalty = "positive"
 
     def __post_init__(self) -> None:
-        """`target_score` is an integer from `MIN_TARGET_SCORE` to `MAX_TARGET_SCORE`,
-        `ender_penalty` one of `ENDER_PENALTIES`: every interface gets these bounds."""
-        target = self.target_score
-        if isinstance(target, bool) or not isinstance(target, int):
-            shown = f"{target!r:.40}"
-            raise RulesError(
-                f"target_score must be an integer, not {shown}",
-                "target_not_integer",
-                {"value": shown},
-            )
-        if target < MIN_TARGET_SCORE:
-            raise RulesError(
-                f"target_score must be at least {MIN_TARGET_SCORE}, not {target}",
-                "target_too_low",
-                {"min": MIN_TARGET_SCORE, "value": target},
-            )
-        if target > MAX_TARGET_SCORE:
-            # a huge value is shown by its size: str() refuses ints of over 4,300 digits
-            shown = str(target) if target < 10**15 else f"about 10^{round(math.log10(target))}"
-            raise RulesError(
-                f"target_score must be at most {MAX_TARGET_SCORE}, not {shown}",
-                "target_too_high",
-                {"max": MAX_TARGET_SCORE, "value": shown},
-            )
-        if self.ender_penalty not in ENDER_PENALTIES:
-            choices, shown = ", ".join(ENDER_PENALTIES), f"{self.ender_penalty!r:.40}"
-            raise RulesError(
-                f"ender_penalty must be one of {choices}, not {shown}",
-                "penalty_unknown",
-                {"choices": choices, "value": shown},
-            )
+        """Each variant's value is one its `Variant` takes (its choices or bounds):
+        every interface gets these refusals."""
+        for variant in VARIANTS:
+            variant.check(getattr(self, variant.name))
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
@@ -116,14 +186,14 @@ class Rules:
         if not isinstance(data, dict):
             kind = type(data).__name__
             raise RulesError(f"rules must be an object, not {kind}", "rules_shape", {"type": kind})
-        unknown = sorted(set(data) - {"target_score", "ender_penalty"})
+        unknown = sorted(set(data) - set(VARIANT))
         if unknown:
             shown = f"{', '.join(map(repr, unknown))!s:.60}"
             raise RulesError(f"unknown rule {shown}", "rules_unknown", {"rules": shown})
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"target_score": self.target_score, "ender_penalty": self.ender_penalty}
+        return {variant.name: getattr(self, variant.name) for variant in VARIANTS}
 
 
 def check_player_count(players: Any) -> int:

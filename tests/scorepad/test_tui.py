@@ -322,3 +322,34 @@ def test_the_screens_fit_80_by_24(store: SheetStore, tmp_path: Path) -> None:
 
     run(app, scenario, size=(80, 24))
     assert (tmp_path / "sheet.svg").read_text().count("[bold]Ben") >= 1
+
+
+def test_a_new_sheet_takes_each_rule_variant_from_its_field(store: SheetStore) -> None:
+    """The form has a field a variant (`skyjo.rules.VARIANTS`, named by its key) with
+    its default, and the sheet is made under what they hold; a value a variant does
+    not take is refused in its words, and nothing is stored."""
+    app = ScorepadApp(store)
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        target, penalty = app.screen.query_one("#target"), app.screen.query_one("#penalty")
+        assert (target.value, penalty.value) == ("100", "positive")  # type: ignore[attr-defined]
+        assert "positive, always, none (RULES.md 2.10)" in screen_text(app)
+        await pilot.press(*"Friday", "enter", *"Ana", "enter", *"Ben")
+        penalty.value = "sometimes"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "ender_penalty must be one of positive, always, none" in screen_text(app)
+        assert store.list() == []
+        target.value, penalty.value = "50", "always"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+
+    run(app, scenario)
+    (info,) = store.list()
+    assert store.load(info.id).sheet.rules.to_dict() == {
+        "target_score": 50,
+        "ender_penalty": "always",
+    }

@@ -223,13 +223,15 @@ def test_a_refusal_of_the_game_server_is_shown_in_spanish_on_a_spanish_page(
 
 
 #: Rewrites the page's facts block as it is parsed, as a server with other defaults
-#: (`default_bot`, `default_penalty`) would have written it.
+#: (`default_bot`, the `ender_penalty` variant's `default`) would have written it.
 OTHER_DEFAULTS = """
 new MutationObserver((_, observer) => {
   const block = document.getElementById("skyjo-facts");
   try {
     const facts = JSON.parse(block.textContent);
-    block.textContent = JSON.stringify({ ...facts, default_bot: "basic", default_penalty: "none" });
+    const variants = facts.variants.map(
+      (v) => v.name === "ender_penalty" ? { ...v, default: "none" } : v);
+    block.textContent = JSON.stringify({ ...facts, default_bot: "basic", variants });
     observer.disconnect();
   } catch {}  // not there, or not parsed whole yet
 }).observe(document, { childList: true, subtree: true });
@@ -240,7 +242,7 @@ def test_the_front_page_offers_the_server_s_default_bot_level_and_penalty(
     server: Server, browser: Browser, problems: list[str]
 ) -> None:
     """The level and the penalty selected at first are the facts' (`default_bot`,
-    `default_penalty`), not the script's: the front page given other defaults selects
+    the variants' defaults), not the script's: the front page given other defaults selects
     those, and a room started at once seats bots of that level."""
     page = open_page(browser, DESKTOP, problems)
     page.goto(server.base)

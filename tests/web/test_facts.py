@@ -1,5 +1,5 @@
 """The facts the server gives its pages (skyjo.web.facts): the bots a seat may be
-given, the rules' bounds and the limits, written once on the server and read by
+given, the rule variants and the limits, written once on the server and read by
 the client's scripts from the page (static/facts.js) instead of written again."""
 
 from __future__ import annotations
@@ -41,13 +41,23 @@ def test_every_page_holds_the_servers_facts() -> None:
             facts = facts_of(client, path)
             assert facts["bots"] == list(LADDER)
             assert facts["players"] == {"min": 2, "max": MAX_PLAYERS}
-            assert facts["target_score"]["min"] == MIN_TARGET_SCORE
-            assert facts["target_score"]["max"] == MAX_TARGET_SCORE
-            assert facts["penalties"] == list(ENDER_PENALTIES)
+            assert facts["variants"] == [
+                {
+                    "name": "target_score",
+                    "key": "target",
+                    "default": 100,
+                    "min": MIN_TARGET_SCORE,
+                    "max": MAX_TARGET_SCORE,
+                },
+                {
+                    "name": "ender_penalty",
+                    "key": "penalty",
+                    "default": Rules().ender_penalty,
+                    "choices": list(ENDER_PENALTIES),
+                },
+            ]
             # what a page offers first: the server's, one of the lists it gives
             assert facts["default_bot"] == DEFAULT_BOT and DEFAULT_BOT in facts["bots"]
-            assert facts["default_penalty"] == Rules().ender_penalty
-            assert facts["default_penalty"] in facts["penalties"]
             assert facts["max_name"] == MAX_NAME
             assert facts["max_chat"] == 120  # the server's settings, not a constant
 
@@ -68,10 +78,21 @@ def test_the_client_writes_no_list_of_bots_nor_the_bounds_again() -> None:
         assert "max: 1000" not in text, f"{script.name} writes the target's bound again"
 
 
+def test_the_options_and_summaries_of_the_rules_name_no_variant() -> None:
+    """The pages that offer the variants (the front page, the scorepad) or sum them up
+    (the lobby, the board) build it from the facts' `variants` (static/variants.js):
+    none names the ender's penalty, nor words it by its key itself."""
+    for page in ("front.js", "scorepad.js", "lobby.js", "board.js"):
+        text = (STATIC / page).read_text(encoding="utf-8")
+        assert "ender_penalty" not in text, f"{page} names a variant itself"
+        assert "penalty.${" not in text, f"{page} words a variant's choice itself"
+        assert "target_score:" not in text, f"{page} writes a variant of a request itself"
+
+
 def test_the_client_chooses_no_bot_level_nor_penalty_itself() -> None:
     """No script names a bot level or a penalty in a string of its own: the default
     level of the front page and the lobby, and the default penalty of the front page
-    and the scorepad, are the server's (`default_bot`, `default_penalty`). ("none" is
+    and the scorepad, are the server's (`default_bot`, the variants' `default`). ("none" is
     also an ordinary word of the page, and "basic" a kind of fetch response: those
     two are looked for where a choice is made, `level: "..."`, `penalty: "..."`, `||`.)"""
     common = {"none", "basic"}

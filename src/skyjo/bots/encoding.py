@@ -26,9 +26,9 @@ from functools import cache
 
 import numpy as np
 
-from skyjo.kernel.layout import DTYPE, LOWEST, Layout, to_float
+from skyjo.kernel.layout import DTYPE, LOWEST, Layout, to_float, variant_values
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
-from skyjo.rules import ENDER_PENALTIES, GRID_SIZE, Rules
+from skyjo.rules import GRID_SIZE, VARIANTS, Rules
 
 
 def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:
@@ -79,8 +79,9 @@ def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:
 
 
 def _encode_rules(out: np.ndarray, layout: Layout, rules: Rules) -> None:
-    out[layout.start("target_score")] = rules.target_score
-    out[layout.start("ender_penalty") + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
+    values = variant_values(rules)
+    start = layout.start(VARIANTS[0].name)
+    out[start : start + len(values)] = values
 
 
 def encode_int16(obs: Observation, slots: int | None = None) -> np.ndarray:

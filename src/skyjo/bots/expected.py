@@ -59,7 +59,7 @@ from skyjo.bots.counting import draw_pile_cards, pools
 from skyjo.engine import NEXT_ROUND, REVEAL, TAKE_DISCARD, Phase
 from skyjo.kernel import valuation as va
 from skyjo.observation import CLEARED, FACE_DOWN, FACE_UP, Observation
-from skyjo.rules import CARD_COUNTS, COLS, ENDER_PENALTIES, GRID_SIZE
+from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, VARIANT
 
 _DECK_COUNTS = np.array([CARD_COUNTS[v + va.LOWEST] for v in range(va.VALUES)], np.int64)
 
@@ -193,7 +193,7 @@ class ExpectedBot:
             cleared,
             me,
             -1 if obs.ender is None else obs.ender,
-            ENDER_PENALTIES.index(obs.rules.ender_penalty),
+            VARIANT["ender_penalty"].code(obs.rules.ender_penalty),
             down,
             draw,
             top,

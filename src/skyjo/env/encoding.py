@@ -28,8 +28,8 @@ import numpy as np
 
 from skyjo.bots.encoding import encode_float32, encode_int16, encode_observation
 from skyjo.engine import DRAW, Phase, State
-from skyjo.kernel.layout import DTYPE, LOWEST, NUM_VALUES, SLOT_SIZE, Layout
-from skyjo.rules import CARD_COUNTS, CARD_VALUES, ENDER_PENALTIES, GRID_SIZE, Rules
+from skyjo.kernel.layout import DTYPE, LOWEST, NUM_VALUES, SLOT_SIZE, Layout, variant_values
+from skyjo.rules import CARD_COUNTS, CARD_VALUES, GRID_SIZE, Rules
 
 __all__ = ["Encoder", "encode_float32", "encode_int16", "encode_observation"]
 
@@ -85,10 +85,7 @@ class Encoder:
         self._slot = _onehot(layout.slots)
         self._phase = _onehot(_PHASES)
         self._zero_counts = bytes(_COUNT_BYTES)
-        rules_part = np.zeros(1 + len(ENDER_PENALTIES), DTYPE)
-        rules_part[0] = rules.target_score
-        rules_part[1 + ENDER_PENALTIES.index(rules.ender_penalty)] = 1
-        self._rules = rules_part.tobytes()
+        self._rules = variant_values(rules).tobytes()
         self._seen: tuple[tuple[int, ...], int, int] = ((), -1, -1)
         self._grids: list[bytes] = [b""] * n
         self._packs: list[int] = [0] * n

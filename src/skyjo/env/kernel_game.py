@@ -64,8 +64,8 @@ class KernelGame:
         self._conf = conf = np.zeros(vector.NCONF, np.int64)
         conf[vector.PLAYERS], conf[vector.ONE_ROUND] = n, settings.one_round
         conf[vector.MAX_TURNS], conf[vector.SLOTS] = settings.max_round_turns, layout.slots
-        conf[vector.PENALTY] = kernel.penalty_code(rules.ender_penalty)
-        conf[vector.TARGET] = rules.target_score
+        for name, code in zip(kernel.RULE_SLOTS, kernel.rule_codes(rules), strict=True):
+            conf[vector.RULE_CONF[name]] = code
         self._seeds = SeedStream()
         self._seed: int | None = None
         self._keys = KeyChain(0)
@@ -76,9 +76,7 @@ class KernelGame:
         """Deal a new game: the deck of the engine's `new_game(n, seed=seed)`."""
         self._seed = self._seeds.next(seed)
         self._keys = KeyChain(self._seed)
-        rules = self.rules
-        penalty = kernel.penalty_code(rules.ender_penalty)
-        kernel.start_game_batch(self._tables, self.num_players, penalty, rules.target_score)
+        kernel.start_game_batch(self._tables, self.num_players, *kernel.rule_codes(self.rules))
         self._deal()
         self._actions = []
         self._ready = None

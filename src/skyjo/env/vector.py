@@ -53,7 +53,7 @@ from gymnasium.vector.utils import batch_space
 from skyjo.engine import GAME_INFO, NUM_ACTIONS
 from skyjo.env.selfplay import Policy, TablePolicy, policy_actions
 from skyjo.env.table import Settings, settings
-from skyjo.kernel import penalty_code
+from skyjo.kernel import RULE_SLOTS, rule_codes
 from skyjo.kernel import vector as kv
 from skyjo.kernel.layout import Layout
 from skyjo.kernel.policies import POLICIES
@@ -160,8 +160,8 @@ class Batch:
         g.conf[kv.SEAT] = -1 if seat is None else seat
         g.conf[kv.MAX_TURNS] = game.max_round_turns
         g.conf[kv.SLOTS] = layout.slots
-        g.conf[kv.PENALTY] = penalty_code(game.rules.ender_penalty)
-        g.conf[kv.TARGET] = game.rules.target_score
+        for name, code in zip(RULE_SLOTS, rule_codes(game.rules), strict=True):
+            g.conf[kv.RULE_CONF[name]] = code
         g.conf[kv.AUTORESET] = mode
         g.fconf[kv.ILLEGAL_REWARD] = illegal_reward
         g.fconf[kv.DISCOUNT] = game.discount

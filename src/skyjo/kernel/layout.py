@@ -22,9 +22,10 @@ from skyjo.rules import (
     CARD_COUNTS,
     CARD_VALUES,
     DECK_SIZE,
-    ENDER_PENALTIES,
     GRID_SIZE,
-    MAX_TARGET_SCORE,
+    VARIANTS,
+    Rules,
+    Variant,
 )
 
 #: The dtype of every observation array: every field is an exact small integer.
@@ -61,9 +62,36 @@ def _fields(slots: int) -> tuple[tuple[str, int, float, float], ...]:
         ("held_from_discard", 1, 0, 1),
         ("phase", _PHASES, 0, 1),
         ("round", 1, 0, TOTAL_BOUND),
-        ("target_score", 1, 0, TOTAL_BOUND),
-        ("ender_penalty", len(ENDER_PENALTIES), 0, 1),
+        *(_variant_field(variant) for variant in VARIANTS),
     )
+
+
+def _variant_field(variant: Variant) -> tuple[str, int, float, float]:
+    """A rule variant's field (`rules.VARIANTS`, last, in their order): a choice
+    is one-hot, an integer is itself."""
+    if variant.choices:
+        return (variant.name, len(variant.choices), 0, 1)
+    return (variant.name, 1, 0, TOTAL_BOUND)
+
+
+def variant_values(rules: Rules) -> np.ndarray:
+    """The variants' fields of `rules`, the array's last (`_variant_field`), as both
+    encoders write them: a choice's code one-hot, an integer as it is."""
+    parts = []
+    for variant in VARIANTS:
+        value = getattr(rules, variant.name)
+        if variant.choices:
+            part = np.zeros(len(variant.choices), DTYPE)
+            part[variant.code(value)] = 1
+        else:
+            part = np.array([value], DTYPE)
+        parts.append(part)
+    return np.concatenate(parts)
+
+
+def _variant_scale(variant: Variant) -> tuple[float, tuple[float, float] | None]:
+    """A rule variant's float scale: a choice as it is, an integer over its highest."""
+    return (1.0, None) if variant.choices else (variant.high, (0.0, 1.0))
 
 
 #: The float32 observation (`Layout.floats`): per field, the divisor of its
@@ -90,8 +118,7 @@ FLOAT_SCALES: dict[str, tuple[float, tuple[float, float] | None]] = {
     "held_from_discard": (1.0, None),
     "phase": (1.0, None),
     "round": (20.0, (0.0, 1.0)),
-    "target_score": (MAX_TARGET_SCORE, (0.0, 1.0)),
-    "ender_penalty": (1.0, None),
+    **{variant.name: _variant_scale(variant) for variant in VARIANTS},
 }
 
 

@@ -53,6 +53,7 @@ from skyjo.rules import (
     GRID_SIZE,
     MAX_PLAYERS,
     ROWS,
+    VARIANT,
     Rules,
     check_player_count,
 )
@@ -100,6 +101,10 @@ DRAW_PILE, DISCARD_PILE = range(2)
 (DRAW_TOP, DRAW_END, DISCARD_LEN, HELD, SOURCE, PLAYER, ENDER, PHASE, PLAYERS, PENALTY,
  TARGET, ROUND, STARTER, LAST_ENDER, TURNS, RESHUFFLES, DOUBLED) = range(17)  # fmt: skip
 NSLOTS = 17
+#: The kernel's rules of the variants (`rules.VARIANTS`): the `slots` column each
+#: variant's code (`Variant.code`) is kept in, in `start_game`'s order of
+#: arguments after `players` (tests/test_variants.py checks it names every variant).
+RULE_SLOTS: dict[str, int] = {"ender_penalty": PENALTY, "target_score": TARGET}
 
 
 class _Part:
@@ -165,15 +170,21 @@ def new_tables(
         rules = rules or Rules()
         if check_player_count(players) > seats:
             raise ValueError(f"{players} players do not fit tables of {seats} seats")
-        start_game_batch(t, players, penalty_code(rules.ender_penalty), rules.target_score)
+        start_game_batch(t, players, *rule_codes(rules))
     return t
+
+
+def rule_codes(rules: Rules) -> tuple[int, ...]:
+    """The codes of `rules`' variants (`Variant.code`), in `RULE_SLOTS`' order:
+    `start_game`'s arguments after `players`."""
+    return tuple(VARIANT[name].code(getattr(rules, name)) for name in RULE_SLOTS)
 
 
 def penalty_code(name: str) -> int:
     """The `penalty` code of an `ender_penalty` variant (RULES.md 2.10)."""
     if name not in ENDER_PENALTIES:
         raise ValueError(f"unknown ender penalty {name!r}: use one of {', '.join(ENDER_PENALTIES)}")
-    return ENDER_PENALTIES.index(name)
+    return VARIANT["ender_penalty"].code(name)
 
 
 # --- a game and a round ----------------------------------------------------------
@@ -715,7 +726,7 @@ def load_state(t: Tables, b: int, state: State) -> None:
     n = state.num_players
     if n > t.cells.shape[1]:
         raise ValueError(f"{n} players do not fit tables of {t.cells.shape[1]} seats")
-    start_game(t, b, n, penalty_code(state.rules.ender_penalty), state.rules.target_score)
+    start_game(t, b, n, *rule_codes(state.rules))
     if state.cells:
         t.cells[b, :n] = np.array(state.cells, np.int8).reshape(n, GRID_SIZE)
         t.hidden[b, :n] = state.hidden
@@ -753,11 +764,11 @@ __all__ = [
     "ALWAYS", "CLEARED", "DISCARD_LEN", "DISCARD_PILE", "DOUBLED", "DRAW_END", "DRAW_PILE",
     "DRAW_TOP", "ENDER", "HELD", "HIDDEN", "ILLEGAL", "LAST_ENDER", "NEED_DEAL",
     "NEED_RESHUFFLE", "NONE", "NO_CARD", "NSEATS", "NSLOTS", "OK", "PENALTY", "PHASE", "PILE",
-    "PLAYER", "PLAYERS", "POSITIVE", "RAW", "RESHUFFLES", "ROUND", "ROUND_ENDED", "SCORES",
-    "SOURCE", "STARTER", "TARGET", "TOTALS", "TURNS", "TableView", "Tables", "as_deck",
-    "clear_column", "copy_table", "deal", "deal_batch", "draw", "end_round", "engine_view",
-    "final_raw", "flip", "hand_on", "legal", "legal_mask", "legal_mask_batch", "load_state",
-    "move", "new_tables", "pass_turn", "penalty_code", "place", "reshuffle", "reshuffle_perm",
-    "reveal", "round_scores", "start_game", "start_game_batch", "step", "step_batch", "swap",
-    "take_discard", "view"
+    "PLAYER", "PLAYERS", "POSITIVE", "RAW", "RESHUFFLES", "ROUND", "ROUND_ENDED", "RULE_SLOTS",
+    "SCORES", "SOURCE", "STARTER", "TARGET", "TOTALS", "TURNS", "TableView", "Tables",
+    "as_deck", "clear_column", "copy_table", "deal", "deal_batch", "draw", "end_round",
+    "engine_view", "final_raw", "flip", "hand_on", "legal", "legal_mask", "legal_mask_batch",
+    "load_state", "move", "new_tables", "pass_turn", "penalty_code", "place", "reshuffle",
+    "reshuffle_perm", "reveal", "round_scores", "rule_codes", "start_game", "start_game_batch",
+    "step", "step_batch", "swap", "take_discard", "view"
 ]  # fmt: skip

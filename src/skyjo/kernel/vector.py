@@ -95,6 +95,9 @@ from skyjo.stall import turns_of as _turns_of
 #: and target, the autoreset mode (SAME_STEP...).
 PLAYERS, ONE_ROUND, REWARD, SEAT, MAX_TURNS, SLOTS, PENALTY, TARGET, AUTORESET = range(9)
 NCONF = 9
+#: The `conf` column of each rule variant (`table.RULE_SLOTS`' names): its code
+#: (`table.rule_codes`), which `start_game` is given.
+RULE_CONF: dict[str, int] = {"ender_penalty": PENALTY, "target_score": TARGET}
 SCORE, WIN = 0, 1
 SAME_STEP, NEXT_STEP, DISABLED = 0, 1, 2
 #: The columns of `fconf`: the reward of an illegal action, the learner's

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Self
 
 from skyjo.errors import SkyjoError, params_of
 from skyjo.names import NameRefused
-from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS, RulesError
+from skyjo.rules import CARD_COUNTS, COLS, GRID_SIZE, ROWS, VARIANTS, RulesError
 from skyjo.scoring import (
     CLEARED,
     GRID_KINDS,
@@ -35,7 +35,7 @@ _NUMBER = re.compile("[-\u2212]?[0-9]{1,9}")
 _MIN_CARD, _MAX_CARD = min(CARD_COUNTS), max(CARD_COUNTS)
 
 #: The kinds of `skyjo.rules.RulesError` a sheet's rules carry on (`make_rules`).
-RULES_KINDS = ("target_not_integer", "target_too_low", "target_too_high", "penalty_unknown")
+RULES_KINDS = tuple(kind for variant in VARIANTS for kind in variant.kinds)
 
 
 class SheetError(SkyjoError):

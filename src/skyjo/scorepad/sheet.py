@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skyjo.names import NameRefused, check_names
-from skyjo.rules import CARD_COUNTS, Rules, RulesError, check_player_count
+from skyjo.rules import CARD_COUNTS, VARIANTS, Rules, RulesError, check_player_count
 from skyjo.scorepad.entries import SheetError, check_entry, entry_score, grid_explanation
 from skyjo.scoring import (
     CLEARED,
@@ -132,11 +132,12 @@ class Sheet:
         cls,
         players: Sequence[str],
         title: str = "",
-        target_score: int = 100,
-        ender_penalty: str = "positive",
+        *values: Any,
+        **variants: Any,
     ) -> Sheet:
-        """A sheet with no round yet: 2 to 8 different names, the rules, a title."""
-        return cls(tuple(players), make_rules(target_score, ender_penalty), title)
+        """A sheet with no round yet: 2 to 8 different names, a title, the rules
+        (`make_rules`: the variants' values in order, or by name)."""
+        return cls(tuple(players), make_rules(*values, **variants), title)
 
     @classmethod
     def from_dict(cls, data: Any) -> Sheet:
@@ -159,8 +160,7 @@ class Sheet:
         sheet = cls.new(
             _players_list(data.get("players")),
             data.get("title", ""),
-            rules.get("target_score", 100),
-            rules.get("ender_penalty", "positive"),
+            **{variant.name: rules[variant.name] for variant in VARIANTS if variant.name in rules},
         )
         base = tuple(sheet.check_round(r, n) for n, r in enumerate(rounds, start=1))
         return cls(sheet.players, sheet.rules, sheet.title, base)
@@ -482,9 +482,13 @@ def check_title(title: Any, saved: bool = False) -> str:
     return title
 
 
-def make_rules(target_score: Any = 100, ender_penalty: Any = "positive") -> Rules:
-    """`Rules` of the target score and ender penalty, or a `SheetError` saying why not."""
+def make_rules(*values: Any, **variants: Any) -> Rules:
+    """`Rules` of the variants' `values`, in `skyjo.rules.VARIANTS`' order, and of
+    `variants` by name (a variant not given: its default), or a `SheetError` saying why not."""
     try:
-        return Rules(target_score=target_score, ender_penalty=ender_penalty)
+        if len(values) > len(VARIANTS):
+            raise TypeError(f"{len(values)} values for {len(VARIANTS)} rule variants")
+        named = {variant.name: value for variant, value in zip(VARIANTS, values, strict=False)}
+        return Rules.from_dict(named | variants)
     except RulesError as error:
         raise SheetError(str(error), kind=error.kind, params=error.params) from error

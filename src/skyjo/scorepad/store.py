@@ -362,7 +362,7 @@ def _stored(row: SheetRow, changes: tuple[dict[str, Any], ...]) -> StoredSheet:
     base = tuple(Round(one["ender"], one["entries"]) for one in json.loads(row.base))
     sheet = Sheet(
         tuple(json.loads(row.players)),
-        make_rules(rules["target_score"], rules["ender_penalty"]),
+        make_rules(**rules),
         row.title,
         base,
         changes,

@@ -15,7 +15,7 @@ Every text shown is a `rich.text.Text`, never markup: names appear as typed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -27,7 +27,7 @@ from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
-from skyjo.rules import ENDER_PENALTIES, GRID_SIZE, MAX_PLAYERS
+from skyjo.rules import GRID_SIZE, MAX_PLAYERS, VARIANTS, Variant
 from skyjo.scorepad.entries import (
     check_entry,
     entry_score,
@@ -276,38 +276,51 @@ class NewSheetScreen(Screen[None]):
             for n in range(1, MAX_PLAYERS + 1):
                 hint = "a name" if n <= 2 else "(optional)"
                 yield self.field(f"Player {n}", Input(placeholder=hint, id=f"player{n}"))
-            target = Input("100", restrict="[0-9]*", id="target")
-            yield self.field("Target score", target)
-            choices = SuggestFromList(ENDER_PENALTIES)
-            penalty = Input("positive", suggester=choices, id="penalty")
-            yield self.field("Ender penalty", penalty)
-            yield Static(plain(f"{', '.join(ENDER_PENALTIES)} (RULES.md 2.10)"), classes="preview")
+            for variant in VARIANTS:
+                yield from self.variant_field(variant)
         yield Static(id="message", classes="message error")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#title", Input).focus()
 
+    def variant_field(self, variant: Variant) -> Iterator[Any]:
+        """A rule variant's input (`skyjo.rules.VARIANTS`), named by its key: a number
+        within its bounds, or one of its choices, which are shown below it."""
+        label = variant.name.replace("_", " ").capitalize()
+        if not variant.choices:
+            yield self.field(label, Input(str(variant.default), restrict="[0-9]*", id=variant.key))
+            return
+        choices = SuggestFromList(variant.choices)
+        yield self.field(label, Input(str(variant.default), suggester=choices, id=variant.key))
+        shown = f"{', '.join(variant.choices)} (RULES.md {variant.section})"
+        yield Static(plain(shown), classes="preview")
+
+    def variant_value(self, variant: Variant) -> Any:
+        """What the input of `variant` holds: a number (0 when empty), or a word."""
+        typed = self.query_one(f"#{variant.key}", Input).value.strip()
+        if variant.choices:
+            return typed
+        return int(typed) if typed else 0
+
     @staticmethod
     def field(label: str, widget: Any) -> Horizontal:
         return Horizontal(Label(plain(label)), widget, classes="field")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "penalty":
+        if event.input.id == VARIANTS[-1].key:
             self.action_create()
         else:
             self.focus_next()
 
     def action_create(self) -> None:
         names = [self.query_one(f"#player{n}", Input).value for n in range(1, MAX_PLAYERS + 1)]
-        target = self.query_one("#target", Input).value
-        penalty = self.query_one("#penalty", Input).value.strip()
+        variants = {variant.name: self.variant_value(variant) for variant in VARIANTS}
         try:
             sheet = Sheet.new(
                 [name for name in names if name.strip()],
                 self.query_one("#title", Input).value,
-                int(target) if target else 0,
-                penalty,
+                **variants,
             )
             stored = self.app.store.create(sheet)  # type: ignore[attr-defined]
         except ValueError as error:

@@ -12,7 +12,7 @@ import typer
 
 from skyjo.bots import bots_help
 from skyjo.commandline import console, fail, make_app, user_input
-from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANT, Rules
 
 #: What the --bots options' help says of the bots.
 BOTS_HELP = bots_help()
@@ -56,12 +56,16 @@ TargetOption = Annotated[
 ]
 
 
-def game_rules(target: int | None, ender_penalty: str | None) -> Rules:
-    """The rules of `--target` and `--ender-penalty` (RULES.md 2.10, 3)."""
-    return Rules(
-        target_score=100 if target is None else target,
-        ender_penalty=ender_penalty or "positive",  # type: ignore[arg-type]
-    )
+#: The option of each rule variant (`skyjo.rules.VARIANTS`) in the commands that take
+#: the rules (`play`, `watch`), by variant: tests/test_variants.py checks each takes all.
+VARIANT_OPTIONS: dict[str, str] = {"target_score": "--target", "ender_penalty": "--ender-penalty"}
+
+
+def game_rules(**given: Any) -> Rules:
+    """The rules of the variants' options (`VARIANT_OPTIONS`), by variant; one not
+    given (None, or an empty word) is its default (RULES.md 2.10, 3)."""
+    chosen = {name: value for name, value in given.items() if value not in ("", None)}
+    return Rules.from_dict(chosen)
 
 
 @commands.command("play")
@@ -107,7 +111,8 @@ def play_command(
 
     with user_input():
         check_pace(pause, "--pause")
-        match, path = new_or_resumed(humans, bots, seed, target, ender_penalty, save, resume)
+        variants = {"target_score": target, "ender_penalty": ender_penalty}
+        match, path = new_or_resumed(humans, bots, seed, variants, save, resume)
         if path is not None:
             save_match(match, path)
     with match:
@@ -121,12 +126,12 @@ def new_or_resumed(
     humans: str | None,
     bots: str | None,
     seed: int | None,
-    target: int | None,
-    ender_penalty: str | None,
+    variants: dict[str, Any],
     save: Path | None,
     resume: Path | None,
 ) -> tuple[Any, Path | None]:
-    """The match of `skyjo play` and the file to save it in (checked writable)."""
+    """The match of `skyjo play` and the file to save it in (checked writable);
+    `variants` holds the rule variants' options, by variant (None: not given)."""
     from skyjo.match import Match
     from skyjo.tui.lineup import lineup, load_match
 
@@ -137,8 +142,7 @@ def new_or_resumed(
                 ("--humans", humans),
                 ("--bots", bots),
                 ("--seed", seed),
-                ("--target", target),
-                ("--ender-penalty", ender_penalty),
+                *((VARIANT_OPTIONS[name], value) for name, value in variants.items()),
             )
             if value is not None
         ]
@@ -149,7 +153,7 @@ def new_or_resumed(
         return load_match(resume), path
     if save is not None:
         check_record_path(save, "--save")
-    rules = game_rules(target, ender_penalty)
+    rules = game_rules(**variants)
     return Match(lineup(humans, bots), rules, seed), save
 
 
@@ -185,8 +189,12 @@ def watch_command(
         ),
     ] = "expected,greedy,basic,random",
     seed: SeedOption = None,
-    target: Annotated[int, typer.Option(help="Target score that ends the game.")] = 100,
-    ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = "positive",
+    target: Annotated[int, typer.Option(help="Target score that ends the game.")] = VARIANT[
+        "target_score"
+    ].default,  # type: ignore[assignment]
+    ender_penalty: Annotated[str, typer.Option(help="positive, always or none.")] = VARIANT[
+        "ender_penalty"
+    ].default,  # type: ignore[assignment]
     pace: Annotated[
         float, typer.Option(help=f"Seconds to pause after each turn (0 to {MAX_PACE:g}).")
     ] = 0.0,
@@ -204,7 +212,7 @@ def watch_command(
         if record is not None:
             check_record_path(record)
         specs = split_specs(bots)
-        rules = Rules(target_score=target, ender_penalty=ender_penalty)  # type: ignore[arg-type]
+        rules = game_rules(target_score=target, ender_penalty=ender_penalty)
         if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
             fail(f"--bots takes {MIN_PLAYERS} to {MAX_PLAYERS} bots (one a seat), not {len(specs)}")
         match = watch(specs, fresh_seed() if seed is None else seed, rules, console(), pace)

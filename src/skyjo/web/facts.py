@@ -1,6 +1,6 @@
 """What the server knows that the client's pages need, said once: the bots a room
-may seat (and the level offered first), the rules' variants, defaults and bounds,
-and the limits of names, titles and chat.
+may seat (and the level offered first), the rules' variants (their defaults,
+choices and bounds), and the limits of names, titles and chat.
 
 The server writes these facts into each page it serves (`page`), as a JSON
 block `<script type="application/json" id="skyjo-facts">` that static/facts.js
@@ -19,15 +19,7 @@ from typing import Any
 from fastapi.responses import HTMLResponse
 
 from skyjo.names import MAX_NAME
-from skyjo.rules import (
-    DEFAULT_TARGET_SCORE,
-    ENDER_PENALTIES,
-    MAX_PLAYERS,
-    MAX_TARGET_SCORE,
-    MIN_PLAYERS,
-    MIN_TARGET_SCORE,
-    Rules,
-)
+from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
 from skyjo.web.room_config import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from skyjo.web.settings import DEFAULT_BOT, LADDER, Settings
@@ -39,19 +31,14 @@ SLOT = '<script type="application/json" id="skyjo-facts">{}</script>'
 def client_facts(settings: Settings) -> dict[str, Any]:
     """The facts a page is given. `bots`: the levels a seat may be given, weakest
     first (each page names level `x` by its language table's `level.x`), and
-    `default_bot` the one a page offers first; `penalties`: the ender's
-    penalties (`penalty.x`), and `default_penalty` the rules' own."""
+    `default_bot` the one a page offers first; `variants`: the rule variants
+    (`skyjo.rules.VARIANTS`, `Variant.facts`), from which static/variants.js
+    builds the options and summaries, each worded by its `key`."""
     return {
         "bots": list(LADDER),
         "default_bot": DEFAULT_BOT,
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-        "target_score": {
-            "min": MIN_TARGET_SCORE,
-            "max": MAX_TARGET_SCORE,
-            "default": DEFAULT_TARGET_SCORE,
-        },
-        "penalties": list(ENDER_PENALTIES),
-        "default_penalty": Rules().ender_penalty,
+        "variants": [variant.facts() for variant in VARIANTS],
         "turn_seconds": {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
         "max_name": MAX_NAME,
         "max_title": MAX_TITLE,

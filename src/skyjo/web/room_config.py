@@ -24,18 +24,18 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    create_model,
 )
 
 from skyjo.match import MatchError, Seat, check_seats
 from skyjo.names import MAX_NAME, NameRefused, check_name, invisible
 from skyjo.rules import (
-    ENDER_PENALTIES,
     MAX_PLAYERS,
-    MAX_TARGET_SCORE,
     MIN_PLAYERS,
-    MIN_TARGET_SCORE,
+    VARIANTS,
     Rules,
     RulesError,
+    Variant,
 )
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
@@ -47,13 +47,31 @@ MAX_TITLE = 80
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
 
 
-class RulesSettings(BaseModel):
-    """RULES.md's variants a room is played under (both optional); read by the
-    core, `skyjo.rules.Rules.from_dict`, with its own kinds."""
+def variant_shape(variant: Variant) -> Any:
+    """The type of a rule variant (`skyjo.rules.VARIANTS`) for pydantic: one of its
+    choices, or an integer within its bounds."""
+    if variant.choices:
+        return Literal[variant.choices]
+    return Annotated[int, Field(ge=variant.low, le=variant.high)]
 
-    model_config = STRICT
-    target_score: int = Field(100, ge=MIN_TARGET_SCORE, le=MAX_TARGET_SCORE)
-    ender_penalty: Literal[ENDER_PENALTIES] = "positive"  # type: ignore[valid-type]
+
+def variant_field(variant: Variant) -> tuple[Any, Any]:
+    """The pydantic field of a rule variant: its shape and its default."""
+    return variant_shape(variant), variant.default
+
+
+#: RULES.md's variants a room is played under (each optional), one field a variant
+#: of `skyjo.rules.VARIANTS`; read by the core, `skyjo.rules.Rules.from_dict`, with
+#: its own kinds.
+RulesSettings: type[BaseModel] = create_model(
+    "RulesSettings",
+    __config__=STRICT,
+    __doc__=(
+        "RULES.md's variants a room is played under (each optional); read by the\n"
+        "core, `skyjo.rules.Rules.from_dict`, with its own kinds."
+    ),
+    **{variant.name: variant_field(variant) for variant in VARIANTS},
+)
 
 
 def _rules(data: Any) -> Rules:

@@ -47,9 +47,10 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, create_model
 
 from skyjo.names import MAX_NAME
+from skyjo.rules import VARIANTS
 from skyjo.scorepad.entries import check_entry, entry_score, entry_text, grid_explanation
 from skyjo.scorepad.exports import export_csv, export_json, import_json
 from skyjo.scorepad.sheet import Sheet, SheetError
@@ -68,6 +69,7 @@ from skyjo.scorepad.store import (
 )
 from skyjo.web.api import bounded, count, errors
 from skyjo.web.protocol import ProtocolError
+from skyjo.web.room_config import variant_shape
 from skyjo.web.validation import ANSWER, STRICT, Error, Invalid, Refuse, refusing
 
 #: The largest request body of a change, in bytes; an imported file may be larger.
@@ -126,8 +128,6 @@ def _given(shape: Any) -> PlainValidator:
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 Names = Annotated[Any, _given(Annotated[list[Name], Field(min_length=2, max_length=8)])]
 Title = Annotated[Any, _given(Annotated[str, Field(max_length=100)])]
-TargetScore = Annotated[Any, _given(Annotated[int, Field(ge=1, le=1000)])]
-EnderPenalty = Annotated[Any, _given(Literal["positive", "always", "none"])]
 RoundAsTyped = Annotated[Any, _given(TypedRound)]
 
 
@@ -178,14 +178,23 @@ class _Request(BaseModel):
     model_config = STRICT
 
 
-class NewSheet(_Request):
-    """A new sheet: 2 to 8 different names, a title, the rules (the sheet's checks)."""
-
+class _NewSheet(_Request):
     model_config = ConfigDict(json_schema_extra=_needs("players"))
     players: Names = None
     title: Title = ""
-    target_score: TargetScore = 100
-    ender_penalty: EnderPenalty = "positive"
+
+
+#: A new sheet: 2 to 8 different names, a title, the rules (the sheet's checks), a
+#: field a rule variant (`skyjo.rules.VARIANTS`).
+NewSheet: type[_NewSheet] = create_model(
+    "NewSheet",
+    __base__=_NewSheet,
+    __doc__="A new sheet: 2 to 8 different names, a title, the rules (the sheet's checks).",
+    **{
+        variant.name: (Annotated[Any, _given(variant_shape(variant))], variant.default)
+        for variant in VARIANTS
+    },
+)
 
 
 class Rename(_Request):
@@ -475,8 +484,11 @@ async def _new_sheet(asked: NewSheetBody, store: StoreOf) -> Sheet:
     if not isinstance(players, list):
         raise Mistake(SheetError("players must be a list of names", kind="players_missing"))
     names = [p.strip() if isinstance(p, str) else p for p in players if p not in ("", None)]
-    title, target, penalty = asked.title, asked.target_score, asked.ender_penalty
-    return await run(store, lambda store: Sheet.new(names, title, target, penalty))
+    title, variants = (
+        asked.title,
+        {variant.name: getattr(asked, variant.name) for variant in VARIANTS},
+    )
+    return await run(store, lambda store: Sheet.new(names, title, **variants))
 
 
 async def _imported_sheet(request: Request, store: StoreOf) -> Sheet:

@@ -5,6 +5,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
+import { ruleWords } from "./variants.js";
 import { LANGUAGES, joinNames, language, namedByLevel, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { themeSwitch } from "./theme.js";
 import { HELD, animate, fly, motionMap, places } from "./motion.js";
@@ -251,7 +252,7 @@ const TABS = ["scores", "log", "chat", "room"];
 
 function header(game, view) {
   const room = view.state.room;
-  const rules = t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) });
+  const rules = t("rules.summary", ruleWords(room.rules, t));
   const home = (e) => {
     if (!view.ui.navigate) return;
     e.preventDefault();
@@ -652,7 +653,7 @@ function side(game, view) {
 
 function roomPanel(view) {
   const room = view.state.room;
-  const rules = t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) });
+  const rules = t("rules.summary", ruleWords(room.rules, t));
   const live = !view.ui.replay && room.code;
   const link = live ? `${location.origin}/r/${room.code}` : null;
   const languages = h("select", { "data-key": "room-language", "aria-label": t("language"), onchange: (e) => {

@@ -2,6 +2,7 @@
 import { createRoom, listRooms } from "./api.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
+import { defaultRules, requestRules, variantInputs } from "./variants.js";
 import { plural, roomTitle, seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 import { rt } from "./rules-i18n.js";
@@ -16,8 +17,7 @@ const choice = {
   seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
   names: [], // per opponent: the name of a hot-seat player
   timer: 0, // the turn timer in seconds, 0 for none
-  target: FACTS.target_score.default,
-  penalty: FACTS.default_penalty,
+  rules: defaultRules(), // the variants' values (variants.js)
   listed: false,
   title: "",
   name: null, // the name typed so far (kept when the page redraws)
@@ -83,11 +83,7 @@ function more(draw) {
   return h("details", { class: "more", open: choice.seats.length > 0 || undefined },
     h("summary", {}, t("front.more")),
     seats,
-    h("label", {}, t("front.target"), " ", h("input", { type: "number", min: FACTS.target_score.min, max: FACTS.target_score.max, value: choice.target,
-      "data-key": "target", oninput: (e) => { choice.target = Number(e.target.value) || FACTS.target_score.default; } })),
-    h("label", {}, t("front.penalty"), " ", h("select", { "data-key": "penalty",
-      onchange: (e) => { choice.penalty = e.target.value; } },
-      FACTS.penalties.map((p) => h("option", { value: p, selected: p === choice.penalty }, t(`penalty.${p}`))))),
+    variantInputs(choice.rules, { label: (key) => t(`front.${key}`), word: t, onNumber: (v, text) => Number(text) || v.default }),
     h("label", {}, t("front.timer"), " ", h("select", { "data-key": "timer",
       onchange: (e) => { choice.timer = Number(e.target.value); } },
       [0, 15, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer },
@@ -106,7 +102,7 @@ function config(name) {
     if (value === "here") seats.push({ name: (choice.names[i] || "").trim() || null, hot_seat: true });
     else seats.push(value === "friend" ? { bot: null } : { bot: value });
   }
-  const request = { seats, rules: { target_score: choice.target, ender_penalty: choice.penalty }, listed: choice.listed };
+  const request = { seats, rules: requestRules(choice.rules), listed: choice.listed };
   if (choice.timer) request.turn_seconds = choice.timer;
   // no title typed: the server's default, which each page words in its own language
   if (choice.title.trim()) request.title = choice.title.trim();

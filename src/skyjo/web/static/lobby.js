@@ -4,6 +4,7 @@
 import { announce } from "./a11y.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
+import { ruleWords } from "./variants.js";
 import { joinNames, plural, roomTitle, seatLabel, seatName, t } from "./i18n.js";
 import { rt } from "./rules-i18n.js";
 import { serverErrorText } from "./text.js";
@@ -19,7 +20,7 @@ export function renderLobby(root, game, ui) {
   replace(root, h("div", { class: "lobby" },
     h("header", { class: "lobby-head" },
       h("h1", {}, roomTitle(room, state.seats)),
-      h("p", { class: "rules" }, t("rules.summary", { target: room.rules.target_score, penalty: t(`penalty.${room.rules.ender_penalty}`) }),
+      h("p", { class: "rules" }, t("rules.summary", ruleWords(room.rules, t)),
         state.turn_seconds ? [" · ", t("lobby.timer", { n: state.turn_seconds })] : null,
         " · ", h("a", { href: `/rules?back=${room.code}`, "data-key": "rules-link" }, rt("rules.link"))),
       ["reconnecting", "offline"].includes(game.status) ? h("p", { class: "notice" }, t("room.reconnecting")) : null),

@@ -6,13 +6,14 @@
 import { card } from "./board.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
+import { defaultRules } from "./variants.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { CLEARED_GRID, EXAMPLES, FAMILIES, clearedText, exampleText, rt } from "./rules-i18n.js";
 import { topBar } from "./top.js";
 import { registerWorker } from "./offline.js";
 
 const main = document.getElementById("main");
-const TARGET = FACTS.target_score?.default ?? 100;
+const TARGET = defaultRules().target_score ?? 100;
 const PLAYERS = FACTS.players ?? { min: 2, max: 8 };
 /** The sections, in order: their anchor and their heading's key. */
 const SECTIONS = [

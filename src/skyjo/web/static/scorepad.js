@@ -8,13 +8,13 @@ import { announce } from "./a11y.js";
 import { legend, totalsChart } from "./chart.js";
 import { h, replace } from "./dom.js";
 import { FACTS } from "./facts.js";
+import { defaultRules, requestRules, ruleWords, variantInputs } from "./variants.js";
 import { joinNames, language, setLanguage } from "./i18n.js";
 import { topBar } from "./top.js";
 import { columnText, gridText, mistakeText, reasonText, st, stn } from "./scorepad-i18n.js";
 import { isOffline, registerWorker, say } from "./offline.js";
 
 const main = document.getElementById("main");
-const PENALTIES = FACTS.penalties; // the server's, as the bounds and limits below (facts.js)
 // A card field moves on by itself once no further key can make what it holds another card
 // (docs/scorepad.md): -2, -1, 0, 2-9, 10-12, x. A 1 (10, 11, 12 to come) and a lone minus
 // wait; on the keypad, a key that cannot go on from a 1 leaves it and starts the next card.
@@ -32,7 +32,7 @@ const state = {
   notice: "",
   sharing: null, // {id, read, edit}: the links to the open sheet, shown
   keypad: keypadDefault(),
-  draft: { title: "", players: ["", "", "", ""], target: FACTS.target_score.default, penalty: FACTS.default_penalty },
+  draft: { title: "", players: ["", "", "", ""], rules: defaultRules() },
 };
 
 // ------------------------------------------------------------------ the server
@@ -341,10 +341,9 @@ function newSheetPanel() {
       const sheet = await api("POST", "/api/scorepad/sheets", {
         title: draft.title,
         players: draft.players.map((name) => name.trim()).filter(Boolean),
-        target_score: Number(draft.target),
-        ender_penalty: draft.penalty,
+        ...requestRules(draft.rules),
       });
-      state.draft = { title: "", players: ["", "", "", ""], target: draft.target, penalty: draft.penalty };
+      state.draft = { title: "", players: ["", "", "", ""], rules: draft.rules };
       navigate(`/scorepad/${sheet.id}`);
     } catch (failure) {
       error.textContent = failure.message;
@@ -374,11 +373,7 @@ function newSheetPanel() {
         main.querySelector(`[data-key="new-player-${draft.players.length - 1}"]`)?.focus();
       } }, `+ ${st("pad.addPlayer")}`) : null),
     h("div", { class: "pad-rules" },
-      h("label", {}, st("pad.target"), " ", h("input", { type: "number", min: FACTS.target_score.min, max: FACTS.target_score.max, inputmode: "numeric",
-        value: draft.target, "data-key": "new-target", oninput: (e) => { draft.target = e.target.value; } })),
-      h("label", {}, st("pad.penalty"), " ", h("select", { "data-key": "new-penalty",
-        onchange: (e) => { draft.penalty = e.target.value; } },
-        PENALTIES.map((p) => h("option", { value: p, selected: p === draft.penalty }, st(`penalty.${p}`)))))),
+      variantInputs(draft.rules, { label: (key) => st(`pad.${key}`), word: st, prefix: "new-" })),
     h("button", { type: "button", class: "start", "data-key": "create", onclick: create }, st("pad.create")),
     error);
 }
@@ -587,7 +582,7 @@ function headPanel(sheet) {
   return h("section", { class: "panel pad-head" },
     h("h1", { "data-key": "sheet-title" }, title),
     h("p", { class: "rules" }, joinNames(sheet.players), " · ",
-      st("pad.rules", { target: sheet.rules.target_score, penalty: st(`penalty.${sheet.rules.ender_penalty}`) })),
+      st("pad.rules", ruleWords(sheet.rules, st))),
     canEdit(sheet) ? null : h("p", { class: "notice", "data-key": "read-only" }, st("pad.readOnly")),
     h("div", { class: "row" }, actions),
     sharePanel(sheet),
