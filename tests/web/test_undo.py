@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from webclient import Conn, Message, create_room, finished_room, settle
+from webclient import Conn, Message, create_room, finished_room, settle, to_my_turn
 
 from skyjo.engine import DRAW, SWAP, Phase
 from skyjo.match import Match, Seat
@@ -76,15 +76,6 @@ def _room(client: TestClient, code: str) -> Any:
     return client.app.state.lobby.rooms[code]  # type: ignore[attr-defined]
 
 
-def _to_turn(ana: Conn) -> None:
-    """Bring Ana to a turn of hers with nothing held (her reveals made)."""
-    settle(ana, [ana])
-    while ana.obs is not None and ana.obs["phase"] == "reveal":
-        ana.move(ana.obs["legal_actions"][0])
-        ana.until_number(ana.number + 1)
-        settle(ana, [ana])
-
-
 def _undo(conn: Conn) -> Message:
     conn.send({"type": "undo"})
     return conn.until(lambda m: m["type"] in ("state", "error"))
@@ -95,7 +86,7 @@ def test_an_undo_takes_back_the_move_and_the_bots_replies(client: TestClient) ->
     ana, watcher = Conn(client, host["code"]), Conn(client, host["code"])
     ana.hello(host["token"])
     watcher.hello(None)
-    _to_turn(ana)
+    to_my_turn(ana)
     assert _undo(ana)["kind"] == "undo_nothing"  # the reveals are not undone
     ana.move(DRAW)
     ana.until_number(ana.number + 1)
@@ -136,7 +127,7 @@ def test_the_record_holds_only_the_final_line_of_play(client: TestClient) -> Non
     host = create_room(client, BOTS)
     ana = Conn(client, host["code"])
     ana.hello(host["token"])
-    _to_turn(ana)
+    to_my_turn(ana)
     ana.move(DRAW)
     ana.until_number(ana.number + 1)
     room = _room(client, host["code"])

@@ -8,20 +8,11 @@ from pathlib import Path
 
 from liveserver import Server
 from saved import saved_game
-from webclient import Conn, settle
+from webclient import Conn, settle, to_my_turn
 
 from skyjo.engine import DRAW, SWAP
 
 BOTS = [{"name": "Ana"}, {"bot": "greedy"}, {"bot": "greedy"}]
-
-
-def _to_turn(ana: Conn) -> None:
-    """Bring Ana to a turn of hers with nothing held (her reveals made)."""
-    settle(ana, [ana])
-    while ana.obs is not None and ana.obs["phase"] == "reveal":
-        ana.move(ana.obs["legal_actions"][0])
-        ana.until_number(ana.number + 1)
-        settle(ana, [ana])
 
 
 def _turn(ana: Conn, place: int) -> None:
@@ -40,7 +31,7 @@ def test_a_restart_after_an_undo_comes_back_at_the_game_undone(tmp_path: Path) -
         host = server.post("/api/rooms", {"seats": BOTS, "rules": {"target_score": 1000}})
         ana = server.conn(host["code"])
         ana.hello(host["token"])
-        _to_turn(ana)
+        to_my_turn(ana)
         _turn(ana, 0)  # steps in the move log before the undone ones
         ana.move(DRAW)
         ana.until_number(ana.number + 1)
