@@ -20,10 +20,12 @@ export function unlockSound() {
 }
 
 /** Called on each redraw of a room: alert once when the viewer's turn begins (a move of
- * theirs awaited now and not at the last redraw), if the page is not in front of them. */
+ * theirs awaited now, and not at the last redraw or another player moved since: bots that
+ * reply within one frame are drawn at once), if the page is not in front of them. */
 export function turnAlert(view) {
   const mine = view.legal.size > 0 && !view.ui.replay;
-  const began = mine && !view.ui.alertTurn;
+  const others = (view.game.fresh || []).some((event) => event.player !== undefined && event.player !== view.you);
+  const began = mine && (!view.ui.alertTurn || others);
   view.ui.alertTurn = mine;
   if (!began || (!document.hidden && document.hasFocus())) return;
   if (pref("alertSound")) tone();
