@@ -49,6 +49,8 @@ def test_every_page_holds_the_servers_facts() -> None:
             assert facts["default_penalty"] == Rules().ender_penalty
             assert facts["default_penalty"] in facts["penalties"]
             assert facts["max_name"] == MAX_NAME
+            assert facts["bot_speeds"] == ["slow", "normal", "fast"]
+            assert facts["default_bot_speed"] == "normal"
             assert facts["max_chat"] == 120  # the server's settings, not a constant
 
 

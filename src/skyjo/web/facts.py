@@ -29,6 +29,7 @@ from skyjo.rules import (
     Rules,
 )
 from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
+from skyjo.web.pace import DEFAULT_SPEED, SPEEDS
 from skyjo.web.room_config import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from skyjo.web.settings import DEFAULT_BOT, LADDER, Settings
 
@@ -40,7 +41,8 @@ def client_facts(settings: Settings) -> dict[str, Any]:
     """The facts a page is given. `bots`: the levels a seat may be given, weakest
     first (each page names level `x` by its language table's `level.x`), and
     `default_bot` the one a page offers first; `penalties`: the ender's
-    penalties (`penalty.x`), and `default_penalty` the rules' own."""
+    penalties (`penalty.x`), and `default_penalty` the rules' own; `bot_speeds`: the
+    bots' paces, slowest first (`speed.x`, `skyjo.web.pace`), and `default_bot_speed`."""
     return {
         "bots": list(LADDER),
         "default_bot": DEFAULT_BOT,
@@ -53,6 +55,8 @@ def client_facts(settings: Settings) -> dict[str, Any]:
         "penalties": list(ENDER_PENALTIES),
         "default_penalty": Rules().ender_penalty,
         "turn_seconds": {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
+        "bot_speeds": list(SPEEDS),
+        "default_bot_speed": DEFAULT_SPEED,
         "max_name": MAX_NAME,
         "max_title": MAX_TITLE,
         "max_sheet_title": MAX_SHEET_TITLE,

@@ -5,7 +5,7 @@ import { FACTS } from "./facts.js";
 import { plural, roomTitle, seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 import { rt } from "./rules-i18n.js";
-import { speedMenu } from "./pace.js";
+import { DEFAULT_SPEED, speedMenu } from "./pace.js";
 
 // The levels, the defaults, the bounds and the limits are the server's (facts.js).
 const LEVELS = FACTS.bots;
@@ -14,7 +14,7 @@ const LEVELS = FACTS.bots;
 const choice = {
   opponents: 3,
   level: FACTS.default_bot,
-  speed: "normal", // the bots' speed (pace.js)
+  speed: DEFAULT_SPEED, // the bots' speed (pace.js)
   seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
   names: [], // per opponent: the name of a hot-seat player
   timer: 0, // the turn timer in seconds, 0 for none
@@ -111,7 +111,7 @@ function config(name) {
   }
   const request = { seats, rules: { target_score: choice.target, ender_penalty: choice.penalty }, listed: choice.listed };
   if (choice.timer) request.turn_seconds = choice.timer;
-  if (choice.speed !== "normal") request.bot_speed = choice.speed;
+  if (choice.speed !== DEFAULT_SPEED) request.bot_speed = choice.speed;
   // no title typed: the server's default, which each page words in its own language
   if (choice.title.trim()) request.title = choice.title.trim();
   return request;

@@ -1,9 +1,12 @@
 // The bots' speed (docs/web-protocol.md, "Bots, pace and absent players"): chosen on the
 // front page for a new room, changed by the host in the room panel, shown to the others.
 import { h } from "./dom.js";
+import { FACTS } from "./facts.js";
 import { t } from "./i18n.js";
 
-export const SPEEDS = ["slow", "normal", "fast"];
+// The paces, slowest first, and a room's own when none is said: the server's (facts.js).
+export const SPEEDS = FACTS.bot_speeds;
+export const DEFAULT_SPEED = FACTS.default_bot_speed;
 
 /** A labelled menu of the speeds, `speed` chosen; `chosen(speed)` runs on a change. */
 export function speedMenu(id, speed, chosen) {
@@ -18,7 +21,7 @@ export function speedMenu(id, speed, chosen) {
  * nothing at a table with no bot. */
 export function speedRow(game, view) {
   if (view.ui.replay || !view.seats.some((seat) => seat.bot)) return null;
-  const speed = view.state.room.bot_speed || "normal";
+  const speed = view.state.room.bot_speed || DEFAULT_SPEED;
   if (!game.hosting) return h("p", { class: "speed-row", "data-key": "speed-is" }, t("speed.is", { speed: t(`speed.${speed}`) }));
   return h("p", { class: "speed-row" }, speedMenu("room-speed", speed, (chosen) => game.setSpeed(chosen)));
 }
