@@ -59,6 +59,8 @@ def test_every_page_holds_the_servers_facts() -> None:
             # what a page offers first: the server's, one of the lists it gives
             assert facts["default_bot"] == DEFAULT_BOT and DEFAULT_BOT in facts["bots"]
             assert facts["max_name"] == MAX_NAME
+            assert facts["bot_speeds"] == ["slow", "normal", "fast"]
+            assert facts["default_bot_speed"] == "normal"
             assert facts["max_chat"] == 120  # the server's settings, not a constant
 
 

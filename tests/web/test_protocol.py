@@ -31,6 +31,7 @@ from skyjo.web import (
     room_config,
     room_routes,
     rooms,
+    undo,
 )
 from skyjo.web import app as web_app
 from skyjo.web.thinking import Thinkers
@@ -477,7 +478,7 @@ def test_every_protocol_error_of_the_server_names_a_kind_the_client_knows() -> N
     tables = sentence_tables(STATIC / "i18n.js", "kind")
     named: set[str] = set()
     # every module that refuses (the models' catalogues of pydantic's errors included)
-    modules = (protocol, rooms, room_config, lobby, web_app, limits, origins, api)
+    modules = (protocol, rooms, room_config, lobby, web_app, limits, origins, api, undo)
     for module in (*modules, room_routes, replay_routes):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):

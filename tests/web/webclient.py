@@ -149,6 +149,16 @@ def settle(watcher: Conn, players: list[Conn]) -> None:
         player.until_number(watcher.number)
 
 
+def to_my_turn(conn: Conn) -> None:
+    """Bring the only human of a room of bots to a turn of theirs with nothing held, their
+    round's first reveals made (the first legal card each time)."""
+    settle(conn, [conn])
+    while conn.obs is not None and conn.obs["phase"] == "reveal":
+        conn.move(conn.obs["legal_actions"][0])
+        conn.until_number(conn.number + 1)
+        settle(conn, [conn])
+
+
 def play_game(
     watcher: Conn,
     players: dict[int, Conn],

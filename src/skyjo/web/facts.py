@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse
 from skyjo.names import MAX_NAME
 from skyjo.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 from skyjo.scorepad.sheet import MAX_TITLE as MAX_SHEET_TITLE
+from skyjo.web.pace import DEFAULT_SPEED, SPEEDS
 from skyjo.web.room_config import MAX_TITLE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from skyjo.web.settings import DEFAULT_BOT, LADDER, Settings
 
@@ -33,13 +34,16 @@ def client_facts(settings: Settings) -> dict[str, Any]:
     first (each page names level `x` by its language table's `level.x`), and
     `default_bot` the one a page offers first; `variants`: the rule variants
     (`skyjo.rules.VARIANTS`, `Variant.facts`), from which static/variants.js
-    builds the options and summaries, each worded by its `key`."""
+    builds the options and summaries, each worded by its `key`; `bot_speeds`: the
+    bots' paces, slowest first (`speed.x`, `skyjo.web.pace`), and `default_bot_speed`."""
     return {
         "bots": list(LADDER),
         "default_bot": DEFAULT_BOT,
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         "variants": [variant.facts() for variant in VARIANTS],
         "turn_seconds": {"min": MIN_TURN_SECONDS, "max": MAX_TURN_SECONDS},
+        "bot_speeds": list(SPEEDS),
+        "default_bot_speed": DEFAULT_SPEED,
         "max_name": MAX_NAME,
         "max_title": MAX_TITLE,
         "max_sheet_title": MAX_SHEET_TITLE,

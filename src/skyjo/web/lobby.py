@@ -33,6 +33,7 @@ from skyjo.match import Match, MatchError, Seat
 from skyjo.seeds import fresh_seed
 from skyjo.web.archive import Archive
 from skyjo.web.cluster import Ownership, OwnershipLost, room_moving
+from skyjo.web.pace import DEFAULT_SPEED
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.room_config import RoomConfig, default_title
 from skyjo.web.rooms import CODE_LENGTH, Room, new_code
@@ -100,6 +101,7 @@ def snapshot_info(record: RoomRecord) -> dict[str, Any]:
         "over": record.finished,
         "lobby": bool(record.options.get("lobby")),
         "rematch": record.options.get("rematch"),
+        "bot_speed": record.options.get("bot_speed", DEFAULT_SPEED),
     }
 
 
@@ -191,6 +193,8 @@ class Lobby:
             options["turn_seconds"] = config.turn_seconds
         if config.lobby:
             options["lobby"] = True
+        if config.bot_speed != DEFAULT_SPEED:
+            options["bot_speed"] = config.bot_speed
         record = RoomRecord(code, config.title, config.listed, "", {}, {}, options=options)
         room = self._room(record, match)
         token = room.seating.host_token(config.host_seat)

@@ -32,6 +32,7 @@ from pydantic import (
 from skyjo.errors import SkyjoError
 from skyjo.jsondepth import TooDeep, check_depth
 from skyjo.record import RecordError
+from skyjo.web.pace import BotSpeed
 from skyjo.web.validation import Error, Invalid, ProtocolError, carried, refusing, shown
 
 #: The protocol's version, sent in every `state` message.
@@ -144,6 +145,20 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class SetBotSpeed(_Message):
+    """The host sets the bots' pace (`skyjo.web.pace`): told to everyone, kept with the room."""
+
+    type: Literal["bot_speed"]
+    speed: BotSpeed
+
+
+class Undo(_Message):
+    """Undo the sender's last move and the bots' replies since (`skyjo.web.undo`):
+    only in a room where every other seat is a bot's."""
+
+    type: Literal["undo"]
+
+
 def _refusal(error: Error) -> ProtocolError:
     """What a client is told of pydantic's `error` of its message: the protocol's
     codes and kinds (docs/web-protocol.md), as the hand checks of old said them."""
@@ -187,6 +202,8 @@ def _refusal(error: Error) -> ProtocolError:
             return ProtocolError("bad_field", "text must be a non-empty string", "chat_empty")
         case ("seat", "bot"):
             return ProtocolError("bad_field", "bot must be a bot level or null", "bot_type")
+        case ("bot_speed", "speed"):
+            return ProtocolError("bad_field", 'speed is "slow", "normal" or "fast"', "speed_type")
         case ("start", "empty"):
             return ProtocolError("bad_field", 'empty is null, "drop" or a bot level', "empty_type")
     raise TypeError(f"no refusal for {error}")  # a bug: every field of every message is above
@@ -194,7 +211,18 @@ def _refusal(error: Error) -> ProtocolError:
 
 #: Every message a client sends, by its `type`, refused as the protocol says.
 ClientMessage = Annotated[
-    Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch,
+    Hello
+    | Move
+    | Resync
+    | Chat
+    | SeatChange
+    | Remove
+    | Ready
+    | Start
+    | Drop
+    | Rematch
+    | SetBotSpeed
+    | Undo,
     Field(discriminator="type"),
     refusing(_refusal),
 ]

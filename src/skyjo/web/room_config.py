@@ -37,6 +37,7 @@ from skyjo.rules import (
     RulesError,
     Variant,
 )
+from skyjo.web.pace import DEFAULT_SPEED, BotSpeed
 from skyjo.web.protocol import ProtocolError, refused
 from skyjo.web.seat_names import bot_name, free_name, player_name, reserved
 from skyjo.web.settings import LADDER
@@ -123,6 +124,8 @@ class RoomRequest(BaseModel):
     title: str | None = Field(None, json_schema_extra={"maxLength": MAX_TITLE})
     #: Default: whether a seat waits for a friend.
     lobby: bool = False
+    #: The bots' pace (`skyjo.web.pace`): "slow", "normal" or "fast".
+    bot_speed: BotSpeed = DEFAULT_SPEED
 
 
 def _refusal(error: Error) -> ProtocolError:
@@ -170,6 +173,10 @@ def _refusal(error: Error) -> ProtocolError:
             return _text_empty("the title")
         case ("lobby", *_):
             return ProtocolError("bad_request", "lobby must be true or false", "lobby_type")
+        case ("bot_speed", *_):
+            return ProtocolError(
+                "bad_request", 'bot_speed is "slow", "normal" or "fast"', "bot_speed_type"
+            )
     raise TypeError(f"no refusal for {error}")  # a bug: every field of a request is above
 
 
@@ -195,6 +202,8 @@ class RoomConfig:
     turn_seconds: float | None = None
     #: Whether the room opens in a lobby, where friends join before the host starts.
     lobby: bool = False
+    #: The bots' pace (`skyjo.web.pace`).
+    bot_speed: str = DEFAULT_SPEED
 
     @classmethod
     def of(cls, request: RoomRequest) -> RoomConfig:
@@ -223,7 +232,15 @@ class RoomConfig:
         )
         lobby = request.lobby if "lobby" in request.model_fields_set else friends
         return cls(
-            seats, request.rules, title, request.listed, host_seat, hot_seats, turn_seconds, lobby
+            seats,
+            request.rules,
+            title,
+            request.listed,
+            host_seat,
+            hot_seats,
+            turn_seconds,
+            lobby,
+            request.bot_speed,
         )
 
 

@@ -39,6 +39,7 @@ from skyjo.web.api import (
 from skyjo.web.faults import RETRY_AFTER
 from skyjo.web.limits import Limits, client_address
 from skyjo.web.lobby import Lobby
+from skyjo.web.pace import BotSpeed
 from skyjo.web.protocol import ProtocolError, error, refusal, unreadable
 from skyjo.web.room_config import RoomConfig, RoomSettings, RulesSettings
 from skyjo.web.rooms import Client, Room
@@ -117,6 +118,7 @@ class RoomInfo(BaseModel):
     over: bool
     lobby: bool = Field(description="the room waits in its lobby for its host to start")
     rematch: NextGame | None
+    bot_speed: BotSpeed = Field(description="the bots' pace: slow, normal or fast")
 
 
 class RoomList(BaseModel):

@@ -34,6 +34,7 @@ from skyjo.web import protocol
 from skyjo.web.chat import check_line
 from skyjo.web.client import Client
 from skyjo.web.faults import RETRY_EVERY
+from skyjo.web.pace import bot_pause
 from skyjo.web.protocol import (
     Chat,
     Drop,
@@ -45,7 +46,9 @@ from skyjo.web.protocol import (
     Remove,
     Resync,
     SeatChange,
+    SetBotSpeed,
     Start,
+    Undo,
     encode,
     refusal,
     refused,
@@ -121,6 +124,10 @@ class Room(Table):
             await self._drop(client, message.seat)
         elif isinstance(message, Rematch):
             await self._rematch(client)
+        elif isinstance(message, SetBotSpeed):
+            await self._set_speed(client, message.speed)
+        elif isinstance(message, Undo):
+            await self._undo(client)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -183,6 +190,47 @@ class Room(Table):
             except MatchError as failure:
                 raise refused("bad_move", failure) from None
             await self._commit(update, before)
+            self.undo.note(self.match, client.seat, before)
+        self._wake.set()
+
+    async def _undo(self, client: Client) -> None:
+        """Undo the client's last move and the bots' replies since (`skyjo.web.undo`):
+        saved with the move log after it dropped, then a fresh `state` to everyone."""
+        self._check_available()
+        async with self.lock:
+            mark = self.undo.check(self.match, client.seat)
+            now = self.match.checkpoint()
+            self.match.restore(mark)
+            try:
+                await self._store(rewound=True)
+            except BaseException:
+                self.match.restore(now)
+                raise
+            self.undo.clear()
+            self.round_end.stepped(self.match.state.phase)
+            self.clock.stepped(True, time.monotonic())
+            kept = [update for update in self.recent if update.number <= mark.steps]
+            self.recent.clear()
+            self.recent.extend(kept)
+            self._restate()
+        self._announce_ready()
+        self._wake.set()
+
+    async def _set_speed(self, client: Client, speed: str) -> None:
+        """The host sets the bots' pace (`skyjo.web.pace`): saved, then told to everyone."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host sets the bots' pace", "not_host_speed")
+        self._check_available()
+        async with self.lock:
+            was = self.options.get("bot_speed")
+            self.options["bot_speed"] = speed
+            try:
+                await self._store()
+            except BaseException:
+                self.options["bot_speed"] = was
+                raise
+            self.clock.bot_delay = bot_pause(self.settings.bot_delay, speed)
+        self._broadcast({"type": "bot_speed", "speed": speed})
         self._wake.set()
 
     def _chat(self, client: Client, text: str) -> None:

@@ -83,7 +83,8 @@ class RoomRecord:
     finished: bool = False
     steps: int = 0
     created_at: float = field(default_factory=time.time)
-    #: The room's options: `turn_seconds` (the turn timer, or absent), `lobby`, `joined`,
+    #: The room's options: `turn_seconds` (the turn timer, or absent), `bot_speed` (the
+    #: bots' pace, `skyjo.web.pace`; absent: normal), `lobby`, `joined`,
     #: and at a round end `round_end` (its wait: `RoundEnd.record`; docs/deploy.md).
     options: dict[str, Any] = field(default_factory=dict)
     #: (Loaded) the steps saved after the snapshot `match`, in order: `(number, seat,
@@ -92,6 +93,9 @@ class RoomRecord:
     #: (Saving) the match is the one the room's last save wrote, unchanged (the same
     #: step, seats and stall): its column is not written again and `match` not read.
     same_match: bool = False
+    #: (Saving) the game went back to `steps` (an undo, `skyjo.web.undo`): the move
+    #: log's steps after it are dropped too, or a load would play them again.
+    rewound: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +145,9 @@ class Store:
 
     def save(self, room: RoomRecord) -> None:
         """Write the room's snapshot (update, else insert) and drop the moves it holds
-        (numbers up to its `steps`), in one transaction; the match as it is unless
-        `same_match`. (SQLAlchemy Core statements: half the time of the ORM's merge.)"""
+        (numbers up to its `steps`; every one when `rewound`), in one transaction; the
+        match as it is unless `same_match`. (SQLAlchemy Core statements: half the time
+        of the ORM's merge.)"""
         values = {
             "title": room.title,
             "listed": room.listed,
@@ -163,9 +168,10 @@ class Store:
             )
             if changed.rowcount == 0:
                 connection.execute(sql_insert(table).values(code=room.code, **values))
-            connection.execute(
-                sql_delete(moves).where(moves.c.code == room.code, moves.c.seq <= room.steps)
-            )
+            held = moves.c.code == room.code
+            if not room.rewound:
+                held &= moves.c.seq <= room.steps
+            connection.execute(sql_delete(moves).where(held))
 
     def append(self, moves: list[MoveRecord]) -> None:
         """Add steps to their rooms' move logs, all in one transaction (one commit

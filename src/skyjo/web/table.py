@@ -32,6 +32,7 @@ from skyjo.web.faults import (
     storage_kind,
     storage_refusal,
 )
+from skyjo.web.pace import DEFAULT_SPEED, bot_pause
 from skyjo.web.protocol import ProtocolError, encode, error
 from skyjo.web.room_config import default_title
 from skyjo.web.room_saving import Appender, Saver, Saving
@@ -40,6 +41,7 @@ from skyjo.web.seating import Seating
 from skyjo.web.settings import Settings
 from skyjo.web.storage import MoveRecord, RoomRecord
 from skyjo.web.timers import Clock
+from skyjo.web.undo import UndoMark
 
 log = logging.getLogger("skyjo.web")
 
@@ -112,12 +114,13 @@ class Table:
         self.clock = Clock(
             match.num_players,
             options.get("turn_seconds"),
-            settings.bot_delay,
+            bot_pause(settings.bot_delay, options.get("bot_speed")),
             settings.absent_after,
             now,
         )
         self.round_end = RoundEnd()
         self.round_end.restore(saved_wait, match, self.seating.joined, now + settings.absent_after)
+        self.undo = UndoMark()  #: the human's last move, to undo against bots
         self.saving = Saving(save, append, record.steps)
         self.saving.wait = self._wait_record()
         self._wake = asyncio.Event()
@@ -141,6 +144,11 @@ class Table:
     @turn_seconds.setter
     def turn_seconds(self, seconds: float | None) -> None:
         self.clock.turn_seconds = seconds
+
+    @property
+    def bot_speed(self) -> str:
+        """The bots' pace (`skyjo.web.pace`), as the host set it."""
+        return str(self.options.get("bot_speed", DEFAULT_SPEED))
 
     @property
     def in_lobby(self) -> bool:
@@ -205,6 +213,7 @@ class Table:
             "over": self.match.over,
             "lobby": self.in_lobby,
             "rematch": self.rematch,
+            "bot_speed": self.bot_speed,
         }
 
     def state_message(self, client: Client) -> dict[str, Any]:
@@ -269,12 +278,15 @@ class Table:
 
     # --- saving ------------------------------------------------------------------------------
 
-    async def _store(self) -> None:
+    async def _store(self, rewound: bool = False) -> None:
         """(Under the lock) Save the whole room (its snapshot). When only the rest
         changed since the last (a "next round" at a round end, a seat's token), the
-        match is not written again (`RoomRecord.same_match`)."""
+        match is not written again (`RoomRecord.same_match`). `rewound`: the game went
+        back (an undo): the match is written, the move log after it dropped."""
         key = self._match_key()
-        await self.saving.snapshot(self.record(same_match=self.saving.holds_match(key)), key)
+        record = self.record(same_match=not rewound and self.saving.holds_match(key))
+        record.rewound = rewound
+        await self.saving.snapshot(record, key)
 
     def _match_key(self) -> tuple[Any, ...]:
         """What makes the saved match differ: which match (a lobby's reseat makes
@@ -416,6 +428,8 @@ class Table:
         options = self.seating.next_options(self.match)
         if self.turn_seconds is not None:
             options["turn_seconds"] = self.turn_seconds
+        if "bot_speed" in self.options:
+            options["bot_speed"] = self.options["bot_speed"]
         seating = self.seating
         return RoomRecord(
             code, self.title, self.listed, seating.host, dict(seating.tokens), {}, options=options

@@ -14,6 +14,11 @@ import { describeEvents, endLines, explainRound, nameOf, refusalText, spoken, wi
 import { lastMoves, moveLine } from "./moves.js";
 import { placesTable, reasonText, story } from "./ending.js";
 import { rt } from "./rules-i18n.js";
+import { undoButton, undoneWords } from "./undo.js";
+import { askFirst, confirmPanel } from "./confirm.js";
+import { turnAlert, unlockSound } from "./alerts.js";
+import { playSettings } from "./prefs.js";
+import { speedRow } from "./pace.js";
 
 // Action ids of the engine (docs/web-protocol.md).
 export const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38;
@@ -67,6 +72,7 @@ export function renderBoard(root, game, ui) {
     guideFocus(root, view, had);
   }
   tell(game, view);
+  turnAlert(view);
 }
 
 /** The control a keyboard user wants next (issue 30): your first card to turn up, the draw
@@ -126,6 +132,8 @@ function tell(game, view) {
   ui.toldStatus = game.status;
   if (ui.refused && ui.refused !== ui.toldRefused) said.push(refusedWords(game));
   ui.toldRefused = ui.refused;
+  const undone = undoneWords(game);
+  if (undone) said.push(undone);
   if (state.number !== ui.told) {
     const first = ui.told === undefined;
     ui.told = state.number;
@@ -180,7 +188,7 @@ function viewOf(game, ui) {
   if (!down) ui.refused = null;
   const view = { game, ui, state, obs, you, seated: Boolean(mine), legal, seats: state.seats, down,
     motion: motionMap(game.motions), last: lastMoves(game.events) };
-  view.act = (a) => held(view) || play(game, ui, a);
+  view.act = (a) => held(view) || askFirst(view, a) || play(game, ui, a);
   return view;
 }
 
@@ -313,6 +321,7 @@ function status(game, view) {
   return h("div", { class: "status" },
     connection(game, view),
     h("p", { class: "prompt" }, prompt(view)),
+    undoButton(view, () => held(view)),
     view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, refusedWords(game)) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,
@@ -499,7 +508,7 @@ function centre(view) {
       holding ? h("figure", { class: "held" },
         card(obs.held, { label: heldLabel, extra: " pile", key: HELD }),
         h("figcaption", { "aria-hidden": "true" }, obs.held === null ? t("pile.heldShort", { name: holder }) : t("pile.held"))) : null),
-    choices(view, top));
+    confirmPanel(view) ?? choices(view, top));
 }
 
 function choices(view, top) {
@@ -673,6 +682,8 @@ function roomPanel(view) {
       h("a", { href: `/r/${room.code}?watch`, class: "watch-link" }, t("room.watchLink"))) : null,
     h("p", { class: "language-row" }, h("label", {}, t("language"), " ", languages), " ",
       themeSwitch({ "data-key": "room-theme" })),
+    speedRow(view.game, view),
+    live && view.seated ? playSettings(unlockSound) : null,
     // the rules page offers the way back to this room (the site sends no referrer), a spectator's
     // to watching it
     h("p", { class: "rules-link-row" }, h("a", { href: live ? `/rules?back=${room.code}${view.you === null ? "&watch" : ""}` : "/rules", "data-key": "rules-link" },

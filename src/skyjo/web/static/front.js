@@ -6,6 +6,7 @@ import { defaultRules, requestRules, variantInputs } from "./variants.js";
 import { plural, roomTitle, seatLabel, t } from "./i18n.js";
 import { st } from "./scorepad-i18n.js";
 import { rt } from "./rules-i18n.js";
+import { DEFAULT_SPEED, speedMenu } from "./pace.js";
 
 // The levels, the defaults, the bounds and the limits are the server's (facts.js).
 const LEVELS = FACTS.bots;
@@ -14,6 +15,7 @@ const LEVELS = FACTS.bots;
 const choice = {
   opponents: 3,
   level: FACTS.default_bot,
+  speed: DEFAULT_SPEED, // the bots' speed (pace.js)
   seats: [], // per opponent: a level, "friend" or "here" (hot-seat); empty: all at `level`
   names: [], // per opponent: the name of a hot-seat player
   timer: 0, // the turn timer in seconds, 0 for none
@@ -55,6 +57,7 @@ function solo(draw, navigate) {
     h("label", { for: "level" }, t("front.level")),
     h("select", { id: "level", "data-key": "level", onchange: (e) => { choice.level = e.target.value; choice.seats = []; draw(); } },
       LEVELS.map((level) => h("option", { value: level, selected: level === choice.level }, t(`level.${level}`)))),
+    speedMenu("speed", choice.speed, (speed) => { choice.speed = speed; }),
     h("button", { type: "button", class: "start", "data-key": "start", onclick: start }, t("front.start")),
     error,
     more(draw));
@@ -104,6 +107,7 @@ function config(name) {
   }
   const request = { seats, rules: requestRules(choice.rules), listed: choice.listed };
   if (choice.timer) request.turn_seconds = choice.timer;
+  if (choice.speed !== DEFAULT_SPEED) request.bot_speed = choice.speed;
   // no title typed: the server's default, which each page words in its own language
   if (choice.title.trim()) request.title = choice.title.trim();
   return request;

@@ -3,6 +3,7 @@ import { motionsOf, playing } from "./motion.js";
 import { BACK_MS } from "./offline.js";
 
 const LOG_EVENTS = 80;
+const FIRST_UNDOABLE = 12; // DRAW: the actions before it turn up a round's first cards
 
 export class Game {
   /** Connect to room `code` with `token` (null: watch); `onChange` runs after every change. */
@@ -92,7 +93,21 @@ export class Game {
 
   move(action) {
     this.error = null;
+    this.undoable = action >= FIRST_UNDOABLE; // a reveal is not undone (undo.js)
     return this.send({ type: "move", action });
+  }
+
+  /** Undo this seat's last move and the bots' replies (a room of bots: undo.js); the server
+   * answers with a fresh `state`. */
+  undo() {
+    this.error = null;
+    this.undoing = true;
+    return this.send({ type: "undo" });
+  }
+
+  /** The host sets the bots' speed ("slow", "normal" or "fast"): told to every connection. */
+  setSpeed(speed) {
+    this.send({ type: "bot_speed", speed });
   }
 
   /** At a round's end: this seat has seen the scores (the server deals the next round
@@ -148,6 +163,7 @@ export class Game {
       update: () => this.onUpdate(message),
       seats: () => { if (this.state) this.state.seats = message.seats; },
       ready: () => this.onReady(message),
+      bot_speed: () => { if (this.state) this.state.room = { ...this.state.room, bot_speed: message.speed }; },
       rematch: () => { if (this.state) this.state.room = { ...this.state.room, rematch: { code: message.code, by: message.by } }; },
       chat: () => { this.chat = [...this.chat.slice(-30), message]; },
       error: () => this.onError(message),
@@ -184,6 +200,10 @@ export class Game {
     }
     this.status = "open";
     this.retries = 0;
+    this.undone = Boolean(this.undoing); // the state that answers an undo (the live region says so)
+    this.undoing = false;
+    this.undoable = false; // one move back, not two; after a reconnection the server may not know it
+
     this.events = message.log.flatMap((entry) => entry.events).slice(-LOG_EVENTS);
     this.motions = []; // a snapshot: nothing to animate
     this.fresh = [];
@@ -223,6 +243,7 @@ export class Game {
   }
 
   onError(message) {
+    this.undoing = false;
     if (message.code === "unavailable" && message.kind.startsWith("storage_")) {
       this.status = "unavailable"; // the banner says it: the move waits, as the room does
       this.outage = message.kind;
