@@ -504,8 +504,7 @@ class Lobby:
         return shown
 
     async def database_fault(self) -> str | None:
-        """Why the database takes no write now (None: it does): `Store.probe`, on the
-        rooms' database thread, after the writes waiting there."""
+        """`Store.probe`, on the rooms' database thread (after the writes waiting there)."""
         return await self._run_db(self.store.probe)
 
     async def rooms_held(self) -> int:
