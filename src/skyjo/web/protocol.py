@@ -144,6 +144,13 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class Hint(_Message):
+    """In a game against bots only, the sender asks which move the `expected` bot
+    would play in its place now (`skyjo.web.hints`)."""
+
+    type: Literal["hint"]
+
+
 def _refusal(error: Error) -> ProtocolError:
     """What a client is told of pydantic's `error` of its message: the protocol's
     codes and kinds (docs/web-protocol.md), as the hand checks of old said them."""
@@ -194,7 +201,7 @@ def _refusal(error: Error) -> ProtocolError:
 
 #: Every message a client sends, by its `type`, refused as the protocol says.
 ClientMessage = Annotated[
-    Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch,
+    Hello | Move | Resync | Chat | SeatChange | Remove | Ready | Start | Drop | Rematch | Hint,
     Field(discriminator="type"),
     refusing(_refusal),
 ]
