@@ -15,6 +15,7 @@ import { placeText, placesTable, reasonText, story } from "./ending.js";
 import { levelButtons } from "./levels.js";
 import { hintNews, hintRow, outlineHint } from "./hint.js";
 import { firstGameTour, tourButton } from "./tour.js";
+import { keepNamesWhole } from "./fit.js";
 import { rt } from "./rules-i18n.js";
 
 // Action ids of the engine (docs/web-protocol.md).
@@ -48,6 +49,7 @@ export function renderBoard(root, game, ui) {
       "data-phase": view.obs.phase,
       "data-last": [...view.last.keys()].some((seat) => marked(view, seat)) || null, // the others' last moves' lines
       "data-end": end ? view.obs.phase : null,
+      "data-down": view.down || null, // the connection's banner takes its lines from your grid
       onkeydown: (event) => { if (event.key === "Escape" && ui.drawer) closeDrawer(view); },
     },
     header(game, view),
@@ -62,6 +64,7 @@ export function renderBoard(root, game, ui) {
   restore(root, kept, ui);
   fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);
   outlineHint(root, view);
+  keepNamesWhole(root);
   if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
