@@ -256,3 +256,25 @@ def test_at_320_px_the_banner_and_a_refused_tap_keep_the_others_cards_and_the_ti
     page.context.set_offline(False)
     expect(page.locator(BANNER)).to_have_attribute("data-state", "back")
     problems[:] = [p for p in problems if "INTERNET_DISCONNECTED" not in p and "WebSocket" not in p]
+
+
+def test_eight_german_expected_bots_on_a_phone_keep_their_names_whole(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """Seven Expected bots in German (issue 56): "Bot Erwartungswert 2" was cut to
+    "Bot Erwartungs…"; drawn smaller, each name is read whole (fit.js)."""
+    page = open_page(browser, SCREENS["phone"], problems)
+    page.goto(server.base)
+    page.select_option("#language", "de")
+    page.click("[data-key=count-7]")
+    page.select_option("[data-key=level]", "expected")
+    page.click("[data-key=start]")
+    page.wait_for_selector(".mine .grid.large")
+    names = page.locator(".others .seat .name").all_inner_texts()
+    assert "Bot Erwartungswert 2" in names, names
+    check_table(page)  # no name cut
+    sizes = page.eval_on_selector_all(
+        ".others .seat .name", "els => els.map((el) => parseFloat(getComputedStyle(el).fontSize))"
+    )
+    assert min(sizes) >= 8, sizes  # smaller, still readable
+    page.screenshot(path=artifacts / "zoom-8-seats-de-expected.png")
