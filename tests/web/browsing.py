@@ -38,7 +38,7 @@ window.WebSocket = class extends Native {
 """
 #: An init script: this browser has seen the first game's tour (tour.js), as `conftest.browser`
 #: gives every context but `open_page(tour=True)`'s.
-TOUR_SEEN = "localStorage.setItem('skyjo:tour', 'seen');"
+TOUR_SEEN = "try { localStorage.setItem('skyjo:tour', 'seen'); } catch {}  // (none: about:blank)"
 MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
 #: The seats' grids, the piles (and a card in hand), the prompt and the moves.
 TABLE = [".seat", ".card.pile", ".prompt", ".choice"]

@@ -13,7 +13,7 @@ import { describeEvents, endLines, explainRound, nameOf, refusalText, spoken, wi
 import { lastMoves, moveLine } from "./moves.js";
 import { placeText, placesTable, reasonText, story } from "./ending.js";
 import { levelButtons } from "./levels.js";
-import { hintNews, hintRow, outlineHint } from "./hint.js";
+import { followHint, hintButton, hintLine, hintNews, outlineHint } from "./hint.js";
 import { firstGameTour, tourButton } from "./tour.js";
 import { keepNamesWhole } from "./fit.js";
 import { rt } from "./rules-i18n.js";
@@ -64,6 +64,7 @@ export function renderBoard(root, game, ui) {
   restore(root, kept, ui);
   fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);
   outlineHint(root, view);
+  followHint(view);
   keepNamesWhole(root);
   if (view.down) holdMoves(root);
   if (ui.focus) {
@@ -281,7 +282,7 @@ function header(game, view) {
 /** The rules, in the bar on every screen: their page offers the way back to this room (the
  * site sends no referrer), a spectator's to watching it. */
 function rulesLink(view) {
-  return h("a", { class: "tab bar-rules", href: rulesHref(view), "data-key": "bar-rules" }, t("bar.rules"));
+  return h("a", { class: "bar-rules", href: rulesHref(view), "data-key": "bar-rules" }, t("bar.rules"));
 }
 
 function rulesHref(view) {
@@ -333,7 +334,7 @@ function unreadChat(game, view) {
 function status(game, view) {
   return h("div", { class: "status" },
     connection(game, view),
-    h("div", { class: "prompt-row" }, h("p", { class: "prompt" }, prompt(view)), hintRow(view)),
+    hintButton(view), h("p", { class: "prompt" }, prompt(view)), hintLine(view),
     view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, refusedWords(game)) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
     game.error ? h("p", { class: "error" }, t("error", { message: refusalText(game.error, view.seats, view.you) })) : null,

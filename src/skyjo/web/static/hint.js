@@ -20,13 +20,31 @@ function current(view) {
   return hint && hint.number === view.state.number ? hint : null;
 }
 
-/** The "Hint" button, or (once answered) the hinted move in words; null when not offered. */
-export function hintRow(view) {
-  if (!offered(view)) return null;
-  const hint = current(view);
-  if (hint) return h("p", { class: "hint-line", "data-key": "hint-line" }, hintWords(hint));
+/** The "Hint" button (floated beside the prompt: before it in the page), until answered: at
+ * a turn's start (or a reveal), where the prompt is short. A turn begun with a hint has its
+ * next step's hint asked for by itself (a card drawn: where to put it), `followHint`. */
+export function hintButton(view) {
+  if (!offered(view) || current(view) || view.obs.held !== null) return null;
   return h("button", { type: "button", class: "hint-ask", "data-key": "hint", title: t("hint.title"),
-    onclick: () => view.game.askHint() }, t("hint.ask"));
+    onclick: () => ask(view) }, t("hint.ask"));
+}
+
+function ask(view) {
+  view.ui.hintAsked = view.state.number;
+  view.game.askHint();
+}
+
+/** In a turn begun with a hint, ask for the next step's (once a step), a card in hand. */
+export function followHint(view) {
+  const asked = view.ui.hintAsked;
+  if (asked === undefined || !offered(view) || view.obs.held === null || current(view)) return;
+  if (asked < view.state.number && asked >= view.state.number - 1) ask(view);
+}
+
+/** Once answered, the hinted move in words, under the prompt. */
+export function hintLine(view) {
+  const hint = offered(view) ? current(view) : null;
+  return hint ? h("p", { class: "hint-line", "data-key": "hint-line" }, hintWords(hint)) : null;
 }
 
 function hintWords(hint) {
