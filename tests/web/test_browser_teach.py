@@ -133,12 +133,24 @@ def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
     expect(page.locator("[data-key=your-place]")).to_have_text(f"You finished {place} of 2{tied}")
     high = page.locator("[data-key=end-stats] [data-stat=high]")
     expect(high.first).to_have_text(re.compile(r"^\d+$"))  # counted from the game's replay
-    assert all(re.fullmatch(r"\d+", text) for text in high.all_inner_texts())
+    code = page.url.rsplit("/", 1)[-1]
+    frames = page.request.get(f"{server.base}/api/rooms/{code}/replay").json()["frames"]
+    assert [int(text) for text in high.all_inner_texts()] == _high_points(frames, 2)
     page.screenshot(path=artifacts / "teach-end-phone.png", full_page=True)
     assert violations(page) == []
-    code = page.url.rsplit("/", 1)[-1]
     page.click("[data-key=harder]")  # the same table, its greedy bot now basic
     page.wait_for_function("c => !location.pathname.endsWith(c)", arg=code)
     page.wait_for_selector(".mine .grid.large")
     expect(page.locator(".others .seat .name")).to_have_text("Basic bot")
     assert "First to 1 " in (page.text_content(".room-info .rules") or "")
+
+
+def _high_points(frames: list[dict], seats: int) -> list[int]:
+    """Per seat, the points of the 9s to 12s in each round's final grid (every card up)."""
+    ends = {
+        f["observation"]["round"]: f["observation"]["grids"]
+        for f in frames
+        if f["observation"]["phase"] in ("round_over", "game_over")
+    }
+    cards = [[v for grids in ends.values() for row in grids[s] for v in row] for s in range(seats)]
+    return [sum(v for v in mine if isinstance(v, int) and v >= 9) for mine in cards]
