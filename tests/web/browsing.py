@@ -3,6 +3,8 @@ Playwright's own download). Every wait is on a condition of the page, never on t
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Browser, Page
 
 CHROMIUM = "/usr/bin/chromium"
@@ -34,6 +36,9 @@ window.WebSocket = class extends Native {
   constructor(...args) { super(...args); window.sockets.push(this); }
 };
 """
+#: An init script: this browser has seen the first game's tour (tour.js), as `conftest.browser`
+#: gives every context but `open_page(tour=True)`'s.
+TOUR_SEEN = "try { localStorage.setItem('skyjo:tour', 'seen'); } catch {}  // (none: about:blank)"
 MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
 #: The seats' grids, the piles (and a card in hand), the prompt and the moves.
 TABLE = [".seat", ".card.pile", ".prompt", ".choice"]
@@ -45,14 +50,19 @@ def open_page(
     problems: list[str],
     still: bool = True,
     scale: float = 1,
+    tour: bool = False,
+    **options: Any,
 ) -> Page:
     """A page in a fresh context; script errors and dialogs are noted in `problems`.
     `still` asks for reduced motion (steady screenshots, and the setting honoured);
-    `scale` is the device pixels per CSS pixel (a phone zoomed in: 4 for 200% at 2)."""
+    `scale` is the device pixels per CSS pixel (a phone zoomed in: 4 for 200% at 2);
+    `tour`: a browser that has not seen the first game's tour yet; `options` go to the
+    context (a `locale`, a `color_scheme`)."""
     motion = "reduce" if still else "no-preference"
-    context = browser.new_context(
-        viewport=viewport, reduced_motion=motion, device_scale_factor=scale
-    )
+    make = browser.new_context
+    if tour:
+        make = getattr(make, "plain", make)
+    context = make(viewport=viewport, reduced_motion=motion, device_scale_factor=scale, **options)
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.on("dialog", lambda box: (problems.append(f"dialog: {box.message}"), box.dismiss()))

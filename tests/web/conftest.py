@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browsing import ARGS, CHROMIUM
+from browsing import ARGS, CHROMIUM, TOUR_SEEN
 from liveserver import Server
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
 from starlette.testclient import TestClient
 from webapp import serving
 from webclient import Conn
@@ -49,10 +50,24 @@ def chromium() -> Iterator[Browser]:
 @pytest.fixture
 def browser(chromium: Browser) -> Iterator[Browser]:
     """The module's chromium; the pages a test opened (each in its own context:
-    `browsing.open_page`) are closed after it, so none goes on running into the next."""
-    yield chromium
-    for context in chromium.contexts:
-        context.close()
+    `browsing.open_page`) are closed after it, so none goes on running into the next.
+    Each context starts as a browser that has seen the first game's tour (tour.js), which
+    would stand over the table: `browsing.open_page(tour=True)` opens one that has not."""
+    plain = chromium.new_context
+
+    def new_context(**options: Any) -> BrowserContext:
+        context = plain(**options)
+        context.add_init_script(TOUR_SEEN)
+        return context
+
+    new_context.plain = plain  # type: ignore[attr-defined]
+    chromium.new_context = new_context  # type: ignore[method-assign]
+    try:
+        yield chromium
+    finally:
+        del chromium.new_context
+        for context in chromium.contexts:
+            context.close()
 
 
 @pytest.fixture

@@ -158,13 +158,15 @@ def test_an_uploaded_record_is_watched_and_a_bad_one_is_refused(
     page.reload()
     page.wait_for_selector(".replay-controls")
     assert step_shown(page) == f"Move 2 of {match.steps}"
-    assert page.locator(".seat .card.peek").count() == 0  # reloaded: no record in hand
+    # reloaded from its link: the page asks for the record too, and shows the same cards
+    assert page.locator(".seat .card.peek").count() == 36 - 2  # two turned up in two moves
     assert page.locator(".seat .name", has_text="Dev").count() == 1
     page.click("[data-key=replay-last]")
     page.wait_for_selector(".game-over .winners")
     phone.goto(link)
     phone.wait_for_selector(".replay-controls")
     assert step_shown(phone) == f"Move 0 of {match.steps}"
+    assert phone.locator(".seat .card.peek").count() == 36  # opened elsewhere: all shown
     phone.screenshot(path=artifacts / "uploaded-replay-phone.png", full_page=True)
     phone.goto(f"{server.base}/replay/aaaaaaaaaaaa")  # a link to nothing says so
     phone.wait_for_selector(".replay-refused .error")

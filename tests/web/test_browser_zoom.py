@@ -221,3 +221,60 @@ def test_the_connection_banner_on_a_320_px_phone_covers_nothing(
     page.context.set_offline(False)
     expect(page.locator(BANNER)).to_have_attribute("data-state", "back")
     problems[:] = [p for p in problems if "INTERNET_DISCONNECTED" not in p and "WebSocket" not in p]
+
+
+#: The bar's title and round: never cut (their text wider than their box).
+TITLE_CUT = """() => [...document.querySelectorAll('.room-head h1, .room-head .rules')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 0.5).map((el) => el.textContent)"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "de"])
+def test_at_320_px_the_banner_and_a_refused_tap_keep_the_others_cards_and_the_title_whole(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path, language: str
+) -> None:
+    """Three bots on a 320x568 phone (issue 56): the connection's banner took its lines from
+    the others' grids (their cards 21 px, then 10), and a refused tap's line put the moves
+    over their last row; the room's title and round were cut in the bar."""
+    page = open_page(browser, SMALL, problems)
+    page.goto(server.base)
+    page.select_option("#language", language)
+    start_against_bots(page, server.base, 3)
+    assert page.evaluate(TITLE_CUT) == []
+    reveal_two(page)
+    before = min(widths(page, ".others .card"))
+    page.context.set_offline(True)
+    expect(page.locator(BANNER)).to_have_attribute("data-state", "offline")
+    assert min(widths(page, ".others .card")) >= 0.9 * before, language
+    check_table(page)
+    page.locator("[data-key=choice-draw]").click(force=True)  # refused: no connection
+    expect(page.locator("[data-key=net-refused]")).to_be_visible()
+    assert min(widths(page, ".others .card")) >= 0.9 * before, language
+    on_one_screen(page, [".prompt", "[data-key=net-refused]", ".seat", ".card.pile", ".choice"])
+    check_table(page)  # the moves over no seat
+    assert page.evaluate(TITLE_CUT) == []
+    page.screenshot(path=artifacts / f"zoom-banner-refused-320-{language}.png")
+    page.context.set_offline(False)
+    expect(page.locator(BANNER)).to_have_attribute("data-state", "back")
+    problems[:] = [p for p in problems if "INTERNET_DISCONNECTED" not in p and "WebSocket" not in p]
+
+
+def test_eight_german_expected_bots_on_a_phone_keep_their_names_whole(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """Seven Expected bots in German (issue 56): "Bot Erwartungswert 2" was cut to
+    "Bot Erwartungs…"; drawn smaller, each name is read whole (fit.js)."""
+    page = open_page(browser, SCREENS["phone"], problems)
+    page.goto(server.base)
+    page.select_option("#language", "de")
+    page.click("[data-key=count-7]")
+    page.select_option("[data-key=level]", "expected")
+    page.click("[data-key=start]")
+    page.wait_for_selector(".mine .grid.large")
+    names = page.locator(".others .seat .name").all_inner_texts()
+    assert "Bot Erwartungswert 2" in names, names
+    check_table(page)  # no name cut
+    sizes = page.eval_on_selector_all(
+        ".others .seat .name", "els => els.map((el) => parseFloat(getComputedStyle(el).fontSize))"
+    )
+    assert min(sizes) >= 8, sizes  # smaller, still readable
+    page.screenshot(path=artifacts / "zoom-8-seats-de-expected.png")

@@ -331,12 +331,15 @@ def test_every_sentence_the_client_writes_is_in_every_language() -> None:
         "ending.js",
         "front.js",
         "game.js",
+        "hint.js",
         "hotseat.js",
+        "levels.js",
         "main.js",
         "moves.js",
         "replay.js",
         "lobby.js",
         "text.js",
+        "tour.js",
     ):
         code = TEXT.with_name(module).read_text("utf-8")
         used |= set(re.findall(r'\bt\("([\w.]+)"', code))
@@ -347,7 +350,7 @@ def test_every_sentence_the_client_writes_is_in_every_language() -> None:
     tabs = re.search(r"const TABS = \[([^\]]*)\]", board)
     assert tabs, "board.js names its drawer's tabs in TABS"
     used |= {f"tab.{tab}" for tab in re.findall(r'"(\w+)"', tabs.group(1))}
-    assert {"tab.scores", "round.waiting", "act.next"} <= used
+    assert {"tab.scores", "round.waiting", "act.next", "hint.ask", "tour.next", "end.you"} <= used
     assert used <= english, sorted(used - english)
 
 

@@ -41,7 +41,7 @@ def test_every_route_of_the_api_is_documented_with_its_schemas(client: TestClien
     documented = {(method.upper(), path) for method, path, _ in _operations(schema)}
     api = {(method, path) for method, path in routes(client.app) if path.startswith("/api/")}
     assert documented == api
-    assert len(api) == 29
+    assert len(api) == 30
     for method, path, operation in _operations(schema):
         where = f"{method.upper()} {path}"
         answers = operation["responses"]
@@ -114,6 +114,8 @@ def _answers(client: TestClient) -> list[tuple[str, str, Any]]:
     call("POST", "/api/replays", "/api/replays", content=b'{"players": []}', headers=JSON)
     call("GET", f"/api/replays/{upload['id']}", "/api/replays/{key}")
     call("GET", "/api/replays/nothing", "/api/replays/{key}")
+    call("GET", f"/api/replays/{upload['id']}/record", "/api/replays/{key}/record")
+    call("GET", "/api/replays/nothing/record", "/api/replays/{key}/record")
     reviews = [(f"{rooms}/{game['code']}/review", one + "/review"),
                (f"/api/replays/{upload['id']}/review", "/api/replays/{key}/review")]  # fmt: skip
     for path, route in reviews:

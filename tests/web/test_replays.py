@@ -302,6 +302,13 @@ def test_an_uploaded_record_is_kept_under_a_stable_link(tmp_path: Path) -> None:
         kept = client.get(f"/api/replays/{key}")
         assert kept.status_code == 200
         assert kept.json() == shown
+        # the record as kept, decks and all: a replay's client shows the face-down cards
+        download = client.get(f"/api/replays/{key}/record")
+        assert download.status_code == 200
+        assert download.json() == read_record(json.dumps(record)).to_dict()
+        assert f'filename="skyjo-{key}.json"' in download.headers["content-disposition"]
+        missing = client.get("/api/replays/aaaaaaaaaaaa/record")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_replay"
 
 
 def test_replay_pages_are_served(client: TestClient) -> None:

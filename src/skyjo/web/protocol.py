@@ -159,6 +159,13 @@ class Undo(_Message):
     type: Literal["undo"]
 
 
+class Hint(_Message):
+    """In a game against bots only, the sender asks which move the `expected` bot
+    would play in its place now (`skyjo.web.hints`)."""
+
+    type: Literal["hint"]
+
+
 def _refusal(error: Error) -> ProtocolError:
     """What a client is told of pydantic's `error` of its message: the protocol's
     codes and kinds (docs/web-protocol.md), as the hand checks of old said them."""
@@ -222,7 +229,8 @@ ClientMessage = Annotated[
     | Drop
     | Rematch
     | SetBotSpeed
-    | Undo,
+    | Undo
+    | Hint,
     Field(discriminator="type"),
     refusing(_refusal),
 ]

@@ -4,6 +4,7 @@
     GET  /api/rooms/{code}/replay the frames of a finished game
     POST /api/replays             check and keep an uploaded record -> its frames, id, link
     GET  /api/replays/{id}        the frames of an uploaded record (its stable link)
+    GET  /api/replays/{id}/record the uploaded record as kept, as a download
     POST /api/rooms/{code}/review, /api/replays/{id}/review   start the game's review
     GET  /api/rooms/{code}/review, /api/replays/{id}/review   its progress, or the review
     POST /api/rooms/{code}/practice, /api/replays/{id}/practice   a room that plays on
@@ -242,6 +243,20 @@ async def upload_replay(request: Request, lobby: LobbyOf) -> UploadedReplay:
 async def uploaded_replay(key: str, lobby: LobbyOf) -> UploadedReplay:
     """An uploaded record's replay, at its stable link."""
     return UploadedReplay.model_validate(await lobby.uploaded(key))
+
+
+@router.get(
+    "/api/replays/{key}/record",
+    response_model=GameRecord,
+    response_class=JSONResponse,
+    responses=errors(404),
+)
+async def uploaded_record(key: str, lobby: LobbyOf) -> JSONResponse:
+    """An uploaded record as kept (`Record.to_dict()`), as a download: whoever has its
+    link has the game, decks included (its replay's client shows the face-down cards)."""
+    record = await lobby.record_of("upload", key)
+    disposition = {"Content-Disposition": f'attachment; filename="skyjo-{key}.json"'}
+    return JSONResponse(record, headers=disposition)
 
 
 @router.post(

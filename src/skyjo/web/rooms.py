@@ -34,11 +34,13 @@ from skyjo.web import protocol
 from skyjo.web.chat import check_line
 from skyjo.web.client import Client
 from skyjo.web.faults import RETRY_EVERY
+from skyjo.web.hints import check_hint, hint
 from skyjo.web.pace import bot_pause
 from skyjo.web.protocol import (
     Chat,
     Drop,
     Hello,
+    Hint,
     Move,
     ProtocolError,
     Ready,
@@ -128,6 +130,8 @@ class Room(Table):
             await self._set_speed(client, message.speed)
         elif isinstance(message, Undo):
             await self._undo(client)
+        elif isinstance(message, Hint):
+            await self._hint(client)
 
     async def _hello(self, client: Client, hello: Hello) -> None:
         """Greet a seat's holder (by token), a newcomer (`join`) or a spectator."""
@@ -253,6 +257,14 @@ class Room(Table):
                 await self._store()
         self._announce_ready()
         self._wake.set()
+
+    async def _hint(self, client: Client) -> None:
+        """The `expected` bot's move in the sender's place (`skyjo.web.hints`), thought
+        off the event loop, for this step (`number`) alone."""
+        async with self.lock:
+            seat = check_hint(self.match, client.seat, self.in_lobby)
+            action = await asyncio.to_thread(hint, self.match, seat)
+            client.send({"type": "hint", "action": action, "number": self.match.steps})
 
     # --- seats and tokens: the rules are `seating`'s -----------------------------------------
 

@@ -49,6 +49,8 @@ export const roomRecord = (code) => call("GET", `/api/rooms/${encodeURIComponent
 export const uploadRecord = (text) => call("POST", "/api/replays", text, true);
 /** The frames of an uploaded record, by its id. */
 export const uploadedReplay = (id) => call("GET", `/api/replays/${encodeURIComponent(id)}`);
+/** An uploaded record as kept (its decks show a replay's face-down cards), or null. */
+export const uploadedRecord = (id) => call("GET", `/api/replays/${encodeURIComponent(id)}/record`).catch(() => null);
 /** A finished game's review (`path`: its room's or its upload's, `/api/…/review`): asked for
  * (POST: the server starts it unless it has it) or looked up (GET). Either answers
  * `{status: "done", review}` once it is made, else `{status: "queued" | "running", done, total}`. */

@@ -12,7 +12,11 @@ import { HELD, animate, fly, motionMap, places } from "./motion.js";
 import { BACK_MS } from "./offline.js";
 import { describeEvents, endLines, explainRound, nameOf, refusalText, spoken, winnersText } from "./text.js";
 import { lastMoves, moveLine } from "./moves.js";
-import { placesTable, reasonText, story } from "./ending.js";
+import { placeText, placesTable, reasonText, story } from "./ending.js";
+import { levelButtons } from "./levels.js";
+import { followHint, hintButton, hintLine, hintNews, outlineHint } from "./hint.js";
+import { firstGameTour, tourButton } from "./tour.js";
+import { keepNamesWhole } from "./fit.js";
 import { rt } from "./rules-i18n.js";
 import { undoButton, undoneWords } from "./undo.js";
 import { askFirst, confirmPanel } from "./confirm.js";
@@ -51,6 +55,7 @@ export function renderBoard(root, game, ui) {
       "data-phase": view.obs.phase,
       "data-last": [...view.last.keys()].some((seat) => marked(view, seat)) || null, // the others' last moves' lines
       "data-end": end ? view.obs.phase : null,
+      "data-down": view.down || null, // the connection's banner takes its lines from your grid
       onkeydown: (event) => { if (event.key === "Escape" && ui.drawer) closeDrawer(view); },
     },
     header(game, view),
@@ -64,6 +69,9 @@ export function renderBoard(root, game, ui) {
   );
   restore(root, kept, ui);
   fly(root, game.motions, first, (value) => card(value, { label: "" }), view.motion.now);
+  outlineHint(root, view);
+  followHint(view);
+  keepNamesWhole(root);
   if (view.down) holdMoves(root);
   if (ui.focus) {
     root.querySelector(`[data-key="${ui.focus}"]`)?.focus();
@@ -73,6 +81,7 @@ export function renderBoard(root, game, ui) {
   }
   tell(game, view);
   turnAlert(view);
+  firstGameTour(view);
 }
 
 /** The control a keyboard user wants next (issue 30): your first card to turn up, the draw
@@ -139,6 +148,8 @@ function tell(game, view) {
     ui.told = state.number;
     said.push(...news(game, view, first && !ui.replay));
   }
+  const hinted = hintNews(view);
+  if (hinted) said.push(hinted);
   const next = state.room.rematch;
   if (next && next.code !== ui.toldRematch && !ui.replay) said.push(rematchBy(view, next)); // once
   ui.toldRematch = next?.code;
@@ -272,8 +283,20 @@ function header(game, view) {
       h("h1", {}, roomTitle(room, view.seats), view.ui.replay ? [" ", h("span", { class: "badge replay-badge" }, t("replay.badge"))] : null),
       h("p", { class: "rules" }, t("room.round", { n: view.obs.round + 1 }),
         h("span", { class: "rules-more" }, room.code ? [" · ", t("room.code", { code: room.code })] : null, " · ", rules))),
+    rulesLink(view),
     tabs(game, view),
     view.ui.replay ? view.ui.replay() : null);
+}
+
+/** The rules, in the bar on every screen: their page offers the way back to this room (the
+ * site sends no referrer), a spectator's to watching it. */
+function rulesLink(view) {
+  return h("a", { class: "bar-rules", href: rulesHref(view), "data-key": "bar-rules" }, t("bar.rules"));
+}
+
+function rulesHref(view) {
+  const room = view.state.room;
+  return !view.ui.replay && room.code ? `/rules?back=${room.code}${view.you === null ? "&watch" : ""}` : "/rules";
 }
 
 /** On a phone, the buttons that open each side panel as a drawer over the table. */
@@ -320,7 +343,7 @@ function unreadChat(game, view) {
 function status(game, view) {
   return h("div", { class: "status" },
     connection(game, view),
-    h("p", { class: "prompt" }, prompt(view)),
+    hintButton(view), h("p", { class: "prompt" }, prompt(view)), hintLine(view),
     undoButton(view, () => held(view)),
     view.down && view.ui.refused ? h("p", { class: "error", "data-key": "net-refused" }, refusedWords(game)) : null,
     game.deadline ? h("p", { class: "timer", "data-key": "timer", "aria-live": "off" }) : null,
@@ -587,13 +610,15 @@ function gameOver(view) {
   const reason = reasonText(view.obs.totals, view.state.room.rules.target_score, view.seats, view.you);
   return h("section", { class: "panel game-over", "aria-labelledby": "over-title", "data-scroll": "game-over" },
     h("h2", { id: "over-title" }, t("game.over")),
-    h("p", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
+    h("p", { class: "headline" }, h("span", { class: "winners" }, winnersText(view.state.winners || [], view.seats, view.you)),
+      view.ui.replay || view.you === null ? null : [" ", h("span", { class: "your-place", "data-key": "your-place" }, placeText(view))]),
     reason ? h("p", { class: "reason", "data-key": "end-reason" }, reason) : null,
     placesTable(view),
     summary ? h("p", { class: "explain" }, t("colon", { before: t("round.over", { n: summary.round }),
       after: explainRound(summary, view.seats, view.you) })) : null,
     view.ui.replay ? null : h("div", { class: "after" },
       nextGame(view),
+      offered(view) ? null : levelButtons(view, held),
       h("p", { class: "row" },
         h("a", { href: `/r/${code}/replay`, "data-key": "watch-replay",
           onclick: (e) => { if (view.ui.navigate) { e.preventDefault(); view.ui.navigate(`/r/${code}/replay`); } } },
@@ -684,10 +709,8 @@ function roomPanel(view) {
       themeSwitch({ "data-key": "room-theme" })),
     speedRow(view.game, view),
     live && view.seated ? playSettings(unlockSound) : null,
-    // the rules page offers the way back to this room (the site sends no referrer), a spectator's
-    // to watching it
-    h("p", { class: "rules-link-row" }, h("a", { href: live ? `/rules?back=${room.code}${view.you === null ? "&watch" : ""}` : "/rules", "data-key": "rules-link" },
-      rt("rules.link"))),
+    h("p", { class: "rules-link-row" }, h("a", { href: rulesHref(view), "data-key": "rules-link" }, rt("rules.link")),
+      view.seated ? [" ", tourButton(room.rules)] : null),
     h("p", { class: "home-row" }, h("a", { href: "/", "data-key": "home", onclick: (e) => {
       if (!view.ui.navigate) return;
       e.preventDefault();

@@ -2,8 +2,10 @@
 // (whose total reached the target: RULES.md 3), the running totals round by round (a chart,
 // chart.js, and a table for screen readers), and a few numbers per player. Everything comes
 // from the rounds the page holds (each round's scores, ender and doubling: the server's
-// summaries) but the columns cleared, counted from the game's events: a replay's own frames,
-// or for a room its replay, asked for once the game is over (docs/web-protocol.md, "Replays").
+// summaries) but the columns cleared and the points left in 9–12s, counted from the game's
+// frames: a replay's own, or for a room its replay, asked for once the game is over
+// (docs/web-protocol.md, "Replays"). Your place is said in a sentence; a game against bots
+// offers the same table with easier or harder bots (levels.js).
 import { roomReplay } from "./api.js";
 import { legend, totalsChart } from "./chart.js";
 import { h } from "./dom.js";
@@ -30,18 +32,45 @@ export function runningTotals(rounds, seats) {
 
 /**
  * Per seat, the game's numbers: rounds won (the round's lowest score, shared), rounds ended,
- * times the ender's score was doubled (RULES.md 2.10), the best round's score, and columns
- * cleared (counted in `events` when they are known, else null).
+ * times the ender's score was doubled (RULES.md 2.10), the best round's score, and, from the
+ * game's `frames` when they are known (else null), columns cleared (their events) and the
+ * points left in 9–12s (the cards of 9 to 12 in each round's final grid, all face up).
  */
-export function statistics(rounds, seats, events) {
-  const cleared = events ? events.filter((e) => e.kind === "column_cleared") : null;
+export function statistics(rounds, seats, frames) {
+  const cleared = frames ? frames.flatMap((f) => f.events).filter((e) => e.kind === "column_cleared") : null;
+  const high = frames ? highPoints(frames, seats) : null;
   return Array.from({ length: seats }, (_, seat) => ({
     won: rounds.filter((r) => r.scores[seat] === Math.min(...r.scores)).length,
     ended: rounds.filter((r) => r.ender === seat).length,
     doubled: rounds.filter((r) => r.ender === seat && r.doubled).length,
     bestRound: rounds.length ? Math.min(...rounds.map((r) => r.scores[seat])) : null,
     columns: cleared ? cleared.filter((e) => e.player === seat).length : null,
+    high: high ? high[seat] : null,
   }));
+}
+
+/** Per seat, the points of its 9s to 12s left in the grid at every round's end (the
+ * frames at a round's end show every card; a cleared one is "x"). */
+export function highPoints(frames, seats) {
+  const ends = new Map(); // round -> its final grids
+  for (const { observation: obs } of frames) {
+    if (obs.phase === "round_over" || obs.phase === "game_over") ends.set(obs.round, obs.grids);
+  }
+  const high = (value) => (typeof value === "number" && value >= 9 ? value : 0);
+  return Array.from({ length: seats }, (_, seat) => [...ends.values()]
+    .reduce((sum, grids) => sum + grids[seat].flat().reduce((points, value) => points + high(value), 0), 0));
+}
+
+/** Your place in a sentence ("You finished 2nd of 4"; a tie says with whom); null for a
+ * spectator. */
+export function placeText(view) {
+  if (view.you === null || view.you === undefined) return null;
+  const ranked = places(view.obs.totals);
+  const mine = ranked.find((entry) => entry.seat === view.you);
+  const tied = ranked.filter((entry) => entry.place === mine.place && entry.seat !== view.you)
+    .map((entry) => nameOf(view.seats, entry.seat, view.you));
+  const words = { place: ordinal(mine.place), n: ranked.length };
+  return tied.length ? t("end.youTied", { ...words, names: joinNames(tied) }) : t("end.you", words);
 }
 
 /** Why the game stopped: the seats whose total reached the target, with their totals. */
@@ -94,10 +123,10 @@ function chartSection(view, rounds, names) {
         series[seat].slice(1).map((total) => h("td", {}, String(total))))))));
 }
 
-const STATS = ["won", "ended", "doubled", "columns", "bestRound"];
+const STATS = ["won", "ended", "doubled", "columns", "high", "bestRound"];
 
 function statsSection(view, rounds, names) {
-  const numbers = statistics(rounds, names.length, allEvents(view));
+  const numbers = statistics(rounds, names.length, allFrames(view));
   const cell = (value) => (value === null ? "–" : String(value));
   return h("section", { class: "end-stats", "aria-labelledby": "end-stats-title" },
     h("h3", { id: "end-stats-title" }, t("end.stats")),
@@ -110,21 +139,21 @@ function statsSection(view, rounds, names) {
         STATS.map((key) => h("td", { "data-stat": key }, cell(numbers[seat][key])))))))));
 }
 
-/** Every event of the game, oldest first: a replay's frames, or a finished room's replay,
+/** Every frame of the game, oldest first: a replay's own, or a finished room's replay's,
  * asked for once (the page is drawn again when it comes); null until it is known. */
-function allEvents(view) {
+function allFrames(view) {
   const frames = view.game.data?.frames;
-  if (frames) return frames.flatMap((frame) => frame.events);
+  if (frames) return frames;
   const ui = view.ui;
   const code = view.state.room.code;
   if (!code || !view.state.over) return null;
   if (ui.finalGame?.code !== code) {
-    ui.finalGame = { code, events: null };
+    ui.finalGame = { code, frames: null };
     roomReplay(code).then((data) => {
       if (ui.finalGame?.code !== code) return;
-      ui.finalGame.events = data.frames.flatMap((frame) => frame.events);
+      ui.finalGame.frames = data.frames;
       view.game.onChange();
-    }, () => {}); // no replay (the connection is gone): the column stays "–"
+    }, () => {}); // no replay (the connection is gone): its columns stay "–"
   }
-  return ui.finalGame.events;
+  return ui.finalGame.frames;
 }

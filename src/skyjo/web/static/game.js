@@ -142,6 +142,13 @@ export class Game {
     this.send({ type: "rematch" });
   }
 
+  /** In a game against bots: ask which move the Expected bot would play here (the answer,
+   * `hint`, is kept for the step it was asked at: hint.js). */
+  askHint() {
+    this.error = null;
+    this.send({ type: "hint" });
+  }
+
   /** Whether this connection holds the host's rights. */
   get hosting() {
     return Boolean(this.state?.host);
@@ -166,6 +173,7 @@ export class Game {
       bot_speed: () => { if (this.state) this.state.room = { ...this.state.room, bot_speed: message.speed }; },
       rematch: () => { if (this.state) this.state.room = { ...this.state.room, rematch: { code: message.code, by: message.by } }; },
       chat: () => { this.chat = [...this.chat.slice(-30), message]; },
+      hint: () => { this.hint = message; },
       error: () => this.onError(message),
       unavailable: () => {
         this.status = "unavailable";

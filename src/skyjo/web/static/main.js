@@ -1,5 +1,5 @@
 // The client's entry: the page chrome, routing between the front page and a room.
-import { carrySeats, joinRoom, roomInfo, roomRecord, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedReplay } from "./api.js";
+import { carrySeats, joinRoom, roomInfo, roomRecord, roomReplay, savedSeat, savedSeats, uploadRecord, uploadedRecord, uploadedReplay } from "./api.js";
 import { HotSeat, renderPass } from "./hotseat.js";
 import { connectionNeeded, renderBoard } from "./board.js";
 import { skipLink } from "./a11y.js";
@@ -103,7 +103,8 @@ async function openReplay(code) {
 
 /** An uploaded record, by its stable link `/replay/ID` (`?step=N` too). */
 async function openUploaded(id) {
-  await fetchReplay(() => uploadedReplay(id), [h("a", { href: "/replay" }, t("replay.uploadTitle")), " · "]);
+  const record = uploadedRecord(id); // public to whoever has the link: its decks show the face-down cards
+  await fetchReplay(() => uploadedReplay(id), [h("a", { href: "/replay" }, t("replay.uploadTitle")), " · "], record);
 }
 
 async function fetchReplay(load, links, record = null) {

@@ -9,6 +9,7 @@ export function where(position) {
 
 /** Action ids of the engine (docs/web-protocol.md): the first of each run of 12, one per card. */
 const REVEAL = 0, DRAW = 12, TAKE_DISCARD = 13, SWAP = 14, FLIP = 26, NEXT_ROUND = 38, CARDS = 12, COLS = 4;
+export const ACTIONS = { REVEAL, DRAW, TAKE_DISCARD, SWAP, FLIP, NEXT_ROUND, CARDS };
 
 /** An action id in words, as a verb after "must…, not" / "cannot": "draw a card", "exchange
  * the card at row 2, column 3"; an id the engine does not have, as its number. */

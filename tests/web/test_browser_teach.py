@@ -1,0 +1,156 @@
+"""A first game that teaches and an end that tells (issue 56), in a real browser: the tour
+of a first game (skippable, remembered, shown again from the Room panel), the Rules link in
+the bar, the hint against bots (its move outlined), your place at the end, the points left
+in 9-12s and the same table with easier or harder bots. Screenshots go to
+tests/web/artifacts/teach-*.png. Every wait is on a condition of the page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browsing import (
+    DESKTOP,
+    SCREENS,
+    SMALL,
+    click_and_wait,
+    open_page,
+    play_my_turn,
+    start_against_bots,
+)
+from liveserver import Server
+from playwright.sync_api import Browser, expect
+from test_browser_a11y import scheme, violations
+
+TITLES = [
+    "The lowest total wins",
+    "Turn up two cards",
+    "Draw or take",
+    "Three equal cards vanish",
+    "Ending the round",
+]
+
+
+@pytest.mark.parametrize("screen", ["phone", "small", "desktop"])
+def test_a_first_game_shows_the_tour_once_and_the_room_panel_shows_it_again(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path, screen: str
+) -> None:
+    size = {"phone": SCREENS["phone"], "small": SMALL, "desktop": DESKTOP}[screen]
+    page = open_page(browser, size, problems, tour=True)
+    start_against_bots(page, server.base, 2)
+    tour = page.locator("dialog.tour")
+    expect(tour).to_be_visible()
+    expect(page.locator("#tour-title")).to_have_text(TITLES[0])
+    expect(tour).to_contain_text("reaches 100")  # this room's target
+    expect(page.locator("[data-key=tour-next]")).to_be_focused()
+    for scheme_name in ("light", "dark"):
+        scheme(page, scheme_name)
+        assert violations(page) == [], scheme_name
+        page.screenshot(path=artifacts / f"teach-tour-{screen}-{scheme_name}.png")
+    for title in TITLES[1:]:  # by the keyboard: Next keeps the focus
+        page.keyboard.press("Enter")
+        expect(page.locator("#tour-title")).to_have_text(title)
+    expect(tour).to_contain_text("doubled if above 0 and not the lowest")  # the ender's penalty
+    page.click("[data-key=tour-back]")
+    expect(page.locator("#tour-title")).to_have_text(TITLES[3])
+    page.click("[data-key=tour-next]")
+    page.click("[data-key=tour-done]")
+    expect(tour).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('skyjo:tour')") == "seen"
+    page.reload()  # seen: not again
+    page.wait_for_selector(".mine .grid.large")
+    expect(page.locator("[data-key=tour-next]")).to_have_count(0)
+    # the Rules, in the bar on every screen, lead back to this room
+    code = page.url.rsplit("/", 1)[-1]
+    rules = page.locator(".room-head [data-key=bar-rules]")
+    expect(rules).to_be_visible()
+    assert rules.get_attribute("href") == f"/rules?back={code}"
+    # shown again from the Room panel (a drawer on a phone), skipped by Escape
+    if screen != "desktop":
+        page.click("[data-key=tab-room]")
+    page.click("[data-key=tour-again]")
+    expect(page.locator("#tour-title")).to_have_text(TITLES[0])
+    page.keyboard.press("Escape")
+    expect(tour).to_have_count(0)
+    expect(page.locator("[data-key=tour-again]")).to_be_focused()  # back where it was
+
+
+def test_the_tour_speaks_the_page_s_language(
+    server: Server, browser: Browser, problems: list[str]
+) -> None:
+    page = open_page(browser, SCREENS["phone"], problems, tour=True)
+    page.goto(server.base)
+    page.select_option("#language", "fr")
+    start_against_bots(page, server.base, 1)
+    expect(page.locator("#tour-title")).to_have_text("Le plus petit total gagne")
+    page.click("[data-key=tour-skip]")
+    expect(page.locator("dialog.tour")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('skyjo:tour')") == "seen"
+
+
+def test_a_hint_outlines_the_expected_bot_s_move_and_says_it(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, SCREENS["phone"], problems)
+    start_against_bots(page, server.base, 2)
+    for _ in range(4):  # the two reveals, then a turn's two steps: each its own hint
+        page.wait_for_selector("[data-key=hint], [data-key=hint-line]")
+        if page.locator(".held .card").count():  # a card in hand: its hint asked by itself
+            expect(page.locator("[data-key=hint]")).to_have_count(0)
+        else:
+            page.click("[data-key=hint]")
+        line = page.locator("[data-key=hint-line]")
+        expect(line).to_contain_text("Hint: the Expected bot would ")
+        expect(page.locator("#announce")).to_contain_text("Hint: the Expected bot would ")
+        hinted = page.locator(".table .hinted")
+        expect(hinted.first).to_be_visible()
+        keys = hinted.evaluate_all("els => els.map((el) => el.dataset.key)")
+        piles = ({"pile-draw", "choice-draw"}, {"pile-discard", "choice-take"})
+        assert set(keys) in piles or keys[-1].startswith("cell-0-"), keys
+        page.screenshot(path=artifacts / "teach-hint-phone.png")
+        assert violations(page) == []
+        if keys[0] == "choice-flip":  # discard the drawn card first, then turn up the hinted one
+            page.click("[data-key=choice-flip]")
+        click_and_wait(page, f"[data-key={keys[-1]}]")
+        if page.locator(".held .card").count():  # a card in hand: where to put it, told by itself
+            expect(page.locator("[data-key=hint-line]")).to_be_visible()
+        else:  # the hint was for that step alone
+            expect(page.locator(".table .hinted")).to_have_count(0)
+
+
+def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    page = open_page(browser, SCREENS["phone"], problems)
+    start_against_bots(page, server.base, 1, target=1)
+    while play_my_turn(page):
+        pass
+    page.wait_for_selector(".game-over")
+    totals = [int(x) for x in page.locator(".scores tbody tr .total").all_inner_texts()]
+    place = "1st" if totals[0] <= totals[1] else "2nd"
+    tied = ", tied with Greedy bot" if totals[0] == totals[1] else ""
+    expect(page.locator("[data-key=your-place]")).to_have_text(f"You finished {place} of 2{tied}")
+    high = page.locator("[data-key=end-stats] [data-stat=high]")
+    expect(high.first).to_have_text(re.compile(r"^\d+$"))  # counted from the game's replay
+    code = page.url.rsplit("/", 1)[-1]
+    frames = page.request.get(f"{server.base}/api/rooms/{code}/replay").json()["frames"]
+    assert [int(text) for text in high.all_inner_texts()] == _high_points(frames, 2)
+    page.screenshot(path=artifacts / "teach-end-phone.png", full_page=True)
+    assert violations(page) == []
+    page.click("[data-key=harder]")  # the same table, its greedy bot now basic
+    page.wait_for_function("c => !location.pathname.endsWith(c)", arg=code)
+    page.wait_for_selector(".mine .grid.large")
+    expect(page.locator(".others .seat .name")).to_have_text("Basic bot")
+    assert "First to 1 " in (page.text_content(".room-info .rules") or "")
+
+
+def _high_points(frames: list[dict], seats: int) -> list[int]:
+    """Per seat, the points of the 9s to 12s in each round's final grid (every card up)."""
+    ends = {
+        f["observation"]["round"]: f["observation"]["grids"]
+        for f in frames
+        if f["observation"]["phase"] in ("round_over", "game_over")
+    }
+    cards = [[v for grids in ends.values() for row in grids[s] for v in row] for s in range(seats)]
+    return [sum(v for v in mine if isinstance(v, int) and v >= 9) for mine in cards]
