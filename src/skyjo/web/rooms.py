@@ -35,7 +35,6 @@ from skyjo.web.chat import check_line
 from skyjo.web.client import Client
 from skyjo.web.faults import RETRY_EVERY
 from skyjo.web.hints import check_hint, hint
-from skyjo.web.pace import bot_pause
 from skyjo.web.protocol import (
     Chat,
     Drop,
@@ -220,31 +219,6 @@ class Room(Table):
         self._announce_ready()
         self._wake.set()
 
-    async def _set_speed(self, client: Client, speed: str) -> None:
-        """The host sets the bots' pace (`skyjo.web.pace`): saved, then told to everyone."""
-        if not client.host:
-            raise ProtocolError("not_host", "only the host sets the bots' pace", "not_host_speed")
-        self._check_available()
-        async with self.lock:
-            was = self.options.get("bot_speed")
-            self.options["bot_speed"] = speed
-            try:
-                await self._store()
-            except BaseException:
-                self.options["bot_speed"] = was
-                raise
-            self.clock.bot_delay = bot_pause(self.settings.bot_delay, speed)
-        self._broadcast({"type": "bot_speed", "speed": speed})
-        self._wake.set()
-
-    def _chat(self, client: Client, text: str) -> None:
-        """Relay a chat line from a seated player to everyone in the room (`chat.check_line`)."""
-        seat = check_line(client.seat, text, self.settings.max_chat)
-        if not client.chats.take():
-            raise ProtocolError("chat_rate", "too many chat lines: wait a little")
-        name = self.match.seats[seat].name
-        self._broadcast({"type": "chat", "seat": seat, "name": name, "text": text})
-
     async def _say_ready(self, client: Client) -> None:
         """The client's seat has seen the round's end (a `ready`, or the ender's
         NEXT_ROUND): saved, as a step is, before anyone is told."""
@@ -257,6 +231,14 @@ class Room(Table):
                 await self._store()
         self._announce_ready()
         self._wake.set()
+
+    def _chat(self, client: Client, text: str) -> None:
+        """Relay a chat line from a seated player to everyone in the room (`chat.check_line`)."""
+        seat = check_line(client.seat, text, self.settings.max_chat)
+        if not client.chats.take():
+            raise ProtocolError("chat_rate", "too many chat lines: wait a little")
+        name = self.match.seats[seat].name
+        self._broadcast({"type": "chat", "seat": seat, "name": name, "text": text})
 
     async def _hint(self, client: Client) -> None:
         """The `expected` bot's move in the sender's place (`skyjo.web.hints`), thought

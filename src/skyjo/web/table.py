@@ -303,6 +303,25 @@ class Table:
         else:
             await self._store()
 
+    # --- the room's options ------------------------------------------------------------------
+
+    async def _set_speed(self, client: Client, speed: str) -> None:
+        """The host sets the bots' pace (`skyjo.web.pace`): saved, then told to everyone."""
+        if not client.host:
+            raise ProtocolError("not_host", "only the host sets the bots' pace", "not_host_speed")
+        self._check_available()
+        async with self.lock:
+            was = self.options.get("bot_speed")
+            self.options["bot_speed"] = speed
+            try:
+                await self._store()
+            except BaseException:
+                self.options["bot_speed"] = was
+                raise
+            self.clock.bot_delay = bot_pause(self.settings.bot_delay, speed)
+        self._broadcast({"type": "bot_speed", "speed": speed})
+        self._wake.set()
+
     # --- a database that fails: the room waits for it, and says so ---------------------------
 
     def _storage_failed(self, failure: BaseException) -> ProtocolError:
