@@ -279,6 +279,10 @@ class Match:
         """The seat whose move the game awaits, or None once it is over."""
         return None if self.over else self.state.player
 
+    def against_bots(self, seat: int) -> bool:
+        """Whether every seat but `seat` is a bot's (a game against bots alone)."""
+        return not any(other.human for index, other in enumerate(self.seats) if index != seat)
+
     @property
     def waiting_for_human(self) -> bool:
         """Whether the game awaits a human's move."""

@@ -28,7 +28,7 @@ def check_hint(match: Match, seat: int | None, in_lobby: bool) -> int:
         raise ProtocolError("spectator", "a spectator cannot ask for a hint", "spectator_hint")
     if in_lobby:
         raise ProtocolError("in_lobby", "the game has not started: the host starts it", "in_lobby")
-    if any(other.human for index, other in enumerate(match.seats) if index != seat):
+    if not match.against_bots(seat):
         raise ProtocolError(
             "no_hint", "hints are for games against bots: another person plays here", "hint_people"
         )

@@ -43,7 +43,7 @@ class UndoMark:
         over (`undo_over`), and with no move of the seat's to undo (`undo_nothing`)."""
         if seat is None:
             raise ProtocolError("spectator", "a spectator cannot move", "spectator_move")
-        if any(s.human for i, s in enumerate(match.seats) if i != seat):
+        if not match.against_bots(seat):
             raise ProtocolError(
                 "undo_refused", "undo is only for a game against bots", "undo_people"
             )
