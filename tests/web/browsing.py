@@ -36,9 +36,15 @@ window.WebSocket = class extends Native {
   constructor(...args) { super(...args); window.sockets.push(this); }
 };
 """
-#: An init script: this browser has seen the first game's tour (tour.js), as `conftest.browser`
-#: gives every context but `open_page(tour=True)`'s.
-TOUR_SEEN = "try { localStorage.setItem('skyjo:tour', 'seen'); } catch {}  // (none: about:blank)"
+#: An init script: this browser has seen the first game's tour (tour.js) and turned off the
+#: question before an exchange that throws away a lower card (confirm.js: a test that plays
+#: the first card it may would stop at it), as `conftest.browser` gives every context but
+#: `open_page(tour=True)`'s. `ASK_FIRST` turns the question on again.
+TOUR_SEEN = (
+    "try { localStorage.setItem('skyjo:tour', 'seen');"
+    " localStorage.setItem('skyjo:confirm-low', '0'); } catch {}  // (none: about:blank)"
+)
+ASK_FIRST = "try { localStorage.setItem('skyjo:confirm-low', '1'); } catch {}"
 MY_TURN = ".mine button.card.playable, .choices .choice, .round-over, .game-over"
 #: The seats' grids, the piles (and a card in hand), the prompt and the moves.
 TABLE = [".seat", ".card.pile", ".prompt", ".choice"]

@@ -12,7 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browsing import DESKTOP, MY_TURN, SCREENS, SMALL, click_and_wait, open_page, start_against_bots
+from browsing import (
+    ASK_FIRST,
+    DESKTOP,
+    MY_TURN,
+    SCREENS,
+    SMALL,
+    click_and_wait,
+    open_page,
+    start_against_bots,
+)
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 from test_browser_a11y import SCHEMES, scheme, violations
@@ -139,6 +148,7 @@ def test_an_exchange_that_throws_away_a_lower_card_is_asked_about_first(
     browser: Browser, server: Server, problems: list[str], artifacts: Path
 ) -> None:
     page = open_page(browser, DESKTOP, problems)
+    page.add_init_script(ASK_FIRST)  # as a browser that never turned the question off
     start_against_bots(page, server.base, 1, target=1000)
     lower = _draw_until_lower(page)
     number = int(page.get_attribute("#main", "data-number") or 0)

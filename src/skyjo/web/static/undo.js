@@ -17,7 +17,7 @@ export function undoButton(view, hold) {
   if (view.ui.replay || !againstBots(view) || !game.undoable || ["game_over"].includes(obs.phase)) return null;
   return h("button", { type: "button", class: "choice undo", "data-key": "undo",
     onclick: () => { if (!hold()) game.undo(); } },
-  h("span", { "aria-hidden": "true" }, "↶ "), t("undo.button"));
+  h("span", { "aria-hidden": "true" }, "↶ "), h("span", { class: "undo-words" }, t("undo.button")));
 }
 
 /** What the live region says once an undo came back (once). */
