@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-
 from skyjo.web.validation import ProtocolError
 
 log = logging.getLogger("skyjo.web")
@@ -68,11 +66,6 @@ def storage_refusal(failure: BaseException) -> ProtocolError:
 def outage_refusal(kind: str) -> ProtocolError:
     """The refusal of a change while the database fails with `kind`."""
     return ProtocolError("unavailable", MESSAGES[kind], kind, {"retry_after": RETRY_AFTER})
-
-
-def is_storage_failure(failure: BaseException) -> bool:
-    """Whether `failure` is the database's (the driver's, or SQLAlchemy's own)."""
-    return isinstance(failure, DBAPIError | SQLAlchemyError)
 
 
 def logged(failure: BaseException, what: str) -> str:
