@@ -14,6 +14,7 @@ import pytest
 from i18n_js import render
 from liveserver import Server
 from postgres import Postgres
+from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from webapp import JSON, make_settings, serving
 from webclient import Conn, create_room
@@ -22,7 +23,7 @@ from websockets.sync.client import connect
 
 from skyjo.engine import REVEAL
 from skyjo.web.app import STATIC, create_app
-from skyjo.web.limits import RateLimit, SharedLimits
+from skyjo.web.limits import BUCKETS, FORGET_EVERY, RateLimit, SharedLimits
 from skyjo.web.validation import ProtocolError
 
 I18N = STATIC / "i18n.js"
@@ -250,5 +251,24 @@ def test_a_cluster_s_shared_limits_give_a_count_back_too(postgres: Postgres) -> 
             return outcomes
 
         assert asyncio.run(scenario()) == ["taken", "taken", "taken", "taken", "joins_rate"]
+    finally:
+        limits.close()
+
+
+def test_a_cluster_forgets_the_buckets_unused_for_an_hour(postgres: Postgres) -> None:
+    """On PostgreSQL, a spend after `FORGET_EVERY` deletes the buckets that have been
+    full again for the window (unused for an hour), and keeps the others."""
+    limits = SharedLimits(postgres.database(), 0, 0, 0, joins=2)
+    try:
+        asyncio.run(limits.check("joins_rate", "10.0.0.1"))
+        asyncio.run(limits.check("joins_rate", "10.0.0.2"))
+        with limits._engine.begin() as connection:  # 10.0.0.1 last spent 2 hours ago
+            old = update(BUCKETS).where(BUCKETS.c.address == "10.0.0.1")
+            connection.execute(old.values(at=BUCKETS.c.at - 7200))
+        limits._forgotten -= FORGET_EVERY + 1
+        asyncio.run(limits.check("joins_rate", "10.0.0.3"))
+        with limits._engine.begin() as connection:
+            kept = connection.execute(select(BUCKETS.c.address).order_by(BUCKETS.c.address))
+            assert [address for (address,) in kept] == ["10.0.0.2", "10.0.0.3"]
     finally:
         limits.close()

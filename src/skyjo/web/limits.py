@@ -25,7 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import Double, bindparam, case, delete, func, update
+from sqlalchemy.dialects.postgresql import insert
 
 from skyjo.persistence.engine import Source, engine_of
 from skyjo.persistence.schema import SchemaTooNew, migrate
@@ -165,33 +166,52 @@ class Limits:
 
 #: The table of the cluster's buckets (`SharedLimits`), declared, created and migrated
 #: with the others (`skyjo.persistence.tables.RateBucketRow`).
-BUCKETS = RateBucketRow.__tablename__
-#: Spend one token of a bucket, made full when it is new, in one atomic statement on
-#: the database's clock (the same for every process on every machine): the bucket's
-#: tokens refilled since `at`, one spent when there is one (`spent`), in the row's lock.
-SPEND = f"""
-INSERT INTO {BUCKETS} AS b (kind, address, tokens, at, spent)
-VALUES (:kind, :address, :count - 1, EXTRACT(EPOCH FROM clock_timestamp()), true)
-ON CONFLICT (kind, address) DO UPDATE SET
-    tokens = LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate)
-        - CASE WHEN LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1
-          THEN 1 ELSE 0 END,
-    spent = LEAST(:count, b.tokens + (EXCLUDED.at - b.at) * :rate) >= 1,
-    at = EXCLUDED.at
-RETURNING tokens, spent
-"""
+BUCKETS = RateBucketRow.__table__
+#: Seconds since the epoch on the database's clock (the same for every process on every
+#: machine), as a bucket's `at` holds them.
+_NOW = func.extract("epoch", func.clock_timestamp())
+
+
+def _spend_statement() -> Any:
+    """Spend one token of a bucket, made full when it is new, in one atomic statement:
+    the bucket's tokens refilled since `at` at `rate`, up to `count`; one spent when
+    there is one (`spent`), in the row's lock. Returns (tokens, spent)."""
+    count, rate = bindparam("count", type_=Double), bindparam("rate", type_=Double)
+    new = insert(BUCKETS).values(
+        kind=bindparam("of_kind"),
+        address=bindparam("of_address"),
+        tokens=count - 1,
+        at=_NOW,
+        spent=True,
+    )
+    old = BUCKETS.c
+    refilled = func.least(count, old.tokens + (new.excluded.at - old.at) * rate, type_=Double)
+    return new.on_conflict_do_update(
+        index_elements=[old.kind, old.address],
+        set_={
+            "tokens": refilled - case((refilled >= 1, 1), else_=0),
+            "spent": refilled >= 1,
+            "at": new.excluded.at,
+        },
+    ).returning(old.tokens, old.spent)
+
+
+SPEND = _spend_statement()
 #: Give one token back to a bucket (an event counted that did not happen).
-GIVE_BACK = f"""
-UPDATE {BUCKETS} SET tokens = LEAST(:count, tokens + 1)
-WHERE kind = :kind AND address = :address
-"""
+GIVE_BACK = (
+    update(BUCKETS)
+    .where(BUCKETS.c.kind == bindparam("of_kind"), BUCKETS.c.address == bindparam("of_address"))
+    .values(tokens=func.least(bindparam("count", type_=Double), BUCKETS.c.tokens + 1, type_=Double))
+)
+#: Forget the buckets unused for `window` seconds (full again).
+FORGET = delete(BUCKETS).where(BUCKETS.c.at < _NOW - bindparam("window", type_=Double))
 #: How often (seconds) a process deletes the buckets full again (unused for the window).
 FORGET_EVERY = 600.0
 
 
 class SharedLimits(Limits):
     """The HTTP limits of a cluster (`skyjo.web.cluster`): every process counts in one
-    PostgreSQL table of token buckets, one statement per event (`SPEND`), so that N
+    PostgreSQL table of token buckets, one statement per event (`SPEND`, SQLAlchemy Core), so that N
     processes allow what one does, not N times as much. The per-connection message
     rate stays each process's own (`RateLimit`, in memory). Opened on the process's
     engine (its tables already made), or on a URL: an engine of its own, the schema
@@ -208,18 +228,12 @@ class SharedLimits(Limits):
         self._forgotten = time.monotonic()
 
     def _spend(self, limit: RateLimit, kind: str, address: str) -> Refusal | None:
-        values = {"kind": kind, "address": address, "count": limit.count, "rate": limit.rate}
+        values = {"of_kind": kind, "of_address": address, "count": limit.count, "rate": limit.rate}
         with self._engine.begin() as connection:
-            tokens, spent = connection.execute(text(SPEND), values).one()
+            tokens, spent = connection.execute(SPEND, values).one()
             if time.monotonic() - self._forgotten > FORGET_EVERY:
                 self._forgotten = time.monotonic()
-                connection.execute(
-                    text(
-                        f"DELETE FROM {BUCKETS}"
-                        " WHERE at < EXTRACT(EPOCH FROM clock_timestamp()) - :window"
-                    ),
-                    {"window": HOUR},
-                )
+                connection.execute(FORGET, {"window": HOUR})
         if spent:
             return None
         return Refusal(int(limit.count), limit.window, (1 - tokens) / limit.rate)
@@ -234,9 +248,9 @@ class SharedLimits(Limits):
             raise self._refuse(kind, address, refusal)
 
     def _give_back(self, limit: RateLimit, kind: str, address: str) -> None:
-        values = {"kind": kind, "address": address, "count": limit.count}
+        values = {"of_kind": kind, "of_address": address, "count": limit.count}
         with self._engine.begin() as connection:
-            connection.execute(text(GIVE_BACK), values)
+            connection.execute(GIVE_BACK, values)
 
     async def refund(self, kind: str, address: str) -> None:
         limit = self.by_kind[kind]
