@@ -13,6 +13,7 @@ from skyjo.engine import DRAW, GAME_INFO, SWAP, TAKE_DISCARD, IllegalActionError
 from skyjo.match import (
     FORMAT,
     MAX_NAME,
+    STAND_IN,
     Match,
     MatchError,
     MatchOver,
@@ -318,6 +319,40 @@ def test_a_stand_in_plays_a_humans_turn() -> None:
     assert update is not None and update.seat == 0 and match.steps == 1
     with pytest.raises(NotYourTurn):
         match.play_for(1)
+
+
+def test_stand_ins_and_hints_are_made_by_the_match_s_bot_factory() -> None:
+    """A stand-in (`play_for`) and a hint (`Match.advice`) come from the match's own
+    `make` (a server's bot workers), seeded as the seat's stand-in; a hint plays nothing,
+    is the move a stand-in would play, and its adviser is closed at once."""
+    made: list[tuple[str, int]] = []
+    closed: list[int] = []
+
+    class Closing:
+        def __init__(self, spec: str, seed: int) -> None:
+            self.bot, self.seed = make_bot(spec, seed), seed
+
+        def choose(self, observation: Observation) -> int:
+            return int(self.bot.choose(observation))
+
+        def close(self) -> None:
+            closed.append(self.seed)
+
+    def make(spec: str, seed: int) -> Closing:
+        made.append((spec, seed))
+        return Closing(spec, seed)
+
+    match = Match(humans_and_bots(None, None), seed=6, make=make)
+    hint = match.advice(0)
+    seed = bot_seed(6, ~0)
+    assert match.steps == 0 and made == [(STAND_IN, seed)] and closed == [seed]
+    with pytest.raises(NotYourTurn):
+        match.advice(1)
+    update = match.play_for(0)
+    assert update is not None and update.action == hint
+    assert made == [(STAND_IN, seed)] * 2 and len(closed) == 1  # kept for its seat
+    match.close()
+    assert len(closed) == 2
 
 
 def test_rules_bound_the_target_score_for_every_interface() -> None:

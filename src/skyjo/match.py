@@ -343,13 +343,26 @@ class Match:
         return self._apply(seat, self._choose(self._bot(seat), seat))
 
     def play_for(self, seat: int) -> Update | None:
-        """A stand-in bot (`STAND_IN`) plays this human seat's move (a turn timer ran out)."""
+        """A stand-in bot (`STAND_IN`) plays this human seat's move (a turn timer ran out).
+        It is made by the match's bot factory, so it thinks where the match's bots do."""
         self._check_seat(seat)
         self._check_turn(seat)
         stand_in = self._stand_ins.get(seat)
         if stand_in is None:
-            stand_in = self._stand_ins[seat] = make_bot(STAND_IN, bot_seed(self.secret, ~seat))
+            stand_in = self._stand_ins[seat] = self._make(STAND_IN, bot_seed(self.secret, ~seat))
         return self._apply(seat, self._choose(stand_in, seat))
+
+    def advice(self, seat: int) -> int:
+        """The move a fresh stand-in (`STAND_IN`, seeded as `play_for`'s) would play for
+        this seat now, not played: a hint. Made by the match's bot factory (in a
+        server's bot workers, not its own process) and closed after."""
+        self._check_seat(seat)
+        self._check_turn(seat)
+        adviser = self._make(STAND_IN, bot_seed(self.secret, ~seat))
+        try:
+            return int(self._choose(adviser, seat))
+        finally:
+            _close(adviser)
 
     def advance(self, max_steps: int | None = None) -> list[Update]:
         """Let the bots play until a human must move, the game is over, or

@@ -84,9 +84,9 @@ def test_a_restarted_server_leaves_the_bots_and_their_libraries_to_the_workers(
     tmp_path: Path,
 ) -> None:
     """Rooms with `search` and `expected` bots, one resumed and one created, played
-    on: their bots think in the workers, and the server itself never imports
-    Numba nor LLVM (half a second here, seconds on a slow machine) to check
-    their names."""
+    on, with a hint asked in each: their bots and the hints think in the workers, and
+    the server itself never imports Numba nor LLVM (half a second here, seconds on a
+    slow machine, and a first compile holds the server's GIL) to check their names."""
     url = f"sqlite:///{tmp_path / 'skyjo.db'}"
     seats = [{"name": "Ana"}, {"bot": "search"}, {"bot": "expected"}]
     server = Server(url, SKYJO_BOT_PROCESSES="1")
@@ -101,6 +101,9 @@ def test_a_restarted_server_leaves_the_bots_and_their_libraries_to_the_workers(
             ana = server.conn(room["code"])
             assert ana.hello(room["token"])["you"] == 0
             play_game(ana, {0: ana}, random.Random(3), until=lambda w: w.number >= 12)
+            play_game(ana, {0: ana}, random.Random(4), until=lambda w: w.obs["current_player"] == 0)
+            ana.send({"type": "hint"})  # `expected`'s move, thought in the worker too
+            assert ana.until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
         for library in ("numba", "llvmlite"):  # (NumPy shuffles the decks: it is there)
             assert not _mapped(server.process.pid, library), library
     finally:

@@ -10,14 +10,12 @@ included, RULES.md 2.2-2.7), not at a round's end.
 
 from __future__ import annotations
 
-from skyjo.bots import make_bot
 from skyjo.engine import NEXT_ROUND
 from skyjo.match import STAND_IN, Match
-from skyjo.seeds import bot_seed
 from skyjo.web.validation import ProtocolError
 
 #: The bot whose choice a hint shows: the stand-in's (`expected`), seeded as the
-#: seat's stand-in is, so a hint is the move a stand-in would play there.
+#: seat's stand-in is, so a hint is the move a stand-in would play there (`Match.advice`).
 HINT_BOT = STAND_IN
 
 
@@ -40,7 +38,8 @@ def check_hint(match: Match, seat: int | None, in_lobby: bool) -> int:
 
 
 def hint(match: Match, seat: int) -> int:
-    """The action `HINT_BOT` would play for `seat` now (checked: `check_hint`); run it
-    off the event loop, as a bot's move is."""
-    adviser = make_bot(HINT_BOT, bot_seed(match.secret, ~seat))
-    return int(adviser.choose(match.observation(seat)))
+    """The action `HINT_BOT` would play for `seat` now (checked: `check_hint`):
+    `Match.advice`, thought where the room's bots think (a bot worker process when the
+    server has them: its first use compiles or loads the bot's kernel there, not in the
+    server's own process). Run it off the event loop, as a bot's move is."""
+    return match.advice(seat)
