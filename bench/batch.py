@@ -7,10 +7,14 @@ from the kernel. Prints turns/s and games/s for 2 and 4 players, pinned to one
 CPU (`os.sched_setaffinity`), and the reference engine's turns/s between
 random players measured in the same run (`bench/engine.py`'s loop) with the
 ratio. Where the time goes: the share spent shuffling and dealing decks
-(timed apart, per round, times the rounds played); the rest is the turns.
-And the kernel's floor: the same games with the one policy that costs
-nothing (`_floor`: no random choice, the first face-down card turned up, a
-drawn card always discarded), what the rules alone cost a turn.
+(timed apart, per round, times the rounds played: the loop's own shuffle and
+the kernel's `deal`); the rest is the turns.
+
+Every game is played by the kernel's driver (`skyjo.kernel.loop.advance`).
+There is no "floor" column (a game with no decision to make, what the rules
+alone cost a turn) any more: the loop has no policy that costs nothing, and a
+loop of rules written here to stand in for one would measure the bench's
+driver, not the kernel's (issue 54).
 
     python bench/batch.py                  # a table
     python bench/batch.py --json           # one JSON object per line
@@ -33,15 +37,10 @@ from rich.console import Console
 from rich.table import Table
 
 from skyjo import kernel
-from skyjo.batch.games import fast_state, play_fast
-from skyjo.engine import Phase
+from skyjo.batch.games import FastRun, fast_state, play_fast
 from skyjo.kernel import loop
-from skyjo.kernel.policies import KTH
-from skyjo.rules import GRID_SIZE
 
 POLICIES = ("random", "greedy")
-_REVEAL, _ROUND_OVER, _GAME_OVER = int(Phase.REVEAL), int(Phase.ROUND_OVER), int(Phase.GAME_OVER)
-ALL = (1 << GRID_SIZE) - 1  # every position of a grid
 
 
 @njit(cache=True)
@@ -50,46 +49,6 @@ def _deals(t, mt, fast, deck, rounds):  # type: ignore[no-untyped-def]
     for _ in range(rounds):
         loop._fast_deck(mt, fast, 0, deck)
         kernel.deal(t, 0, deck[0])
-
-
-@njit(cache=True)
-def _floor(t, mt, fast, deck, perm, games):  # type: ignore[no-untyped-def]
-    """Play `games` games at table 0 with no decision to make: reveal the first
-    face-down card, draw, discard and turn up the first face-down card (or,
-    with none left, exchange the first card in play); the turns played."""
-    turns = 0
-    for _ in range(games):
-        while t.slots[0, kernel.PHASE] != _GAME_OVER:
-            loop._fast_deck(mt, fast, 0, deck)
-            kernel.deal(t, 0, deck[0])
-            while t.slots[0, kernel.PHASE] < _ROUND_OVER:
-                p = t.slots[0, kernel.PLAYER]
-                hidden = t.seats[0, kernel.HIDDEN, p]
-                if t.slots[0, kernel.PHASE] == _REVEAL:
-                    kernel.reveal(t, 0, KTH[hidden, 0])
-                    continue
-                if kernel.draw(t, 0) == kernel.NO_CARD:
-                    loop._fast_perm(mt, fast, 0, perm, t.slots[0, kernel.DISCARD_LEN] - 1)
-                    kernel.reshuffle_perm(t, 0, perm[0])
-                    kernel.draw(t, 0)
-                if hidden:
-                    kernel.place(t, 0, KTH[hidden, 0], True)
-                else:
-                    kernel.place(t, 0, KTH[ALL & ~t.seats[0, kernel.CLEARED, p], 0], False)
-                turns += 1
-        slots = t.slots[0]
-        kernel.start_game(t, 0, slots[kernel.PLAYERS], slots[kernel.PENALTY], slots[kernel.TARGET])
-    return turns
-
-
-def floor_turns(players: int, seconds: float) -> float:
-    """The kernel's floor (`_floor`): turns per second with no decision to make."""
-    t, _, mt, fast, _, deck, perm = fast_state(1, players, "random", 0)[:7]
-    _floor(t, mt, fast, deck, perm, 10)
-    turns, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        turns += _floor(t, mt, fast, deck, perm, 1000)
-    return turns / (time.perf_counter() - start)
 
 
 def deal_seconds(players: int, rounds: int) -> float:
@@ -107,22 +66,31 @@ def pin(cpu: int | None) -> None:
     os.sched_setaffinity(0, {allowed[0] if cpu is None else cpu})
 
 
-def measure(players: int, policy: str, seconds: float, seed: int, batch: int) -> dict[str, Any]:
-    """Play rounds of `batch` games until `seconds` have passed."""
+def play_for(
+    players: int, policy: str, seconds: float, seed: int, batch: int
+) -> tuple[FastRun, float]:
+    """Whole games of `policy` on the batch loop (`play_fast`, 16 games a table
+    a call, `batch` tables) until `seconds` have passed: what they played, and
+    the time it took."""
     play_fast(players, policy, batch, seed, batch)  # compile, or load the cache
     games = turns = rounds = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         run = play_fast(players, policy, 16 * batch, seed + games, batch)
         games, turns, rounds = games + run.games, turns + run.turns, rounds + run.rounds
-    elapsed = time.perf_counter() - start
+    return FastRun(games, turns, rounds), time.perf_counter() - start
+
+
+def measure(players: int, policy: str, seconds: float, seed: int, batch: int) -> dict[str, Any]:
+    """Play rounds of `batch` games until `seconds` have passed."""
+    run, elapsed = play_for(players, policy, seconds, seed, batch)
     return {
         "players": players,
         "policy": policy,
-        "turns_per_s": turns / elapsed,
-        "games_per_s": games / elapsed,
-        "deal_share": deal_seconds(players, rounds) / elapsed,
-        "turns_per_round": turns / rounds,
+        "turns_per_s": run.turns / elapsed,
+        "games_per_s": run.games / elapsed,
+        "deal_share": deal_seconds(players, run.rounds) / elapsed,
+        "turns_per_round": run.turns / run.rounds,
     }
 
 
@@ -158,11 +126,10 @@ def main(
             row["deal_share"] = sum(p["deal_share"] for p in parts) / len(parts)
             rows.append(row)
     play_random_games(2, 0.2, seed)  # warm up the reference engine
-    engine, floor = {}, {}
+    engine = {}
     for n in sorted({row["players"] for row in rows}):
         _, turns, elapsed = play_random_games(n, seconds, seed)
         engine[n] = turns / elapsed
-        floor[n] = floor_turns(n, seconds)
     if as_json:
         for row in rows:
             print(
@@ -175,7 +142,6 @@ def main(
                 r["turns_per_s"] for r in rows if r["players"] == n and r["policy"] == "random"
             )
             print(json.dumps({"players": n, "engine_turns_per_s": rate, "ratio": best / rate}))
-            print(json.dumps({"players": n, "kernel_floor_turns_per_s": floor[n]}))
         return
     table = Table(title=f"batch simulator, {workers} worker(s), {describe()}")
     for column in (
@@ -204,9 +170,6 @@ def main(
     for n, rate in engine.items():
         console.print(
             f"reference engine, {n} random players: {rate:,.0f} turns/s (bench/engine.py)"
-        )
-        console.print(
-            f"kernel floor, {n} players, no decision to make: {floor[n]:,.0f} turns/s (_floor)"
         )
 
 

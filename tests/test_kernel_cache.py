@@ -64,7 +64,7 @@ def test_a_cached_function_is_stamped_with_the_modules_its_code_depends_on(
 
 
 def test_a_file_outside_the_package_that_imports_it_is_stamped_too(tmp_path: Path) -> None:
-    """A benchmark's compiled function calling the kernel (bench/kernel.py) is
+    """A benchmark's compiled function calling the kernel (bench/batch.py) is
     stamped with the kernel's sources too; a file that does not import the
     package is left to Numba's own locators."""
     bench = tmp_path / "bench.py"

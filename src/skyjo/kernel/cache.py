@@ -18,7 +18,7 @@ directly, without `make`, gets recompiled callers, and only the functions
 whose stamp changed are compiled again; in CI a cache carried over from an
 earlier run is judged by the files' content, not by the times a checkout
 gives them. It also covers every other file whose compiled functions import
-the package (`bench/kernel.py`, `bench/playouts.py`). With `NUMBA_CACHE_DIR`
+the package (`bench/batch.py`'s timing of the deals). With `NUMBA_CACHE_DIR`
 set, the cache goes there, with the same stamps.
 
 Importing this module registers the locators; it must come before the first
