@@ -91,12 +91,13 @@ def test_the_compiled_loops_go_stale_with_neither_their_callees_nor_their_values
     )
 
 
-def test_the_stall_rule_the_kernel_compiles_from_the_core_is_stamped() -> None:
-    """The compiled environments compile the stall rule's arithmetic from its
-    plain module (`skyjo.stall`), so their cached code is stamped with it: an
-    edit of the rule recompiles them."""
+def test_the_rewards_the_kernel_compiles_from_the_core_are_stamped() -> None:
+    """The compiled environments compile the rewards' arithmetic (the stall rule's
+    included) from its plain module (`skyjo.rewards`), so their cached code is
+    stamped with it: an edit of a reward recompiles them."""
     from skyjo.kernel import vector
 
-    assert "stall.py" in names(vector._stalled._cache._impl.locator)
-    assert "stall.py" in names(vector.stall_growth._cache._impl.locator)
-    assert "stall.py" not in names(kernel.place._cache._impl.locator)
+    assert "rewards.py" in names(vector._stalled._cache._impl.locator)
+    assert "rewards.py" in names(vector._scored._cache._impl.locator)
+    assert "rewards.py" in names(vector.stall_growth._cache._impl.locator)
+    assert "rewards.py" not in names(kernel.place._cache._impl.locator)

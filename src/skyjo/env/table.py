@@ -48,15 +48,18 @@ from skyjo.engine import (
 )
 from skyjo.env.encoding import Encoder
 from skyjo.kernel.layout import Layout
-from skyjo.rules import Rules, check_player_count
-from skyjo.scoring import winners
-from skyjo.stall import (
+from skyjo.rewards import (
     ROUND_BOUND,
     TURNS_TO_END,
+    game_reward,
+    round_reward,
     stall_decisions,
     stall_growth,
+    stall_reward,
     turns_of,
 )
+from skyjo.rules import Rules, check_player_count
+from skyjo.scoring import winners
 
 Reward = Literal["score", "win"]
 REWARDS: tuple[str, ...] = ("score", "win")
@@ -253,11 +256,11 @@ def rewards(
     round score; `"win"`, at the game's end, +1 to each winner (equal lowest
     totals share the win, RULES.md 3) and -1 to the others."""
     if reward == "score":
-        return tuple(-float(score) for score in scores)
+        return tuple(round_reward(score) for score in scores)
     if not done:
         return None
     best = set(winners(dict(enumerate(totals))))
-    return tuple(1.0 if seat in best else -1.0 for seat in range(len(totals)))
+    return tuple(game_reward(seat in best) for seat in range(len(totals)))
 
 
 def stalled(
@@ -302,7 +305,7 @@ def stalled(
     When no seat could have ended it (a limit shorter than a round can be, or
     an ender already), the episode is cut: `truncated`, no reward. The
     compiled environments apply the same rule (`skyjo.kernel.vector._stalled`,
-    the same floats: the arithmetic is `skyjo.stall`'s, which both run)."""
+    the same floats: the arithmetic is `skyjo.rewards`', which both run)."""
     n = len(totals)
     guilty = (
         ()
@@ -315,14 +318,12 @@ def stalled(
     if discount != 1.0:
         for p in guilty:
             growth[p] = stall_growth(discount, stall_decisions(turns_of(p, n, turns, starter)))
-    if reward == "score":
-        bound = target + ROUND_BOUND
-        scores = [0.0] * n
-        for p, factor in growth.items():
-            scores[p] = float(totals[p] - bound) * factor
-        return Outcome(tuple(scores), True)
     best = set(winners({p: totals[p] for p in range(n) if p not in growth}))
-    results = (-growth[p] if p in growth else 1.0 if p in best else -1.0 for p in range(n))
+    score = reward == "score"
+    results = (
+        stall_reward(score, totals[p], target, p in growth, p in best, growth.get(p, 1.0))
+        for p in range(n)
+    )
     return Outcome(tuple(results), True)
 
 

@@ -8,7 +8,7 @@ the module-level values it reads (the encoder's offsets, from `layout`): an
 edited callee would leave its callers running stale code. So each compiled
 function is cached here under a stamp of its module's source and of every
 module of this package, every compiled module of `skyjo` and every plain
-module whose functions the kernel compiles (`skyjo.stall`), that it
+module whose functions the kernel compiles (`skyjo.rewards`), that it
 imports, directly or through others (a module is compiled when it imports
 Numba's `njit`); each part of the stamp is a digest of the file's content.
 
@@ -42,8 +42,8 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 #: The plain modules of `skyjo` whose functions the kernel compiles as they
-#: are (`njit(f)`), stamped like the kernel's own: the stall rule's arithmetic.
-_SHARED = frozenset({"stall.py"})
+#: are (`njit(f)`), stamped like the kernel's own: the rewards' arithmetic.
+_SHARED = frozenset({"rewards.py"})
 
 
 @functools.cache

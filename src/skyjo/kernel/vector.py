@@ -44,8 +44,8 @@ One step of play is `move` (the action, a reshuffle from the chain's key,
 the round's end and the turn limit, reported), which `play` wraps with the
 learner's reward and the next deal; `play_outside` drives it for the AEC
 environment's one table (`skyjo.env.kernel_game`), every seat played from
-Python. The stall rule's constants and arithmetic are the reference's
-(`skyjo.stall`), compiled here as they are.
+Python. The rewards, the stall rule's included, are the reference's arithmetic
+(`skyjo.rewards`), compiled here as it is.
 
 An illegal learner action (out of range, or not legal: the mask forbids it)
 changes nothing and ends the episode with the reward `fconf[ILLEGAL_REWARD]`,
@@ -83,11 +83,14 @@ from skyjo.kernel.table import (
     TURNS,
     Tables,
 )
+from skyjo.rewards import TURNS_TO_END
+from skyjo.rewards import game_reward as _game_reward
+from skyjo.rewards import round_reward as _round_reward
+from skyjo.rewards import stall_decisions as _stall_decisions
+from skyjo.rewards import stall_growth as _stall_growth
+from skyjo.rewards import stall_reward as _stall_reward
+from skyjo.rewards import turns_of as _turns_of
 from skyjo.rules import DECK_SIZE
-from skyjo.stall import ROUND_BOUND, TURNS_TO_END
-from skyjo.stall import stall_decisions as _stall_decisions
-from skyjo.stall import stall_growth as _stall_growth
-from skyjo.stall import turns_of as _turns_of
 
 #: The columns of `conf`: the players, one round (1) or the game (0), the
 #: reward (SCORE, WIN), the learner's fixed seat (-1: drawn from each game's
@@ -346,10 +349,9 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
     seat = g.seat[b]
     over = episode_over(t, b, g.conf)
     if g.conf[REWARD] == SCORE:
-        o.reward[b] -= t.seats[b, SCORES, seat]
+        o.reward[b] += round_reward(t.seats[b, SCORES, seat])
     elif over:
-        won = t.seats[b, TOTALS, seat] == _lowest(t, b, n, 0)
-        o.reward[b] += 1.0 if won else -1.0
+        o.reward[b] += game_reward(t.seats[b, TOTALS, seat] == _lowest(t, b, n, 0))
     if over:
         return OVER
     deal_next(t, b, g.key, g.deck)
@@ -357,7 +359,10 @@ def _scored(t, g, o, b):  # type: ignore[no-untyped-def]
     return GOES_ON
 
 
-#: The stall rule's arithmetic, the reference's own (`skyjo.stall`), compiled.
+#: The rewards' arithmetic, the reference's own (`skyjo.rewards`), compiled.
+round_reward = njit(cache=True)(_round_reward)
+game_reward = njit(cache=True)(_game_reward)
+stall_reward = njit(cache=True)(_stall_reward)
 stall_growth = njit(cache=True)(_stall_growth)
 stall_decisions = njit(cache=True)(_stall_decisions)
 turns_of = njit(cache=True)(_turns_of)
@@ -370,7 +375,7 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
     (SCORE: its total made the target plus ROUND_BOUND; WIN: a loss, the
     lowest totals of the others winning), its penalty times
     `stall_growth(fconf[DISCOUNT], its decisions since it could end the
-    round)` (`skyjo.stall`'s arithmetic); OVER, or CUT when no seat could
+    round)` (`skyjo.rewards`' arithmetic); OVER, or CUT when no seat could
     have ended the round."""
     n = g.conf[PLAYERS]
     seat = g.seat[b]
@@ -382,19 +387,15 @@ def _stalled(t, g, o, b):  # type: ignore[no-untyped-def]
                 guilty |= 1 << p
     if guilty == 0:
         return CUT
-    mine = (guilty >> seat) & 1
+    mine = (guilty >> seat) & 1 != 0
     total = t.seats[b, TOTALS, seat]
     growth = 1.0
     if mine:
         decisions = stall_decisions(turns_of(seat, n, turns, starter))
         growth = stall_growth(g.fconf[DISCOUNT], decisions)
-    if g.conf[REWARD] == SCORE:
-        if mine:
-            o.reward[b] += (total - (g.conf[TARGET] + ROUND_BOUND)) * growth
-    elif not mine and total == _lowest(t, b, n, guilty):
-        o.reward[b] += 1.0
-    else:
-        o.reward[b] -= growth
+    won = not mine and total == _lowest(t, b, n, guilty)
+    score = g.conf[REWARD] == SCORE
+    o.reward[b] += stall_reward(score, total, g.conf[TARGET], mine, won, growth)
     return OVER
 
 
