@@ -1,8 +1,8 @@
 """A first game that teaches and an end that tells (issue 56), in a real browser: the tour
 of a first game (skippable, remembered, shown again from the Room panel), the Rules link in
 the bar, the hint against bots (its move outlined), your place at the end, the points left
-in 9-12s and the same table with easier or harder bots. Screenshots go to
-tests/web/artifacts/teach-*.png. Every wait is on a condition of the page."""
+in 9-12s and the same table with easier or harder bots (its timer and bots' speed kept).
+Screenshots go to tests/web/artifacts/teach-*.png. Every wait is on a condition of the page."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     page = open_page(browser, SCREENS["phone"], problems)
-    start_against_bots(page, server.base, 1, target=1)
+    start_against_bots(page, server.base, 1, target=1, timer=120, speed="fast")
     while play_my_turn(page):
         pass
     page.wait_for_selector(".game-over")
@@ -148,6 +148,10 @@ def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
     page.wait_for_selector(".mine .grid.large")
     expect(page.locator(".others .seat .name")).to_have_text("Basic bot")
     assert "First to 1 " in (page.text_content(".room-info .rules") or "")
+    # the turn timer and the bots' speed carried over too
+    expect(page.locator("[data-key=timer]")).to_contain_text(re.compile(r"\b1[01]\d\b"))
+    new = page.url.rsplit("/", 1)[-1]
+    assert page.request.get(f"{server.base}/api/rooms/{new}").json()["bot_speed"] == "fast"
 
 
 def _high_points(frames: list[dict], seats: int) -> list[int]:
