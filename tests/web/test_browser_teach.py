@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from browsing import (
     DESKTOP,
+    MY_TURN,
     SCREENS,
     SMALL,
     click_and_wait,
@@ -122,6 +123,53 @@ def test_a_hint_outlines_the_expected_bot_s_move_and_says_it(
             expect(page.locator("[data-key=hint-line]")).to_be_visible(timeout=COMPILE_WAIT)
         else:  # the hint was for that step alone
             expect(page.locator(".table .hinted")).to_have_count(0)
+
+
+#: Whatever a hint shows: its button, its line.
+HINT_CONTROLS = "[data-key=hint], .hint-ask, [data-key=hint-line]"
+#: The label of the seat whose turn it is, once it is a person's (a bot's turn: waited out).
+PERSON_TO_MOVE = """() => {
+  const seat = document.querySelector(".seat.turn");
+  const name = seat?.getAttribute("aria-label");
+  return name && !name.endsWith(" bot") ? name : null;
+}"""
+
+
+def test_a_room_with_a_friend_never_offers_the_hint_and_one_against_bots_does(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    host = open_page(browser, DESKTOP, problems)
+    host.goto(server.base)
+    host.fill("#your-name", "Ana")
+    host.click("[data-key=count-2]")
+    host.click(".more summary")
+    host.select_option("[data-key=seat-0]", "friend")  # and a bot: not every other seat a person
+    host.click("[data-key=start]")
+    host.wait_for_selector(".lobby")
+    friend = open_page(browser, SCREENS["phone"], problems)
+    friend.goto(server.base)  # joins by the room's code
+    friend.fill("[data-key=code]", host.inner_text("[data-key=lobby-code]"))
+    friend.click(".join .row button >> nth=0")
+    friend.fill("[data-key=join-name]", "Ben")
+    friend.click("[data-key=take-seat]")
+    friend.wait_for_selector("[data-key=lobby-wait]")
+    host.click("[data-key=lobby-start]")
+    pages = {"Ana": host, "Ben": friend}
+    for moves in range(8):  # the four reveals, then two turns each: never a hint, either side
+        page = pages[host.wait_for_function(PERSON_TO_MOVE).json_value()]
+        page.wait_for_selector(MY_TURN)
+        for each in pages.values():
+            expect(each.locator(".prompt")).to_be_visible()
+            expect(each.locator(HINT_CONTROLS)).to_have_count(0)
+        if moves == 4:
+            for name, each in pages.items():
+                for colours in ("light", "dark"):
+                    scheme(each, colours)
+                    each.screenshot(path=artifacts / f"teach-friend-{name}-{colours}.png")
+        assert play_my_turn(page)
+    start_against_bots(host, server.base, 2)  # alone against bots: offered
+    expect(host.locator("[data-key=hint]")).to_be_visible()
+    expect(host.locator("[data-key=hint]")).to_have_accessible_name("Hint")
 
 
 def test_the_end_says_your_place_and_offers_easier_and_harder_bots(

@@ -9,7 +9,9 @@ import { t } from "./i18n.js";
 
 const LADDER = FACTS.bots;
 
-/** Whether the viewer plays alone against bots: a seat of its own, every other seat a bot. */
+/** Whether the viewer plays alone against bots: a seat of its own, every other seat a bot's
+ * (the server's rule, `Match.against_bots`: a friend's seat, taken or free, is a person's).
+ * The hint, the undo and the Easier/Harder bots are offered only then. */
 export function againstBots(view) {
   return view.you !== null && view.you !== undefined
     && view.seats.every((seat, i) => i === view.you || Boolean(seat.bot));
