@@ -77,6 +77,76 @@ def test_a_first_game_shows_the_tour_once_and_the_room_panel_shows_it_again(
     expect(page.locator("[data-key=tour-again]")).to_be_focused()  # back where it was
 
 
+#: Each text of the tour's step and each of its buttons, scrolled to (the dialog scrolls):
+#: wholly inside the dialog's box and the viewport, nothing cut inside it, and what a tap at
+#: its middle reaches. Returns what is wrong, as strings.
+TOUR_PARTS = """() => {
+  const dialog = document.querySelector("dialog.tour");
+  const wrong = [];
+  const page = document.scrollingElement;
+  if (dialog.scrollWidth > dialog.clientWidth + 0.5) wrong.push(`the tour scrolls sideways`);
+  if (page.scrollWidth > page.clientWidth + 0.5) wrong.push(`the page scrolls sideways`);
+  for (const el of dialog.querySelectorAll(".tour-label, h2, p, button")) {
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const r = el.getBoundingClientRect();
+    const d = dialog.getBoundingClientRect();
+    const what = `${el.tagName} ${el.textContent.slice(0, 30)} at ${[r.left, r.right]}`;
+    if (r.left < Math.max(0, d.left) - 0.5 || r.right > Math.min(innerWidth, d.right) + 0.5
+        || r.top < Math.max(0, d.top) - 0.5 || r.bottom > Math.min(innerHeight, d.bottom) + 0.5) {
+      wrong.push(`${what}: outside the tour or the screen`);
+    }
+    if (el.scrollWidth > el.clientWidth + 0.5) wrong.push(`${what}: cut`);
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    const hit = top === el || el.contains(top);
+    if (el.tagName === "BUTTON" && !hit) wrong.push(`${what}: covered`);
+  }
+  return wrong;
+}"""
+#: 200% zoom: a 1280x800 laptop and a 390x844 phone (2x) show half as many CSS pixels.
+ZOOMED = {
+    "laptop": ({"width": 640, "height": 400}, 2),
+    "phone": ({"width": 195, "height": 422}, 4),
+}
+
+
+@pytest.mark.parametrize(
+    ("screen", "language"),
+    [("phone", "en"), ("phone", "fr"), ("phone", "de"), ("phone", "es"), ("laptop", "de")],
+)
+def test_the_tour_at_200_percent_zoom_is_read_and_pressed_to_its_end(
+    server: Server,
+    browser: Browser,
+    problems: list[str],
+    artifacts: Path,
+    screen: str,
+    language: str,
+) -> None:
+    size, scale = ZOOMED[screen]
+    page = open_page(browser, size, problems, scale=scale, tour=True)
+    page.goto(server.base)
+    page.select_option("#language", language)
+    start_against_bots(page, server.base, 1)
+    tour = page.locator("dialog.tour")
+    expect(tour).to_be_visible()
+    for step in range(len(TITLES)):
+        expect(page.locator(".tour-label")).to_contain_text(f"{step + 1}")
+        for colours in ("light", "dark"):
+            scheme(page, colours)
+            wrong = page.evaluate(TOUR_PARTS)
+            assert wrong == [], (step, colours, *wrong)
+            page.screenshot(
+                path=artifacts / f"teach-tour-200-{screen}-{language}-{step}-{colours}.png"
+            )
+        assert violations(page) == []
+        if step == 1:  # Back, then Next again: both pressed where they are
+            page.click("[data-key=tour-back]")
+            expect(page.locator("[data-key=tour-skip]")).to_be_visible()
+            page.click("[data-key=tour-next]")
+        page.click("[data-key=tour-done]" if step == len(TITLES) - 1 else "[data-key=tour-next]")
+    expect(tour).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('skyjo:tour')") == "seen"
+
+
 #: How long a hint may take when the server compiles the bot's kernel first (ms).
 COMPILE_WAIT = 60_000
 
