@@ -107,14 +107,27 @@ def play_my_turn(page: Page) -> bool:
     return True
 
 
-def start_against_bots(page: Page, base: str, opponents: int, target: int | None = None) -> None:
-    """From the front page: choose the opponents (and the target score), Start."""
+def start_against_bots(
+    page: Page,
+    base: str,
+    opponents: int,
+    target: int | None = None,
+    timer: int | None = None,
+    speed: str | None = None,
+) -> None:
+    """From the front page: choose the opponents (and the target score, the turn timer in
+    seconds, the bots' speed), Start."""
     page.goto(base)
     page.click(f"[data-key=count-{opponents}]")
     page.fill("#your-name", "Zoë")
-    if target is not None:
+    if speed is not None:
+        page.select_option("[data-key=speed]", speed)
+    if target is not None or timer is not None:
         page.click(".more summary")
+    if target is not None:
         page.fill("[data-key=target]", str(target))
+    if timer is not None:
+        page.select_option("[data-key=timer]", str(timer))
     page.click("[data-key=start]")
     page.wait_for_selector(".mine .grid.large")
 

@@ -1,8 +1,8 @@
 """A first game that teaches and an end that tells (issue 56), in a real browser: the tour
 of a first game (skippable, remembered, shown again from the Room panel), the Rules link in
 the bar, the hint against bots (its move outlined), your place at the end, the points left
-in 9-12s and the same table with easier or harder bots. Screenshots go to
-tests/web/artifacts/teach-*.png. Every wait is on a condition of the page."""
+in 9-12s and the same table with easier or harder bots (its timer and bots' speed kept).
+Screenshots go to tests/web/artifacts/teach-*.png. Every wait is on a condition of the page."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from browsing import (
     DESKTOP,
+    MY_TURN,
     SCREENS,
     SMALL,
     click_and_wait,
@@ -76,6 +77,76 @@ def test_a_first_game_shows_the_tour_once_and_the_room_panel_shows_it_again(
     expect(page.locator("[data-key=tour-again]")).to_be_focused()  # back where it was
 
 
+#: Each text of the tour's step and each of its buttons, scrolled to (the dialog scrolls):
+#: wholly inside the dialog's box and the viewport, nothing cut inside it, and what a tap at
+#: its middle reaches. Returns what is wrong, as strings.
+TOUR_PARTS = """() => {
+  const dialog = document.querySelector("dialog.tour");
+  const wrong = [];
+  const page = document.scrollingElement;
+  if (dialog.scrollWidth > dialog.clientWidth + 0.5) wrong.push(`the tour scrolls sideways`);
+  if (page.scrollWidth > page.clientWidth + 0.5) wrong.push(`the page scrolls sideways`);
+  for (const el of dialog.querySelectorAll(".tour-label, h2, p, button")) {
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const r = el.getBoundingClientRect();
+    const d = dialog.getBoundingClientRect();
+    const what = `${el.tagName} ${el.textContent.slice(0, 30)} at ${[r.left, r.right]}`;
+    if (r.left < Math.max(0, d.left) - 0.5 || r.right > Math.min(innerWidth, d.right) + 0.5
+        || r.top < Math.max(0, d.top) - 0.5 || r.bottom > Math.min(innerHeight, d.bottom) + 0.5) {
+      wrong.push(`${what}: outside the tour or the screen`);
+    }
+    if (el.scrollWidth > el.clientWidth + 0.5) wrong.push(`${what}: cut`);
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    const hit = top === el || el.contains(top);
+    if (el.tagName === "BUTTON" && !hit) wrong.push(`${what}: covered`);
+  }
+  return wrong;
+}"""
+#: 200% zoom: a 1280x800 laptop and a 390x844 phone (2x) show half as many CSS pixels.
+ZOOMED = {
+    "laptop": ({"width": 640, "height": 400}, 2),
+    "phone": ({"width": 195, "height": 422}, 4),
+}
+
+
+@pytest.mark.parametrize(
+    ("screen", "language"),
+    [("phone", "en"), ("phone", "fr"), ("phone", "de"), ("phone", "es"), ("laptop", "de")],
+)
+def test_the_tour_at_200_percent_zoom_is_read_and_pressed_to_its_end(
+    server: Server,
+    browser: Browser,
+    problems: list[str],
+    artifacts: Path,
+    screen: str,
+    language: str,
+) -> None:
+    size, scale = ZOOMED[screen]
+    page = open_page(browser, size, problems, scale=scale, tour=True)
+    page.goto(server.base)
+    page.select_option("#language", language)
+    start_against_bots(page, server.base, 1)
+    tour = page.locator("dialog.tour")
+    expect(tour).to_be_visible()
+    for step in range(len(TITLES)):
+        expect(page.locator(".tour-label")).to_contain_text(f"{step + 1}")
+        for colours in ("light", "dark"):
+            scheme(page, colours)
+            wrong = page.evaluate(TOUR_PARTS)
+            assert wrong == [], (step, colours, *wrong)
+            page.screenshot(
+                path=artifacts / f"teach-tour-200-{screen}-{language}-{step}-{colours}.png"
+            )
+        assert violations(page) == []
+        if step == 1:  # Back, then Next again: both pressed where they are
+            page.click("[data-key=tour-back]")
+            expect(page.locator("[data-key=tour-skip]")).to_be_visible()
+            page.click("[data-key=tour-next]")
+        page.click("[data-key=tour-done]" if step == len(TITLES) - 1 else "[data-key=tour-next]")
+    expect(tour).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('skyjo:tour')") == "seen"
+
+
 #: How long a hint may take when the server compiles the bot's kernel first (ms).
 COMPILE_WAIT = 60_000
 
@@ -124,11 +195,58 @@ def test_a_hint_outlines_the_expected_bot_s_move_and_says_it(
             expect(page.locator(".table .hinted")).to_have_count(0)
 
 
+#: Whatever a hint shows: its button, its line.
+HINT_CONTROLS = "[data-key=hint], .hint-ask, [data-key=hint-line]"
+#: The label of the seat whose turn it is, once it is a person's (a bot's turn: waited out).
+PERSON_TO_MOVE = """() => {
+  const seat = document.querySelector(".seat.turn");
+  const name = seat?.getAttribute("aria-label");
+  return name && !name.endsWith(" bot") ? name : null;
+}"""
+
+
+def test_a_room_with_a_friend_never_offers_the_hint_and_one_against_bots_does(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    host = open_page(browser, DESKTOP, problems)
+    host.goto(server.base)
+    host.fill("#your-name", "Ana")
+    host.click("[data-key=count-2]")
+    host.click(".more summary")
+    host.select_option("[data-key=seat-0]", "friend")  # and a bot: not every other seat a person
+    host.click("[data-key=start]")
+    host.wait_for_selector(".lobby")
+    friend = open_page(browser, SCREENS["phone"], problems)
+    friend.goto(server.base)  # joins by the room's code
+    friend.fill("[data-key=code]", host.inner_text("[data-key=lobby-code]"))
+    friend.click(".join .row button >> nth=0")
+    friend.fill("[data-key=join-name]", "Ben")
+    friend.click("[data-key=take-seat]")
+    friend.wait_for_selector("[data-key=lobby-wait]")
+    host.click("[data-key=lobby-start]")
+    pages = {"Ana": host, "Ben": friend}
+    for moves in range(8):  # the four reveals, then two turns each: never a hint, either side
+        page = pages[host.wait_for_function(PERSON_TO_MOVE).json_value()]
+        page.wait_for_selector(MY_TURN)
+        for each in pages.values():
+            expect(each.locator(".prompt")).to_be_visible()
+            expect(each.locator(HINT_CONTROLS)).to_have_count(0)
+        if moves == 4:
+            for name, each in pages.items():
+                for colours in ("light", "dark"):
+                    scheme(each, colours)
+                    each.screenshot(path=artifacts / f"teach-friend-{name}-{colours}.png")
+        assert play_my_turn(page)
+    start_against_bots(host, server.base, 2)  # alone against bots: offered
+    expect(host.locator("[data-key=hint]")).to_be_visible()
+    expect(host.locator("[data-key=hint]")).to_have_accessible_name("Hint")
+
+
 def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     page = open_page(browser, SCREENS["phone"], problems)
-    start_against_bots(page, server.base, 1, target=1)
+    start_against_bots(page, server.base, 1, target=1, timer=120, speed="fast")
     while play_my_turn(page):
         pass
     page.wait_for_selector(".game-over")
@@ -148,6 +266,10 @@ def test_the_end_says_your_place_and_offers_easier_and_harder_bots(
     page.wait_for_selector(".mine .grid.large")
     expect(page.locator(".others .seat .name")).to_have_text("Basic bot")
     assert "First to 1 " in (page.text_content(".room-info .rules") or "")
+    # the turn timer and the bots' speed carried over too
+    expect(page.locator("[data-key=timer]")).to_contain_text(re.compile(r"\b1[01]\d\b"))
+    new = page.url.rsplit("/", 1)[-1]
+    assert page.request.get(f"{server.base}/api/rooms/{new}").json()["bot_speed"] == "fast"
 
 
 def _high_points(frames: list[dict], seats: int) -> list[int]:

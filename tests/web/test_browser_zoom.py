@@ -8,6 +8,7 @@ Screenshots go to tests/web/artifacts/zoom-*.png. Every wait is on a condition o
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from browsing import (
 )
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
-from test_browser_a11y import violations
+from test_browser_a11y import scheme, violations
 
 #: A 390x844 phone at 200% zoom: the CSS viewport is half as wide and half as tall.
 ZOOMED = {"width": 195, "height": 422}
@@ -278,3 +279,41 @@ def test_eight_german_expected_bots_on_a_phone_keep_their_names_whole(
     )
     assert min(sizes) >= 8, sizes  # smaller, still readable
     page.screenshot(path=artifacts / "zoom-8-seats-de-expected.png")
+
+
+#: The smallest another's card may be with 8 seats on a 320x568 phone (its size before the
+#: title had a line of its own: 12.6 px in English, 10 in the others, whose bar wrapped).
+CROWDED_SMALL = 12.5
+#: The least height of the bar's buttons (a tap target: WCAG 2.5.8's 24 px).
+TAP = 24
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de", "es"])
+def test_eight_seats_on_a_phone_show_the_room_s_title_and_round_whole(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path, language: str
+) -> None:
+    """Seven bots on a 390x844 phone (issue 56): the title was cut to "La …" beside the
+    bar's buttons; it has a line of its own, and the others' cards keep their size."""
+    page = open_page(browser, SCREENS["phone"], problems)
+    page.goto(server.base)
+    page.select_option("#language", language)
+    start_against_bots(page, server.base, 7, target=400)
+    for screen, size, smallest in (
+        ("phone", SCREENS["phone"], CROWDED),
+        ("320", SMALL, CROWDED_SMALL),
+    ):
+        page.set_viewport_size(size)
+        expect(page.locator(".room-head h1")).to_have_text(re.compile("Zoë"))
+        assert page.evaluate(TITLE_CUT) == [], (language, screen)
+        assert min(widths(page, ".others .card")) >= smallest, (language, screen)
+        heights = page.eval_on_selector_all(
+            ".room-head :is(.tab, .bar-rules)", "els => els.map((el) => el.offsetHeight)"
+        )
+        assert len(heights) == 5 and min(heights) >= TAP, heights
+        on_one_screen(page, [".seat", ".card.pile", ".prompt", ".room-head h1", ".room-head .tab"])
+        for colours in ("light", "dark"):
+            scheme(page, colours)
+            page.screenshot(
+                path=artifacts / f"zoom-8-seats-title-{language}-{screen}-{colours}.png"
+            )
+        assert violations(page) == []

@@ -1,7 +1,7 @@
 // At the end of a game against bots (issue 56): the same table again with every bot one level
 // easier or harder on the server's ladder (facts.js `bots`, weakest first). A new room, made
-// as the front page makes one (POST /api/rooms, docs/web-protocol.md): the same seats, rules
-// and title; each bot named by the server from its new level.
+// as the front page makes one (POST /api/rooms, docs/web-protocol.md): the same seats, rules,
+// turn timer, bots' speed, title and listing; each bot named by the server from its new level.
 import { createRoom } from "./api.js";
 import { h } from "./dom.js";
 import { FACTS } from "./facts.js";
@@ -9,25 +9,33 @@ import { t } from "./i18n.js";
 
 const LADDER = FACTS.bots;
 
-/** Whether the viewer plays alone against bots: a seat of its own, every other seat a bot. */
+/** Whether the viewer plays alone against bots: a seat of its own, every other seat a bot's
+ * (the server's rule, `Match.against_bots`: a friend's seat, taken or free, is a person's).
+ * The hint, the undo and the Easier/Harder bots are offered only then. */
 export function againstBots(view) {
   return view.you !== null && view.you !== undefined
     && view.seats.every((seat, i) => i === view.you || Boolean(seat.bot));
 }
 
-/** The room request of this table with each bot `step` levels along the ladder (a bot at
- * its end stays there), or null when no bot would change. */
-export function shiftedRoom(room, seats, step) {
+/** The room request of the table of `state` (a room's `state` message) with each bot `step`
+ * levels along `ladder` (a bot at its end stays there), or null when no bot would change.
+ * Everything else carries over (docs/web-protocol.md, `POST /api/rooms`): the seats in
+ * their order (the host's by name), the rules, the turn timer, the bots' speed, the title
+ * (unless the server's own) and the listing. */
+export function shiftedRoom(state, step, ladder = LADDER) {
   let changed = false;
-  const asked = seats.map((seat) => {
+  const asked = state.seats.map((seat) => {
     if (!seat.bot) return { name: seat.name };
-    const at = LADDER.indexOf(seat.bot);
-    const level = LADDER[Math.min(LADDER.length - 1, Math.max(0, at + step))] ?? seat.bot;
+    const at = ladder.indexOf(seat.bot);
+    const level = ladder[Math.min(ladder.length - 1, Math.max(0, at + step))] ?? seat.bot;
     changed ||= level !== seat.bot;
     return { bot: level };
   });
   if (!changed) return null;
-  const request = { seats: asked, rules: { ...room.rules } };
+  const { room } = state;
+  const request = { seats: asked, rules: { ...room.rules }, listed: Boolean(room.listed) };
+  if (state.turn_seconds) request.turn_seconds = state.turn_seconds;
+  if (room.bot_speed) request.bot_speed = room.bot_speed;
   if (!room.default_title) request.title = room.title;
   return request;
 }
@@ -48,7 +56,7 @@ export function levelButtons(view, held) {
     }
   };
   const offer = (step, key, words) => {
-    const request = shiftedRoom(view.state.room, view.seats, step);
+    const request = shiftedRoom(view.state, step);
     return request ? h("button", { type: "button", "data-key": key, onclick: () => start(request) }, t(words)) : null;
   };
   const offers = [offer(-1, "easier", "end.easier"), offer(1, "harder", "end.harder")].filter(Boolean);

@@ -4,11 +4,7 @@
 // (not a round's first reveals) until it is undone, the game ends or the page reconnects.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-/** Whether the viewer plays alone against bots: seated, every other seat a bot's. */
-export function againstBots(view) {
-  return view.seated && view.seats.every((seat, i) => i === view.you || Boolean(seat.bot));
-}
+import { againstBots } from "./levels.js";
 
 /** The "Undo my move" button, or null where there is nothing to undo. `hold` says whether
  * the connection is down (the board's: it says so instead of sending). */
