@@ -149,3 +149,9 @@ def test_absent_seats_and_counts_write_zeros() -> None:
         assert out[layout.start(name)] == 0, name
     assert out[layout.start("draw_size")] == 120
     assert not out[layout.grid(0, 0)].any() and out[layout.grid(0, 1)].all()
+
+
+def test_a_layout_of_another_table_size_is_refused() -> None:
+    view = observe(states(3, 1, seed=0)[50], 0)
+    with pytest.raises(ValueError, match="a layout of 4 players cannot encode a table of 3"):
+        encode_observation(view, Layout(4))

@@ -89,7 +89,6 @@ class Writer:
     `Observation`) and `skyjo.env.encoding.Encoder` (the engine's state)."""
 
     def __init__(self, layout: Layout, rules: Rules) -> None:
-        self.layout = layout
         n = self._n = layout.num_players
         pad = layout.slots - n
         self._pad_grids = bytes(_ITEM * SLOT_SIZE * pad)
@@ -162,6 +161,10 @@ def encode_observation(obs: Observation, layout: Layout) -> np.ndarray:
     its fields computed here and written by `Writer`."""
     if obs.viewer is None:
         raise ValueError("a spectator has no seat to encode from")
+    if layout.num_players != obs.num_players:
+        raise ValueError(
+            f"a layout of {layout.num_players} players cannot encode a table of {obs.num_players}"
+        )
     lane = LANE.__getitem__
     visible = sum(map(lane, obs.discard_pile))
     grids = []
