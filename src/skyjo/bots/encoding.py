@@ -55,6 +55,7 @@ from skyjo.rules import CARD_VALUES, GRID_SIZE, Rules
 #: `to_bytes` gives them as int16s, the array's own bytes.
 LANE = {v: 1 << 16 * (v - LOWEST) for v in CARD_VALUES}
 _COUNT_BYTES = 2 * NUM_VALUES
+_NO_COUNTS = bytes(_COUNT_BYTES)
 _VALUES = struct.Struct(f"<{GRID_SIZE}h")
 _GRID_BYTES = _VALUES.size
 _MASKS = range(1 << GRID_SIZE)
@@ -91,19 +92,18 @@ class Writer:
     def __init__(self, layout: Layout, rules: Rules) -> None:
         n = self._n = layout.num_players
         pad = layout.slots - n
-        self._pad_grids = bytes(_ITEM * SLOT_SIZE * pad)
+        present = np.array([1] * n + [0] * pad, DTYPE).tobytes()
+        self._pad_present = bytes(_ITEM * SLOT_SIZE * pad) + present  # padded grids, then present
         self._totals = struct.Struct(f"<{n}h{_ITEM * pad}x")
-        self._present = np.array([1] * n + [0] * pad, DTYPE).tobytes()
         self._slot = _onehot(layout.slots)
         self._phase = _onehot(len(Phase))
-        self._zero_counts = bytes(_COUNT_BYTES)
         self._rules = variant_values(rules).tobytes()
 
     def write(
         self,
         viewer: int,
-        grids: Sequence[bytes],
-        totals: Sequence[int],
+        grids: list[bytes],
+        totals: tuple[int, ...],
         to_act: int,
         ender: int | None,
         starter: int | None,
@@ -125,19 +125,18 @@ class Writer:
         may see it and where it came from, the phase and the round's index."""
         n, slot = self._n, self._slot
         if viewer:  # relative seats: the viewer first
-            grids = [*grids[viewer:], *grids[:viewer]]
-            totals = [*totals[viewer:], *totals[:viewer]]
+            grids = grids[viewer:] + grids[:viewer]
+            totals = totals[viewer:] + totals[:viewer]
         data = b"".join(
             (
                 *grids,
-                self._pad_grids,
-                self._present,
+                self._pad_present,
                 self._totals.pack(*totals),
                 slot[(to_act - viewer) % n],
                 slot[-1] if ender is None else slot[(ender - viewer) % n],
                 slot[-1] if starter is None else slot[(starter - viewer) % n],
                 visible.to_bytes(_COUNT_BYTES, "little"),
-                self._zero_counts if known is None else known.to_bytes(_COUNT_BYTES, "little"),
+                _NO_COUNTS if known is None else known.to_bytes(_COUNT_BYTES, "little"),
                 _SCALARS.pack(
                     discard[-1] if discard else 0,
                     len(discard),

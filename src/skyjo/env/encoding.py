@@ -72,14 +72,13 @@ class Encoder:
         self._pile: tuple[int, ...] | None = None
         self._suffix: list[int] = [0]
 
-    def _pile_counts(self, pile: tuple[int, ...]) -> list[int]:
-        """Item i: the packed counts of `pile[i:]` (computed once per pile object)."""
-        if pile is not self._pile:
-            suffix = [0] * (len(pile) + 1)
-            for i in range(len(pile) - 1, -1, -1):
-                suffix[i] = suffix[i + 1] + LANE[pile[i]]
-            self._pile, self._suffix = pile, suffix
-        return self._suffix
+    def _count_pile(self, pile: tuple[int, ...]) -> None:
+        """Item i of `_suffix`: the packed counts of `pile[i:]` (computed once
+        per pile object: a deal or a reshuffle)."""
+        suffix = [0] * (len(pile) + 1)
+        for i in range(len(pile) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + LANE[pile[i]]
+        self._pile, self._suffix = pile, suffix
 
     @staticmethod
     def _block(key: tuple[tuple[int, ...], int, int]) -> tuple[bytes, int]:
@@ -118,7 +117,11 @@ class Encoder:
         """What `seat` may see of `state`, as a new array of the layout."""
         self._table(state)
         game, player, held = state.game, state.player, state.held
-        in_pile = self._pile_counts(state.draw_pile)[state.draw_top]
+        starter = game.starter
+        pile = state.draw_pile
+        if pile is not self._pile:
+            self._count_pile(pile)
+        in_pile = self._suffix[state.draw_top]
         from_draw = held is not None and state.source == DRAW
         # a card someone else drew, not yet placed (RULES.md 2.5)
         hidden_held = LANE[held] if from_draw and player != seat else 0
@@ -131,11 +134,11 @@ class Encoder:
             game.totals,
             player,
             state.ender,
-            None if game.starter < 0 else game.starter,
+            None if starter < 0 else starter,
             _ALL_CARDS - self._down - unseen,
             unseen if game.reshuffles[-1] else None,
             state.discard_pile,
-            len(state.draw_pile) - state.draw_top,
+            len(pile) - state.draw_top,
             None if hidden_held else held,
             from_draw,
             held is not None and not from_draw,
