@@ -7,8 +7,9 @@ it to float32 for a network (`to_float`): each field divided by its natural
 size, so that every entry lies in a small documented range. Seats are relative: slot 0 is the
 viewer, slot j the seat j places after it in the order of play (RULES.md 1),
 and slots past the table's players (`slots > num_players`) are padding. Both
-encoders read it: the engine's (`skyjo.env.encoding`) and the kernel's
-(`skyjo.kernel.encoding`).
+encoders read it: the reference writer (`skyjo.bots.encoding.Writer`, fed
+from an `Observation` or, by `skyjo.env.encoding`, from the engine's state)
+and the kernel's compiled one (`skyjo.kernel.encoding`).
 """
 
 from __future__ import annotations
