@@ -25,7 +25,7 @@ from browsing import (
 )
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
-from test_browser_a11y import scheme, violations
+from test_browser_a11y import play, room, scheme, seated, violations
 
 #: A 390x844 phone at 200% zoom: the CSS viewport is half as wide and half as tall.
 ZOOMED = {"width": 195, "height": 422}
@@ -317,3 +317,35 @@ def test_eight_seats_on_a_phone_show_the_room_s_title_and_round_whole(
                 path=artifacts / f"zoom-8-seats-title-{language}-{screen}-{colours}.png"
             )
         assert violations(page) == []
+
+
+#: What of the game-over panel sticks out of it sideways (its texts, tables and buttons;
+#: the statistics' table scrolls inside its own region, and is measured by that region).
+END_CUT = """() => {
+  const panel = document.querySelector('.game-over').getBoundingClientRect();
+  return [...document.querySelectorAll(
+    '.game-over h2, .game-over .your-place, .game-over .places, .game-over .game-story, '
+    + '.game-over .after button, .game-over .after a, .end-stats-scroll, .end-chart svg')]
+    .filter((el) => el.getClientRects().length)
+    .filter((el) => el.getBoundingClientRect().right > panel.right + 0.5)
+    .map((el) => `${el.className || el.tagName}: ${el.textContent.slice(0, 30)}`);
+}"""
+
+
+def test_the_game_s_end_on_a_phone_at_200_percent_zoom_cuts_no_text(
+    server: Server, browser: Browser, problems: list[str], artifacts: Path
+) -> None:
+    """The end panel at 195x422 (a phone at 200%): your place's sentence wraps inside the
+    panel instead of running past its edge (it was kept on one line), as does every other
+    text, table and button of it."""
+    created = room(server, [{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])
+    ana = server.conn(created["code"])
+    ana.hello(created["token"])
+    play(ana, 0)
+    ana.close()
+    page = open_page(browser, ZOOMED, problems, scale=4)
+    seated(page, server.base, created)
+    page.wait_for_selector(".game-over [data-key=watch-replay]")
+    assert page.evaluate(END_CUT) == []
+    assert page.evaluate(MEASURE)["scrollWidth"] <= ZOOMED["width"]
+    page.screenshot(path=artifacts / "zoom-phone-200-end.png", full_page=True)
