@@ -337,7 +337,8 @@ def test_the_game_s_end_on_a_phone_at_200_percent_zoom_cuts_no_text(
 ) -> None:
     """The end panel at 195x422 (a phone at 200%): your place's sentence wraps inside the
     panel instead of running past its edge (it was kept on one line), as does every other
-    text, table and button of it."""
+    text, table and button of it; then its replay, whose buttons made the page scroll
+    sideways (247 px) and whose title cut its "Replay" badge to "…"."""
     created = room(server, [{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])
     ana = server.conn(created["code"])
     ana.hello(created["token"])
@@ -349,3 +350,10 @@ def test_the_game_s_end_on_a_phone_at_200_percent_zoom_cuts_no_text(
     assert page.evaluate(END_CUT) == []
     assert page.evaluate(MEASURE)["scrollWidth"] <= ZOOMED["width"]
     page.screenshot(path=artifacts / "zoom-phone-200-end.png", full_page=True)
+    page.click("[data-key=watch-replay]")  # the replay: its five buttons wrap, its title whole
+    page.wait_for_selector(".replay-controls [data-key=replay-play]")
+    assert page.evaluate(MEASURE)["scrollWidth"] <= ZOOMED["width"]
+    title = page.locator(".room-head h1")
+    assert title.evaluate("(h) => h.scrollWidth <= h.clientWidth"), title.text_content()
+    expect(title.locator(".replay-badge")).to_be_visible()
+    page.screenshot(path=artifacts / "zoom-phone-200-replay.png", full_page=True)
