@@ -25,7 +25,7 @@ from browsing import (
 )
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
-from test_browser_a11y import play, room, scheme, seated, violations
+from test_browser_a11y import play, room, scheme, seated, sheet, violations
 
 #: A 390x844 phone at 200% zoom: the CSS viewport is half as wide and half as tall.
 ZOOMED = {"width": 195, "height": 422}
@@ -357,3 +357,39 @@ def test_the_game_s_end_on_a_phone_at_200_percent_zoom_cuts_no_text(
     assert title.evaluate("(h) => h.scrollWidth <= h.clientWidth"), title.text_content()
     expect(title.locator(".replay-badge")).to_be_visible()
     page.screenshot(path=artifacts / "zoom-phone-200-replay.png", full_page=True)
+
+
+#: What sticks out of the page sideways: the page's width, and the first elements past it.
+PAST_EDGE = """() => ({ scroll: document.scrollingElement.scrollWidth,
+  past: [...document.querySelectorAll('body *')]
+    .filter((el) => el.getClientRects().length
+      && el.getBoundingClientRect().right > innerWidth + 0.5)
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.slice(0, 30)}`)
+    .slice(0, 5) })"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de", "es"])
+def test_every_page_on_a_phone_at_200_percent_zoom_scrolls_down_only(
+    server: Server, browser: Browser, problems: list[str], language: str
+) -> None:
+    """At 195x422 (a 390x844 phone at 200%) no page scrolls sideways in any language: the
+    rules' colour families (their words under the cards), a lobby's host tools (the level
+    and Remove wrap), a heading's long German word (it breaks), the upload and missing
+    pages, the scorepad and a sheet. Each of these ran past the edge (by up to 162 px)."""
+    lobby = room(server, [{"name": "Ana"}, {"bot": "greedy"}], lobby=True)
+    pages = ("/", "/rules", "/scorepad", f"/scorepad/{sheet(server)}", "/replay", "/no-such-page")
+    page = open_page(browser, ZOOMED, problems, scale=2, locale=language)
+    wide = {}
+    for path in pages:
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        seen = page.evaluate(PAST_EDGE)
+        if seen["scroll"] > ZOOMED["width"]:
+            wide[path] = seen
+    problems[:] = [p for p in problems if "status of 404 " not in p]  # the missing page's
+    seated(page, server.base, lobby)
+    page.wait_for_selector(".lobby-seat .host-tools select")
+    seen = page.evaluate(PAST_EDGE)
+    if seen["scroll"] > ZOOMED["width"]:
+        wide["lobby"] = seen
+    assert wide == {}
