@@ -312,9 +312,11 @@ def test_the_game_end_tells_the_places_why_it_stopped_the_totals_and_the_numbers
     cleared = [
         e["player"] for f in replay["frames"] for e in f["events"] if e["kind"] == "column_cleared"
     ]
+    stats = page.locator("[data-key=end-stats]")  # a row a statistic, a column a player
+    assert stats.locator("thead th").all_inner_texts() == names
+    assert stats.evaluate("(t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
     for seat in range(4):
-        row = page.locator("[data-key=end-stats] tbody tr").nth(seat)
-        numbers = {key: row.locator(f"[data-stat={key}]").inner_text()
+        numbers = {key: stats.locator(f"[data-stat={key}][data-seat='{seat}']").inner_text()
                    for key in ("won", "ended", "doubled", "columns", "bestRound")}  # fmt: skip
         scores = [r["scores"][seat] for r in results]
         assert numbers == {

@@ -130,13 +130,14 @@ function statsSection(view, rounds, names) {
   const cell = (value) => (value === null ? "–" : String(value));
   return h("section", { class: "end-stats", "aria-labelledby": "end-stats-title" },
     h("h3", { id: "end-stats-title" }, t("end.stats")),
-    // scrolls sideways on a narrow phone: focusable, so that the keyboard scrolls it too
+    // a row a statistic and a column a player, so that two to four players fit a phone's
+    // width; it scrolls sideways beyond (focusable, so that the keyboard scrolls it too)
     h("div", { class: "end-stats-scroll", tabindex: "0", role: "region", "aria-labelledby": "end-stats-title" },
       h("table", { "data-key": "end-stats" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("round.player"))),
-        STATS.map((key) => h("th", { scope: "col" }, t(`end.stat.${key}`))))),
-      h("tbody", {}, names.map((name, seat) => h("tr", {}, h("th", { scope: "row" }, name),
-        STATS.map((key) => h("td", { "data-stat": key }, cell(numbers[seat][key])))))))));
+      h("thead", {}, h("tr", {}, h("td", {}),
+        names.map((name) => h("th", { scope: "col" }, name)))),
+      h("tbody", {}, STATS.map((key) => h("tr", {}, h("th", { scope: "row" }, t(`end.stat.${key}`)),
+        names.map((_, seat) => h("td", { "data-stat": key, "data-seat": seat }, cell(numbers[seat][key])))))))));
 }
 
 /** Every frame of the game, oldest first: a replay's own, or a finished room's replay's,
