@@ -107,6 +107,34 @@ def play_my_turn(page: Page) -> bool:
     return True
 
 
+def fill_front_page(
+    page: Page,
+    base: str,
+    opponents: int,
+    name: str = "Zoë",
+    target: int | None = None,
+    timer: int | None = None,
+    speed: str | None = None,
+    friends: tuple[int, ...] = (),
+) -> None:
+    """On the front page, your name and the opponents (and the target score, the turn timer
+    in seconds, the bots' speed, and the other seats, by index, that are a friend's), not
+    started yet."""
+    page.goto(base)
+    page.click(f"[data-key=count-{opponents}]")
+    page.fill("#your-name", name)
+    if speed is not None:
+        page.select_option("[data-key=speed]", speed)
+    if target is not None or timer is not None or friends:
+        page.click(".more summary")
+    if target is not None:
+        page.fill("[data-key=target]", str(target))
+    if timer is not None:
+        page.select_option("[data-key=timer]", str(timer))
+    for seat in friends:
+        page.select_option(f"[data-key=seat-{seat}]", "friend")
+
+
 def start_against_bots(
     page: Page,
     base: str,
@@ -117,19 +145,24 @@ def start_against_bots(
 ) -> None:
     """From the front page: choose the opponents (and the target score, the turn timer in
     seconds, the bots' speed), Start."""
-    page.goto(base)
-    page.click(f"[data-key=count-{opponents}]")
-    page.fill("#your-name", "Zoë")
-    if speed is not None:
-        page.select_option("[data-key=speed]", speed)
-    if target is not None or timer is not None:
-        page.click(".more summary")
-    if target is not None:
-        page.fill("[data-key=target]", str(target))
-    if timer is not None:
-        page.select_option("[data-key=timer]", str(timer))
+    fill_front_page(page, base, opponents, target=target, timer=timer, speed=speed)
     page.click("[data-key=start]")
     page.wait_for_selector(".mine .grid.large")
+
+
+def open_lobby(
+    page: Page,
+    base: str,
+    name: str,
+    opponents: int,
+    friends: tuple[int, ...],
+    timer: int | None = None,
+) -> None:
+    """From the front page: `name` and `opponents` others, the seats `friends` a friend's
+    (the others bots), Start: the room waits in its lobby for them."""
+    fill_front_page(page, base, opponents, name=name, timer=timer, friends=friends)
+    page.click("[data-key=start]")
+    page.wait_for_selector(".lobby")
 
 
 MEASURE = """(selectors) => {

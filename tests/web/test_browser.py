@@ -16,6 +16,7 @@ from browsing import (
     SCREENS,
     click_and_wait,
     on_one_screen,
+    open_lobby,
     open_page,
     play_my_turn,
     start_against_bots,
@@ -150,13 +151,7 @@ def test_two_browsers_play_one_room_and_a_reload_keeps_the_seat(
     server: Server, browser: Browser, problems: list[str]
 ) -> None:
     host = open_page(browser, DESKTOP, problems)
-    host.goto(server.base)
-    host.click("[data-key=count-1]")
-    host.click(".more summary")
-    host.select_option("[data-key=seat-0]", "friend")
-    host.fill("#your-name", "Ana")
-    host.click("[data-key=start]")
-    host.wait_for_selector(".lobby")  # a friend's seat: the room waits in its lobby
+    open_lobby(host, server.base, "Ana", 1, friends=(0,))  # the room waits in its lobby
     link = host.input_value("[data-key=lobby-link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)

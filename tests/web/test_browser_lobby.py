@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browsing import DESKTOP, PHONE, open_page, play_my_turn
+from browsing import DESKTOP, PHONE, open_lobby, open_page, play_my_turn
 from liveserver import Server
 from playwright.sync_api import Browser, expect
 
@@ -16,14 +16,7 @@ def test_a_friend_joins_the_lobby_and_the_host_starts_with_a_bot_in_the_empty_se
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     host = open_page(browser, DESKTOP, problems)
-    host.goto(server.base)
-    host.fill("#your-name", "Ana")
-    host.click("[data-key=count-2]")
-    host.click(".more summary")
-    host.select_option("[data-key=seat-0]", "friend")
-    host.select_option("[data-key=seat-1]", "friend")
-    host.click("[data-key=start]")
-    host.wait_for_selector(".lobby")
+    open_lobby(host, server.base, "Ana", 2, friends=(0, 1))
     code = host.inner_text("[data-key=lobby-code]")
     link = host.input_value("[data-key=lobby-link]")
     assert link == f"{server.base}/r/{code}"

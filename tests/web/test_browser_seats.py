@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browsing import DESKTOP, MY_TURN, PHONE, click_and_wait, open_page
+from browsing import DESKTOP, MY_TURN, PHONE, click_and_wait, open_lobby, open_page
 from liveserver import Server
 from playwright.sync_api import Browser, Page, expect
 
@@ -85,14 +85,7 @@ def test_a_friend_names_themselves_and_the_host_removes_and_readmits_them(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     host = open_page(browser, DESKTOP, problems)
-    host.goto(server.base)
-    host.fill("#your-name", "Ana")
-    host.click("[data-key=count-1]")
-    host.click(".more summary")
-    host.select_option("[data-key=seat-0]", "friend")
-    host.select_option("[data-key=timer]", "60")
-    host.click("[data-key=start]")
-    host.wait_for_selector(".lobby")  # a friend's seat: the room waits for them
+    open_lobby(host, server.base, "Ana", 1, friends=(0,), timer=60)  # the room waits for them
     link = host.input_value("[data-key=lobby-link]")
     guest = open_page(browser, PHONE, problems)
     guest.goto(link)

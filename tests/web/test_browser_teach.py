@@ -16,6 +16,7 @@ from browsing import (
     SCREENS,
     SMALL,
     click_and_wait,
+    open_lobby,
     open_page,
     play_my_turn,
     start_against_bots,
@@ -211,13 +212,7 @@ def test_a_room_with_a_friend_never_offers_the_hint_and_one_against_bots_does(
     server: Server, browser: Browser, problems: list[str], artifacts: Path
 ) -> None:
     host = open_page(browser, DESKTOP, problems)
-    host.goto(server.base)
-    host.fill("#your-name", "Ana")
-    host.click("[data-key=count-2]")
-    host.click(".more summary")
-    host.select_option("[data-key=seat-0]", "friend")  # and a bot: not every other seat a person
-    host.click("[data-key=start]")
-    host.wait_for_selector(".lobby")
+    open_lobby(host, server.base, "Ana", 2, friends=(0,))  # and a bot: not every seat a person
     friend = open_page(browser, SCREENS["phone"], problems)
     friend.goto(server.base)  # joins by the room's code
     friend.fill("[data-key=code]", host.inner_text("[data-key=lobby-code]"))
