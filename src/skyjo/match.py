@@ -349,7 +349,7 @@ class Match:
         self._check_turn(seat)
         stand_in = self._stand_ins.get(seat)
         if stand_in is None:
-            stand_in = self._stand_ins[seat] = self._make(STAND_IN, bot_seed(self.secret, ~seat))
+            stand_in = self._stand_ins[seat] = self._new_stand_in(seat)
         return self._apply(seat, self._choose(stand_in, seat))
 
     def advice(self, seat: int) -> int:
@@ -358,11 +358,15 @@ class Match:
         server's bot workers, not its own process) and closed after."""
         self._check_seat(seat)
         self._check_turn(seat)
-        adviser = self._make(STAND_IN, bot_seed(self.secret, ~seat))
+        adviser = self._new_stand_in(seat)
         try:
             return int(self._choose(adviser, seat))
         finally:
             _close(adviser)
+
+    def _new_stand_in(self, seat: int) -> Bot:
+        """A new `STAND_IN` for `seat`, by the match's bot factory, seeded for that seat."""
+        return self._make(STAND_IN, bot_seed(self.secret, ~seat))
 
     def advance(self, max_steps: int | None = None) -> list[Update]:
         """Let the bots play until a human must move, the game is over, or
