@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import select
 import signal
 import time
 from collections.abc import Iterator
@@ -205,6 +206,20 @@ def _listening(port: int, pids: list[int]) -> int:
     raise AssertionError(f"none of {pids} listens on port {port}")
 
 
+def _kill_and_wait(pid: int) -> None:
+    """SIGKILL `pid` (not a child of ours) and return once it has exited, its files
+    closed. A connection the kernel hands to a dying worker's own SO_REUSEPORT socket
+    before that socket closes is reset (docs/deploy.md, "Several processes"): the
+    port answers once the worker is gone, which is what the test asks."""
+    process = os.pidfd_open(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        readable, _, _ = select.select([process], [], [], 30)
+        assert readable, f"worker {pid} still alive 30 s after SIGKILL"
+    finally:
+        os.close(process)
+
+
 def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
     """`--workers 2`: the worker holding a room is killed with SIGKILL (not the
     supervisor) in the middle of a game. The port keeps answering, the supervisor
@@ -222,7 +237,7 @@ def test_a_killed_worker_is_started_again_and_its_rooms_go_on(pg: str) -> None:
         owner = _holder(pg, code)
         assert owner is not None
         victim = _listening(int(owner.rsplit(":", 1)[1]), workers)
-        os.kill(victim, signal.SIGKILL)
+        _kill_and_wait(victim)
         assert httpx2.get(f"{server.base}/api/health", timeout=10).status_code == 200
         for conn in (ana, ben):  # each was served by the killed worker, or relayed to it
             with pytest.raises(ConnectionClosed):
