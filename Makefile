@@ -20,11 +20,8 @@ lint: $(BIN)/skyjo
 
 # The system packages the tests drive (chromium, nodejs, postgresql, nginx): installed when
 # missing and possible, else one line naming them and the command that installs them.
-# Meanwhile Numba's cache is filled (tools/compile_kernel.py), so that the tests' two
-# workers load the compiled code instead of each compiling it.
 test: lint
-	$(BIN)/python tools/compile_kernel.py & compiling=$$!; \
-	bash tools/system-deps.sh && wait $$compiling
+	bash tools/system-deps.sh
 	$(BIN)/pytest -n 2 --dist worksteal -q
 
 # Train the `best` bot's value from scratch (docs/model-card.md); it stops on its counts.
