@@ -76,24 +76,30 @@ def play_live(page: Page, base: str) -> None:
     click_and_wait(page, ".mine button.card.playable")
 
 
-def step_through(page: Page, base: str, link: str, steps: list[int]) -> list[dict]:
-    """Open the replay at `link` one step before each of `steps` and step on once;
-    what the page noted of each (a new page each time)."""
+def step_through(
+    page: Page, base: str, link: str, steps: list[tuple[int, str | None]]
+) -> list[dict]:
+    """Open the replay at `link` one step before each of `steps` (a step and the
+    animation it must start, or None) and step on once; what the page noted of
+    each (a new page each time)."""
     noted = []
-    for step in steps:
+    for step, animation in steps:
         page.goto(f"{base}{link}?step={step - 1}")
         page.wait_for_selector(".replay-controls")
         page.click("[data-key=replay-next]")
         page.wait_for_function(
             "n => document.getElementById('main').dataset.number === String(n)", arg=step
         )
-        noted.append(noted_after_frames(page))
+        noted.append(noted_after_frames(page, animation))
     return noted
 
 
-def noted_after_frames(page: Page) -> dict:
-    """What the page noted, once two more frames were drawn (an animation the last
-    render began has started, and its `animationstart` was sent, by then)."""
+def noted_after_frames(page: Page, animation: str | None = None) -> dict:
+    """What the page noted, once `animation` (if any) has started and two more
+    frames were drawn. (A busy machine can start an animation later than two
+    frames after the render that began it: its `animationstart` is awaited.)"""
+    if animation is not None:
+        page.wait_for_function("name => window.motion.started.includes(name)", arg=animation)
     return page.evaluate(
         "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame("
         "() => done(window.motion))))"
@@ -113,7 +119,12 @@ def test_each_move_is_animated_unless_the_viewer_asks_for_reduced_motion(
     page.context.add_init_script(WATCH_MOTION)
     play_live(page, server.base)
     noted = [noted_after_frames(page)]
-    noted += step_through(page, server.base, upload.json()["link"], [cleared, reshuffled])
+    moving = motion != "reduce"  # under "reduce", no animation may start: none is awaited
+    steps = [
+        (cleared, "card-clear" if moving else None),
+        (reshuffled, "card-shuffle" if moving else None),
+    ]
+    noted += step_through(page, server.base, upload.json()["link"], steps)
     drawn = [entry for seen in noted for entry in seen["drawn"]]
     started = [name for seen in noted for name in seen["started"]]
     kinds = {entry["kind"] for entry in drawn}
