@@ -11,12 +11,8 @@ included, RULES.md 2.2-2.7), not at a round's end.
 from __future__ import annotations
 
 from skyjo.engine import NEXT_ROUND
-from skyjo.match import STAND_IN, Match
+from skyjo.match import Match
 from skyjo.web.validation import ProtocolError
-
-#: The bot whose choice a hint shows: the stand-in's (`expected`), seeded as the
-#: seat's stand-in is, so a hint is the move a stand-in would play there (`Match.advice`).
-HINT_BOT = STAND_IN
 
 
 def check_hint(match: Match, seat: int | None, in_lobby: bool) -> int:
@@ -38,8 +34,9 @@ def check_hint(match: Match, seat: int | None, in_lobby: bool) -> int:
 
 
 def hint(match: Match, seat: int) -> int:
-    """The action `HINT_BOT` would play for `seat` now (checked: `check_hint`):
-    `Match.advice`, thought where the room's bots think (a bot worker process when the
+    """The action the seat's stand-in (`skyjo.match.STAND_IN`, seeded as the seat's
+    stand-in is) would play for `seat` now (checked: `check_hint`): `Match.advice`,
+    thought where the room's bots think (a bot worker process when the
     server has them: its first use compiles or loads the bot's kernel there, not in the
     server's own process). Run it off the event loop, as a bot's move is."""
     return match.advice(seat)
