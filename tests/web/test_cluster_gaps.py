@@ -213,7 +213,7 @@ def _kill_and_wait(pid: int) -> None:
     port answers once the worker is gone, which is what the test asks."""
     process = os.pidfd_open(pid)
     try:
-        os.kill(pid, signal.SIGKILL)
+        signal.pidfd_send_signal(process, signal.SIGKILL)  # the process itself, by its fd
         readable, _, _ = select.select([process], [], [], 30)
         assert readable, f"worker {pid} still alive 30 s after SIGKILL"
     finally:
